@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Luna",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "luna", targets: ["luna"]),
+        .library(name: "RouteCore", targets: ["RouteCore"]),
+        .library(name: "LuaHost", targets: ["LuaHost"]),
+        .library(name: "RouteScript", targets: ["RouteScript"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // The system Lua 5.4 library.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // The only code that may raise a Lua error (longjmp): macro wrappers, protected calls,
+        // the raise trampoline, the capped allocator, the instruction hook and the sandbox.
+        .target(name: "CLuaShims", dependencies: ["CLua"]),
+        // Pure Swift route engine: patterns, requests, matcher, nodes, state, reducer, plans.
+        .target(name: "RouteCore"),
+        // The Swift face of one lua_State. Knows nothing of routes.
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShims"]),
+        // The route-script DSL on top of LuaHost and RouteCore.
+        .target(name: "RouteScript", dependencies: ["LuaHost", "RouteCore"]),
+        // The REPL and command output.
+        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore"]),
+        .executableTarget(
+            name: "luna",
+            dependencies: [
+                "LunaConsole",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore"]),
+        .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

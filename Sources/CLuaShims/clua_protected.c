@@ -1,0 +1,89 @@
+// Protected wrappers for the `e`/`v` API functions LuaHost needs. Each pushes a small C
+// function and its operands and runs it through clua_pcall (limits and traceback included),
+// because each may run a metamethod (Lua code) or raise.
+#include "clua_internal.h"
+
+// The C bodies run inside lua_pcall; operands arrive as arguments.
+
+static int getfield_body(lua_State *L) {  // (t, k) -> t[k]
+    lua_gettable(L, 1);
+    return 1;
+}
+
+static int settable_body(lua_State *L) {  // (t, k, v)
+    lua_settable(L, 1);
+    return 0;
+}
+
+static int next_body(lua_State *L) {  // (t, k) -> k', v' | nothing
+    lua_settop(L, 2);
+    return lua_next(L, 1) ? 2 : 0;
+}
+
+static int len_body(lua_State *L) {  // (t) -> #t
+    lua_len(L, 1);
+    return 1;
+}
+
+static int tolstring_body(lua_State *L) {  // (v) -> tostring(v)
+    luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+int clua_getfield_p(lua_State *L, int idx, const char *k) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, getfield_body);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, k);
+    return clua_pcall_default(L, 2, 1);
+}
+
+int clua_setfield_p(lua_State *L, int idx, const char *k) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, settable_body);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, k);
+    lua_rotate(L, -4, -1);  // value above the key: (body, t, k, v)
+    return clua_pcall_default(L, 3, 0);
+}
+
+int clua_gettable_p(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, getfield_body);
+    lua_pushvalue(L, idx);
+    lua_rotate(L, -3, -1);  // (body, t, k)
+    return clua_pcall_default(L, 2, 1);
+}
+
+int clua_settable_p(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, settable_body);
+    lua_pushvalue(L, idx);
+    lua_rotate(L, -4, 2);  // (k, v, body, t) -> (body, t, k, v)
+    return clua_pcall_default(L, 3, 0);
+}
+
+int clua_next_p(lua_State *L, int idx, int *more) {
+    idx = lua_absindex(L, idx);
+    int top = lua_gettop(L) - 1;  // below the key
+    lua_pushcfunction(L, next_body);
+    lua_pushvalue(L, idx);
+    lua_rotate(L, -3, -1);  // (body, t, k)
+    int status = clua_pcall_default(L, 2, LUA_MULTRET);
+    *more = status == LUA_OK && lua_gettop(L) == top + 2;
+    return status;
+}
+
+int clua_len_p(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, len_body);
+    lua_pushvalue(L, idx);
+    return clua_pcall_default(L, 1, 1);
+}
+
+int clua_tolstring_p(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, tolstring_body);
+    lua_pushvalue(L, idx);
+    return clua_pcall_default(L, 1, 1);
+}

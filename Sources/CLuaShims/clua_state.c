@@ -1,0 +1,332 @@
+// The host state: capped allocator, instruction/deadline hook, protected calls with a
+// traceback message handler, the raise trampoline and host objects.
+#include "clua_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+// MARK: Allocator
+
+// Why: the memory cap (SPEC §5) is enforced by the allocator. Lua turns a NULL from a
+// growing allocation into a memory error (after an emergency collection). The cap applies
+// only while Lua code runs, so `m` functions called from Swift frames never raise.
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    clua_Host *H = (clua_Host *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        H->used -= old;
+        return NULL;
+    }
+    if (nsize > old && H->enforce && H->cap > 0 && H->used - old + nsize > H->cap) {
+        return NULL;
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) return NULL;
+    H->used = H->used - old + nsize;
+    return block;
+}
+
+// Why: an error outside any protected call would end the process. Luna never calls an
+// `e`/`v` function outside clua_pcall and the allocator never fails outside Lua code, so
+// this only reports a bug in Luna itself.
+static int panic(lua_State *L) {
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?";
+    fprintf(stderr, "luna: internal error: unprotected Lua error: %s\n", msg);
+    abort();
+}
+
+// MARK: Hook
+
+static void raise_limit(lua_State *L, clua_Host *H) {
+    lua_Debug ar;
+    const char *what = H->tripped == CLUA_LIMIT_BUDGET
+        ? "instruction budget exceeded"
+        : "deadline exceeded";
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, what);
+    } else {
+        lua_pushstring(L, what);
+    }
+    lua_error(L);
+}
+
+// Why: the instruction budget and the wall-clock deadline (SPEC §5). Count hooks are
+// inherited by coroutines created after the hook is set. Once a limit trips, the hook is
+// set to fire on every instruction of the thread it runs on (and of the main thread), so a
+// script's own pcall cannot swallow the error: every instruction after it raises again.
+static void limit_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    clua_Host *H = clua_host(L);
+    int count = lua_gethookcount(L);
+    if (!H->tripped) {
+        if (count != CLUA_HOOK_INTERVAL) {
+            lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        }
+        H->executed += count;
+        if (H->executed > H->budget) {
+            H->tripped = CLUA_LIMIT_BUDGET;
+        } else if (H->deadline != 0 && now_ns() > H->deadline) {
+            H->tripped = CLUA_LIMIT_DEADLINE;
+        } else {
+            return;
+        }
+    }
+    if (count != 1) lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
+    if (L != H->main && lua_gethookcount(H->main) != 1) {
+        lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, 1);
+    }
+    raise_limit(L, H);
+}
+
+// MARK: State
+
+lua_State *clua_open(size_t memory_cap, clua_HostFunction dispatch, clua_Release release) {
+    clua_Host *H = (clua_Host *)calloc(1, sizeof(clua_Host));
+    if (H == NULL) return NULL;
+    H->cap = memory_cap;
+    H->dispatch = dispatch;
+    H->release = release;
+    H->default_budget = 10000000;
+    H->default_deadline_ns = 100000000;
+    lua_State *L = lua_newstate(capped_alloc, H);
+    if (L == NULL) {
+        free(H);
+        return NULL;
+    }
+    H->main = L;
+    lua_atpanic(L, panic);
+    lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+    return L;
+}
+
+void clua_close(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    lua_close(L);
+    free(H);
+}
+
+size_t clua_memory_used(lua_State *L) { return clua_host(L)->used; }
+size_t clua_memory_cap(lua_State *L) { return clua_host(L)->cap; }
+int64_t clua_instructions_used(lua_State *L) { return clua_host(L)->executed; }
+int clua_call_depth(lua_State *L) { return clua_host(L)->depth; }
+
+void clua_set_default_limits(lua_State *L, int64_t budget, int64_t deadline_ns) {
+    clua_Host *H = clua_host(L);
+    H->default_budget = budget;
+    H->default_deadline_ns = deadline_ns;
+}
+
+// MARK: Protected calls
+
+// Appends a traceback of at most CLUA_TRACEBACK_FRAMES frames to the buffer.
+static void add_traceback(lua_State *L, luaL_Buffer *b) {
+    lua_Debug ar;
+    int level = 1;
+    int shown = 0;
+    luaL_addstring(b, "\nstack traceback:");
+    while (lua_getstack(L, level++, &ar)) {
+        if (shown == CLUA_TRACEBACK_FRAMES) {
+            luaL_addstring(b, "\n\t...");
+            break;
+        }
+        if (!lua_getinfo(L, "Sln", &ar)) break;
+        char line[320];
+        const char *name = ar.name ? ar.name : (*ar.what == 'm' ? "main chunk" : "?");
+        if (ar.currentline > 0) {
+            snprintf(line, sizeof line, "\n\t%s:%d: in %s%s%s", ar.short_src, ar.currentline,
+                     ar.name ? "function '" : "", name, ar.name ? "'" : "");
+        } else {
+            snprintf(line, sizeof line, "\n\t%s: in %s%s%s", ar.short_src,
+                     ar.name ? "function '" : "", name, ar.name ? "'" : "");
+        }
+        luaL_addstring(b, line);
+        shown++;
+    }
+}
+
+// Why: the message handler of every host call (SPEC §5): describes non-string error values
+// without calling their __tostring, appends a capped traceback. It allocates without the
+// memory cap (a few KiB), so a memory-starved script still gets its traceback.
+static int message_handler(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    int enforce = H->enforce;
+    H->enforce = 0;
+    luaL_Buffer b;
+    int type = lua_type(L, 1);
+    char what[96];
+    const char *msg;
+    size_t len;
+    if (type == LUA_TSTRING) {
+        msg = lua_tolstring(L, 1, &len);
+    } else if (type == LUA_TNUMBER) {
+        lua_pushvalue(L, 1);
+        msg = lua_tolstring(L, -1, &len);  // converts the copy, not the error value
+    } else {
+        snprintf(what, sizeof what, "(error object is a %s value)", lua_typename(L, type));
+        msg = what;
+        len = strlen(what);
+    }
+    luaL_buffinit(L, &b);
+    luaL_addlstring(&b, msg, len > CLUA_TRACEBACK_BYTES ? CLUA_TRACEBACK_BYTES : len);
+    add_traceback(L, &b);
+    luaL_pushresult(&b);
+    size_t total;
+    const char *all = lua_tolstring(L, -1, &total);
+    if (total > CLUA_TRACEBACK_BYTES + len) {
+        lua_pushlstring(L, all, CLUA_TRACEBACK_BYTES + len);
+    }
+    H->enforce = enforce;
+    return 1;
+}
+
+int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t deadline_ns,
+               int *limit) {
+    clua_Host *H = clua_host(L);
+    *limit = CLUA_LIMIT_NONE;
+    if (H->depth >= CLUA_MAX_DEPTH) {
+        lua_settop(L, -(nargs + 1) - 1);
+        lua_pushfstring(L, "C stack overflow (host calls nested more than %d deep)",
+                        CLUA_MAX_DEPTH);
+        *limit = CLUA_LIMIT_NESTING;
+        return LUA_ERRRUN;
+    }
+    if (H->depth == 0) {
+        H->budget = budget > 0 ? budget : INT64_MAX;
+        H->executed = 0;
+        H->deadline = deadline_ns > 0 ? now_ns() + deadline_ns : 0;
+        H->tripped = CLUA_LIMIT_NONE;
+        if (lua_gethookcount(L) != CLUA_HOOK_INTERVAL) {
+            lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        }
+        if (L != H->main && lua_gethookcount(H->main) != CLUA_HOOK_INTERVAL) {
+            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        }
+    }
+    int base = lua_gettop(L) - nargs;  // the function's slot
+    lua_pushcfunction(L, message_handler);
+    lua_insert(L, base);
+    int enforce = H->enforce;
+    H->enforce = 1;
+    H->depth++;
+    int status = lua_pcall(L, nargs, nresults, base);
+    H->depth--;
+    H->enforce = enforce;
+    lua_rotate(L, base, -1);  // remove the handler
+    lua_settop(L, -2);
+    if (status != LUA_OK) {
+        if (H->tripped) {
+            *limit = H->tripped;
+        } else if (status == LUA_ERRMEM) {
+            *limit = CLUA_LIMIT_MEMORY;
+        }
+    }
+    if (H->depth == 0) {
+        // Back in the host: the next outermost call starts afresh.
+        if (H->tripped) H->tripped = CLUA_LIMIT_NONE;
+        if (lua_gethookcount(H->main) != CLUA_HOOK_INTERVAL) {
+            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        }
+    }
+    return status;
+}
+
+int clua_pcall_default(lua_State *L, int nargs, int nresults) {
+    clua_Host *H = clua_host(L);
+    int limit;
+    return clua_pcall(L, nargs, nresults, H->default_budget, H->default_deadline_ns, &limit);
+}
+
+int clua_load(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    clua_Host *H = clua_host(L);
+    int enforce = H->enforce;
+    H->enforce = 1;  // lua_load is protected: a memory error comes back as LUA_ERRMEM
+    int status = luaL_loadbufferx(L, text, len, chunkname, "t");
+    H->enforce = enforce;
+    return status;
+}
+
+// MARK: Trampoline
+
+// Why: the raise trampoline. The Swift dispatcher never raises; it returns a sentinel with
+// the error value pushed, and this C frame raises after the Swift frames are gone. While
+// Swift runs, the allocator does not enforce the cap (no memory error inside Swift).
+static int host_trampoline(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    void *box = lua_touserdata(L, lua_upvalueindex(1));
+    int enforce = H->enforce;
+    H->enforce = 0;
+    int n = H->dispatch(L, box);
+    H->enforce = enforce;
+    if (n == CLUA_RAISE_WHERE) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    if (n == CLUA_RAISE) return lua_error(L);
+    return n;
+}
+
+void clua_pushhostfunction(lua_State *L, void *box) {
+    lua_pushlightuserdata(L, box);
+    lua_pushcclosure(L, host_trampoline, 1);
+}
+
+// MARK: Host objects
+
+typedef struct clua_Object {
+    void *object;
+} clua_Object;
+
+// Why: releases the Swift object of a userdata when Lua collects it. It never raises and
+// never runs Lua code (finalizers run with hooks off).
+static int object_gc(lua_State *L) {
+    clua_Object *o = (clua_Object *)lua_touserdata(L, 1);
+    if (o != NULL && o->object != NULL) {
+        void *object = o->object;
+        o->object = NULL;
+        clua_host(L)->release(object);
+    }
+    return 0;
+}
+
+void clua_newclass(lua_State *L, const char *name) {
+    // Raw sets only (`m`): this runs from Swift frames, where the allocator cannot fail.
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, "__gc");
+    lua_pushcfunction(L, object_gc);
+    lua_rawset(L, -3);
+    lua_pushstring(L, "__metatable");
+    lua_pushboolean(L, 0);
+    lua_rawset(L, -3);
+    lua_pushstring(L, "__name");
+    lua_pushstring(L, name);
+    lua_rawset(L, -3);
+}
+
+void clua_pushobject(lua_State *L, void *object, int class_ref) {
+    clua_Object *o = (clua_Object *)lua_newuserdatauv(L, sizeof(clua_Object), 0);
+    o->object = object;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, class_ref);
+    lua_setmetatable(L, -2);
+}
+
+void *clua_toobject(lua_State *L, int idx, int class_ref) {
+    if (lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+    if (!lua_getmetatable(L, idx)) return NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, class_ref);
+    int same = lua_rawequal(L, -1, -2);
+    lua_settop(L, -3);
+    if (!same) return NULL;
+    clua_Object *o = (clua_Object *)lua_touserdata(L, idx);
+    return o->object;
+}

@@ -1,0 +1,162 @@
+// CLuaShims: the only code in Luna that may raise a Lua error (longjmp).
+//
+// Lua raises errors with longjmp; a longjmp across a Swift frame is undefined behaviour.
+// So Swift calls directly only the Lua API functions marked `-` or `m` in the Lua 5.4
+// manual §4.6, and everything marked `e` or `v` runs here, under lua_pcall, returning a
+// status. Swift functions exposed to Lua never raise: they return a sentinel with the error
+// value pushed, and the C trampoline raises after the Swift frame has returned.
+//
+// Memory errors (`m`) cannot happen while Swift code runs: the capped allocator enforces
+// its cap only while Lua code runs (inside clua_pcall, outside host functions), so an `m`
+// function called from Swift never fails under the cap.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+// MARK: - Macros Swift cannot import (each is a macro in lua.h).
+
+/// Why: `LUA_REGISTRYINDEX` is a macro expression Swift does not import.
+static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+
+/// Why: `lua_upvalueindex` is a macro.
+static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
+
+/// Why: `lua_pop` is a macro over lua_settop. lua_settop is marked `e` in 5.4 only because
+/// it closes to-be-closed slots of the running C function (§4.6 lua_settop); Luna never
+/// calls lua_toclose, so no slot is ever to-be-closed and the raise cannot happen.
+static inline void clua_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+
+/// Why: lua_settop itself, with the same argument as clua_pop for why it cannot raise here.
+static inline void clua_settop(lua_State *L, int idx) { lua_settop(L, idx); }
+
+/// Why: `lua_newtable` is a macro (lua_createtable, `m`).
+static inline void clua_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+
+/// Why: `lua_tostring` is a macro (lua_tolstring, `m`).
+static inline const char *clua_tostring(lua_State *L, int idx) {
+    return lua_tolstring(L, idx, NULL);
+}
+
+/// Why: `lua_insert` is a macro (lua_rotate, `-`).
+static inline void clua_insert(lua_State *L, int idx) { lua_rotate(L, idx, 1); }
+
+/// Why: `lua_remove` is a macro (lua_rotate + lua_settop; see clua_pop).
+static inline void clua_remove(lua_State *L, int idx) {
+    lua_rotate(L, idx, -1);
+    lua_settop(L, -2);
+}
+
+/// Why: `lua_pushglobaltable` is a macro (lua_rawgeti on the registry, `-`).
+static inline void clua_pushglobaltable(lua_State *L) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+}
+
+/// Why: `lua_tonumber` / `lua_tointeger` are macros over the `x` variants (`-`).
+static inline lua_Number clua_tonumber(lua_State *L, int idx) { return lua_tonumberx(L, idx, NULL); }
+
+/// Why: lua_gc is variadic, which Swift cannot call. A full collection (§4.6 lua_gc,
+/// [-0, +0, -]); finalizers of host objects only release Swift objects.
+static inline void clua_collect(lua_State *L) { (void)lua_gc(L, LUA_GCCOLLECT); }
+
+// MARK: - The host state: allocator, limits, trampolines.
+
+/// Returned by a host function (Swift) instead of a result count: raise the value on top.
+#define CLUA_RAISE (-1)
+/// Returned by a host function: raise the string on top, prefixed with the caller's position.
+#define CLUA_RAISE_WHERE (-2)
+
+/// Which limit stopped the last protected call, if any.
+enum {
+    CLUA_LIMIT_NONE = 0,
+    CLUA_LIMIT_BUDGET = 1,
+    CLUA_LIMIT_DEADLINE = 2,
+    CLUA_LIMIT_MEMORY = 3,
+    CLUA_LIMIT_NESTING = 4,
+};
+
+/// A Swift function exposed to Lua. `box` is the light userdata given to
+/// clua_pushhostfunction. Returns the number of results pushed, or CLUA_RAISE /
+/// CLUA_RAISE_WHERE with the error value pushed. Must never raise.
+typedef int (*clua_HostFunction)(lua_State *L, void *box);
+
+/// Releases a Swift object held by a Lua userdata (called from that userdata's __gc).
+typedef void (*clua_Release)(void *object);
+
+/// Creates a lua_State with the capped allocator, the instruction hook installed on the main
+/// thread (before any coroutine exists, so every coroutine inherits it) and a panic handler.
+/// Returns NULL when the state cannot be created.
+lua_State *clua_open(size_t memory_cap, clua_HostFunction dispatch, clua_Release release);
+
+/// Closes the state (running pending finalizers) and frees the host state.
+void clua_close(lua_State *L);
+
+/// Bytes currently allocated by this state (main thread and all coroutines).
+size_t clua_memory_used(lua_State *L);
+/// The memory cap in bytes (0: none).
+size_t clua_memory_cap(lua_State *L);
+/// Instructions executed by the current or last outermost protected call (granularity: the
+/// hook interval).
+int64_t clua_instructions_used(lua_State *L);
+/// How many protected calls are under way (0 when no Lua code runs).
+int clua_call_depth(lua_State *L);
+
+/// Runs the function below `nargs` arguments on top of the stack under lua_pcall with the
+/// traceback message handler. When this is the outermost call, the instruction budget and
+/// the deadline (nanoseconds from now; 0: none) are reset; nested calls share the outer
+/// ones. Returns the Lua status; on error the error message (a string, with traceback) is on
+/// top and `*limit` says which limit, if any, stopped the call.
+int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t deadline_ns,
+               int *limit);
+
+/// The limits the protected wrappers below use when they are the outermost call (they run
+/// metamethods, which are Lua code). Defaults: 10 million instructions, 100 ms.
+void clua_set_default_limits(lua_State *L, int64_t budget, int64_t deadline_ns);
+
+/// Loads a text chunk (binary chunks are refused). `chunkname` follows lua_load's
+/// convention (`@file.lua`). Pushes the function or an error message. Returns the status.
+int clua_load(lua_State *L, const char *text, size_t len, const char *chunkname);
+
+/// Opens the standard libraries: the sandbox of SPEC §5 when `unsafe` is 0, or all of them.
+/// Returns the status (error message on top on failure, nothing pushed on success).
+int clua_open_libraries(lua_State *L, int unsafe);
+
+/// Pushes a C closure that calls the host dispatcher with `box` (a Swift function box).
+void clua_pushhostfunction(lua_State *L, void *box);
+
+/// Creates a metatable for host objects: `__gc` releases the Swift object, `__metatable`
+/// hides the table from scripts (so no script can add a `__gc` that would run with hooks
+/// off), `__name` is `name`. Pushes it.
+void clua_newclass(lua_State *L, const char *name);
+
+/// Pushes a full userdata holding `object` (already retained by the caller) with the
+/// metatable at registry reference `class_ref`.
+void clua_pushobject(lua_State *L, void *object, int class_ref);
+
+/// The object held by the userdata at `idx`, or NULL if it is not a host object (or was
+/// already released).
+void *clua_toobject(lua_State *L, int idx, int class_ref);
+
+// MARK: - Protected wrappers for `e`/`v` API functions (status returned, error on top).
+
+/// lua_getfield (§4.6, [-0, +1, e]): pushes t[k] with metamethods.
+int clua_getfield_p(lua_State *L, int idx, const char *k);
+/// lua_setfield (§4.6, [-1, +0, e]): t[k] = value on top, with metamethods; pops the value.
+int clua_setfield_p(lua_State *L, int idx, const char *k);
+/// lua_gettable (§4.6, [-1, +1, e]): replaces the key on top with t[key].
+int clua_gettable_p(lua_State *L, int idx);
+/// lua_settable (§4.6, [-2, +0, e]): t[key] = value (key below value on top); pops both.
+int clua_settable_p(lua_State *L, int idx);
+/// lua_next (§4.6, [-1, +(2|0), v]): pops a key, pushes the next key and value when there is
+/// one (`*more` = 1) or nothing (`*more` = 0).
+int clua_next_p(lua_State *L, int idx, int *more);
+/// lua_len (§4.6, [-0, +1, e]): pushes #t with metamethods.
+int clua_len_p(lua_State *L, int idx);
+/// luaL_tolstring (§5.1, [-0, +1, e]): pushes the value converted to a string (__tostring,
+/// __name).
+int clua_tolstring_p(lua_State *L, int idx);
+/// luaL_ref (§5.1, [-1, +0, m]) needs no wrapper; listed here so the reader knows why none.

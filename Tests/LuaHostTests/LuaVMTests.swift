@@ -1,0 +1,147 @@
+import Testing
+
+@testable import LuaHost
+
+/// Runs `body` and checks that the VM's stack is where it was.
+func balanced<T>(_ vm: LuaVM, _ body: () throws -> T) rethrows -> T {
+    let top = vm.stackTop
+    defer { #expect(vm.stackTop == top, "the Lua stack is unbalanced") }
+    return try body()
+}
+
+/// The VM still runs ordinary code correctly.
+func expectHealthy(_ vm: LuaVM, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        let result = try vm.run(
+            "local t = {} for i = 1, 10 do t[i] = i * i end return table.concat(t, ',')",
+            chunkName: "=healthy")
+        #expect(result == ["1,4,9,16,25,36,49,64,81,100"], sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("the VM is not healthy: \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite struct LuaVMTests {
+    @Test func runsAChunkAndReturnsItsValues() throws {
+        let vm = try LuaVM()
+        let values = try balanced(vm) {
+            try vm.run("return nil, true, 42, 2.5, 'hi', {}", chunkName: "=t")
+        }
+        #expect(values.count == 6)
+        #expect(values[0] == .nil)
+        #expect(values[1] == .boolean(true))
+        #expect(values[2] == .integer(42))
+        #expect(values[3] == .number(2.5))
+        #expect(values[4] == .string("hi"))
+        #expect(values[5].typeName == "table")
+    }
+
+    @Test func valuesRoundTripThroughLua() throws {
+        let vm = try LuaVM()
+        let identity = try vm.run("return function(...) return ... end", chunkName: "=id")[0]
+        let table = vm.newTable()
+        let function = vm.function(named: "f") { _ in [] }
+        let object = vm.wrap(Box(), as: vm.registerClass(LuaClassDefinition(name: "box")))
+        let thread = try vm.run("return coroutine.create(function() end)", chunkName: "=co")[0]
+        let inputs: [LuaValue] = [
+            .nil, false, true, 0, -7, .integer(Int64.max), 1.5, "", "é ∑ \u{0}x", table, function,
+            object, thread,
+        ]
+        let outputs = try balanced(vm) { try vm.call(identity, inputs) }
+        #expect(outputs.count == inputs.count)
+        for (input, output) in zip(inputs, outputs) {
+            #expect(input.typeName == output.typeName)
+            if input.reference == nil { #expect(input == output) }
+        }
+        // Same Lua object, new reference: rawequal in Lua.
+        let same = try vm.run(
+            "return function(a, b) return rawequal(a, b) end", chunkName: "=eq")[0]
+        #expect(try vm.call(same, [table, outputs[9]]) == [true])
+    }
+
+    @Test func chunkNamesGiveFileAndLine() throws {
+        let vm = try LuaVM()
+        let error = #expect(throws: LuaError.self) {
+            try vm.run("local x = 1\nerror('boom')", chunkName: "@books.lua")
+        }
+        #expect(error?.kind == .runtime)
+        #expect(error?.message == "books.lua:2: boom")
+        #expect(error?.location == LuaError.Location(file: "books.lua", line: 2))
+        #expect(
+            error?.traceback
+                == "stack traceback:\n\t[C]: in function 'error'\n\tbooks.lua:2: in main chunk")
+    }
+
+    @Test func syntaxErrorsAreSyntaxErrors() throws {
+        let vm = try LuaVM()
+        let error = #expect(throws: LuaError.self) {
+            try balanced(vm) { try vm.load("return (", chunkName: "@broken.lua") }
+        }
+        #expect(error?.kind == .syntax)
+        #expect(error?.message == "broken.lua:1: unexpected symbol near <eof>")
+        #expect(error?.location?.line == 1)
+        expectHealthy(vm)
+    }
+
+    @Test func tablesAreReadRawly() throws {
+        let vm = try LuaVM()
+        let t = try vm.run(
+            """
+            return setmetatable({ 10, 20, name = 'n' },
+              { __index = function() error('metamethod ran') end,
+                __len = function() return 99 end })
+            """, chunkName: "=t")[0]
+        try balanced(vm) {
+            #expect(try vm.rawGet(t, key: "name") == "n")
+            #expect(try vm.rawGet(t, key: "missing") == .nil)
+            #expect(try vm.rawGet(t, index: 2) == 20)
+            #expect(try vm.rawLength(t) == 2)
+            #expect(try vm.length(t) == 99)
+            let entries = try vm.entries(t)
+            #expect(entries.count == 3)
+            #expect(entries.contains { $0.key == "name" && $0.value == "n" })
+            try vm.rawSet(t, key: "added", value: 5)
+            #expect(try vm.rawGet(t, key: "added") == 5)
+        }
+        let error = #expect(throws: LuaError.self) { try vm.get(t, key: "missing") }
+        #expect(error?.message.hasSuffix("metamethod ran") == true)
+        #expect(throws: LuaError.self) { try vm.rawSet(t, key: .nil, value: 1) }
+    }
+
+    @Test func globalsAreReachable() throws {
+        let vm = try LuaVM()
+        try vm.rawSet(vm.globals, key: "answer", value: 42)
+        #expect(try vm.run("return answer", chunkName: "=g") == [42])
+        _ = try vm.run("greeting = 'hello'", chunkName: "=g")
+        #expect(try vm.rawGet(vm.globals, key: "greeting") == "hello")
+    }
+
+    @Test func printGoesToTheOutputHandler() throws {
+        let lines = LineCollector()
+        var options = LuaVM.Options()
+        options.output = { lines.append($0) }
+        let vm = try LuaVM(options: options)
+        _ = try vm.run(
+            "print('a', 1, nil, setmetatable({}, { __tostring = function() return 'T' end }))",
+            chunkName: "=p")
+        #expect(lines.lines == ["a\t1\tnil\tT"])
+    }
+
+    @Test func toStringUsesTostringMetamethods() throws {
+        let vm = try LuaVM()
+        let v = try vm.run(
+            "return setmetatable({}, { __tostring = function() return 'custom' end })",
+            chunkName: "=s")[0]
+        #expect(try balanced(vm) { try vm.toString(v) } == "custom")
+        #expect(try vm.toString(.number(2)) == "2.0")
+        #expect(try vm.toString(.integer(2)) == "2")
+    }
+}
+
+final class Box {}
+
+final class LineCollector: @unchecked Sendable {
+    private var storage: [String] = []
+    func append(_ line: String) { storage.append(line) }
+    var lines: [String] { storage }
+}
