@@ -1,0 +1,202 @@
+import Testing
+
+@testable import LuaHost
+
+struct HostFailure: Error, CustomStringConvertible {
+    var description: String { "the host said no" }
+}
+
+@Suite struct LuaHostFunctionTests {
+    @Test func hostFunctionsReceiveArgumentsAndReturnResults() throws {
+        let vm = try LuaVM()
+        vm.register("join") { args in
+            [.string(try args.string(1) + args.string(2)), .integer(Int64(args.count))]
+        }
+        #expect(try vm.run("return join('a', 'b')", chunkName: "=j") == ["ab", 2])
+    }
+
+    @Test func argumentErrorsReadLikeLuasOwn() throws {
+        let vm = try LuaVM()
+        vm.register("stack") { args in
+            _ = try args.string(1)
+            _ = try args.table(2)
+            return []
+        }
+        let error = #expect(throws: LuaError.self) {
+            try balanced(vm) { try vm.run("\nstack('x', nil)", chunkName: "@books.lua") }
+        }
+        #expect(error?.message == "books.lua:2: bad argument #2 to 'stack' (table expected, got nil)")
+        let missing = #expect(throws: LuaError.self) { try vm.run("stack('x')", chunkName: "@b.lua") }
+        #expect(missing?.message == "b.lua:1: bad argument #2 to 'stack' (table expected, got no value)")
+        let integer = #expect(throws: LuaError.self) {
+            vm.register("count") { args in [.integer(try args.integer(1))] }
+            return try vm.run("count(1.5)", chunkName: "@c.lua")
+        }
+        #expect(integer?.message == "c.lua:1: bad argument #1 to 'count' (number has no integer representation)")
+    }
+
+    @Test func swiftErrorsBecomeLuaErrorsThatScriptsCanCatch() throws {
+        let vm = try LuaVM()
+        vm.register("refuse") { _ in throw HostFailure() }
+        #expect(
+            try vm.run("return pcall(function() refuse() end)", chunkName: "@h.lua") == [
+                false, "h.lua:1: refuse: the host said no",
+            ])
+    }
+
+    @Test func deferInAHostFunctionRunsWhenLuaRaises() throws {
+        // Proof that no longjmp crosses a Swift frame: the defer block runs, and the error
+        // still reaches the script.
+        let vm = try LuaVM()
+        let log = LineCollector()
+        vm.register("guarded") { args in
+            defer { log.append("defer ran") }
+            _ = try args.table(1)
+            return []
+        }
+        #expect(try vm.run("return pcall(guarded, 1)", chunkName: "=d")[0] == false)
+        #expect(log.lines == ["defer ran"])
+    }
+
+    @Test func hostFunctionsCanCallBackIntoLua() throws {
+        let vm = try LuaVM()
+        vm.register("apply") { args in
+            try args.vm.call(.function(try args.function(1)), [args[2]])
+        }
+        #expect(try vm.run("return apply(function(x) return x + 1, 'ok' end, 41)", chunkName: "=a") == [42, "ok"])
+    }
+
+    @Test func errorsFromNestedCallsKeepTheirPosition() throws {
+        let vm = try LuaVM()
+        vm.register("apply") { args in try args.vm.call(.function(try args.function(1))) }
+        let error = #expect(throws: LuaError.self) {
+            try vm.run("apply(function()\n error('inner') end)", chunkName: "@n.lua")
+        }
+        #expect(error?.message == "n.lua:2: inner")
+    }
+
+    @Test func cStackOverflowThroughReentrantHostFunctionsIsAnError() throws {
+        let vm = try LuaVM()
+        vm.register("again") { args in try args.vm.call(.function(try args.function(1)), [args[1]]) }
+        let error = #expect(throws: LuaError.self) {
+            try vm.run("local function f(self) return again(self) end return f(f)", chunkName: "@re.lua")
+        }
+        #expect(error?.message.contains("stack overflow") == true)
+        expectHealthy(vm)
+    }
+
+    @Test func yieldingAcrossAHostFunctionIsAnErrorNotACrash() throws {
+        let vm = try LuaVM()
+        vm.register("apply") { args in try args.vm.call(.function(try args.function(1))) }
+        let result = try vm.run(
+            "local co = coroutine.create(function() apply(function() coroutine.yield(1) end) end) return coroutine.resume(co)",
+            chunkName: "@y.lua")
+        #expect(result[0] == false)
+        #expect(result[1].stringValue?.contains("attempt to yield across a C-call boundary") == true)
+        expectHealthy(vm)
+    }
+
+    @Test func hostFunctionsCalledFromCoroutinesUseTheCoroutineStack() throws {
+        let vm = try LuaVM()
+        vm.register("twice") { args in [.integer(try args.integer(1) * 2)] }
+        let result = try vm.run(
+            "local co = coroutine.wrap(function(a) local b = coroutine.yield(twice(a)) return twice(b) end) return co(1), co(5)",
+            chunkName: "=co")
+        #expect(result == [2, 10])
+    }
+
+    @Test func aReleasedReferenceCannotBeUsed() throws {
+        let vm = try LuaVM()
+        let f = try vm.run("return function() return 1 end", chunkName: "=f")[0]
+        f.reference?.release()
+        #expect(f.reference?.isReleased == true)
+        let error = #expect(throws: LuaError.self) { try vm.call(f) }
+        #expect(error?.kind == .released)
+        expectHealthy(vm)
+    }
+
+    @Test func aClosedVMThrowsAndReleasingAfterCloseIsHarmless() throws {
+        let vm = try LuaVM()
+        let t = vm.newTable()
+        vm.close()
+        #expect(vm.isClosed)
+        #expect(throws: LuaError.closedVM) { try vm.run("return 1", chunkName: "=c") }
+        #expect(throws: LuaError.closedVM) { try vm.rawGet(t, key: "x") }
+        t.reference?.release()
+        vm.close()
+    }
+
+    @Test func referencesAreReleasedDeterministically() throws {
+        let vm = try LuaVM()
+        _ = try vm.run("weak = setmetatable({}, { __mode = 'v' })", chunkName: "=w")
+        do {
+            let t = try vm.run("local t = {} weak[1] = t return t", chunkName: "=w")[0]
+            vm.collectGarbage()
+            #expect(try vm.run("return weak[1] ~= nil", chunkName: "=w") == [true], "held by Swift")
+            _ = t
+        }
+        vm.collectGarbage()
+        #expect(try vm.run("return weak[1] == nil", chunkName: "=w") == [true], "released with the last Swift copy")
+    }
+
+    @Test func hostObjectsHaveIndexNewIndexAndTostring() throws {
+        let vm = try LuaVM()
+        let view = View()
+        let cls = vm.registerClass(
+            LuaClassDefinition(
+                name: "view",
+                index: { object, key in (object as? View)?.attributes[key.stringValue ?? ""] ?? .nil },
+                newIndex: { object, key, value in
+                    guard let name = key.stringValue, name != "kind" else { throw HostFailure() }
+                    (object as? View)?.attributes[name] =
+                        value.stringValue.map(LuaValue.string) ?? value.integerValue.map(LuaValue.integer) ?? .nil
+                },
+                toString: { _ in "view(screen)" }))
+        try vm.rawSet(vm.globals, key: "v", value: vm.wrap(view, as: cls))
+        #expect(
+            try vm.run("v.badge = 3 return v.kind, v.badge, tostring(v)", chunkName: "=v") == [
+                "screen", 3, "view(screen)",
+            ])
+        #expect(view.attributes["badge"] == 3)
+        let error = #expect(throws: LuaError.self) { try vm.run("v.kind = 'x'", chunkName: "@v.lua") }
+        #expect(error?.message == "v.lua:1: __newindex: the host said no")
+        #expect(vm.object(in: try vm.rawGet(vm.globals, key: "v"), of: cls) === view)
+    }
+
+    @Test func hostObjectsAreReleasedWhenLuaCollectsThem() throws {
+        weak var weakView: View?
+        let vm = try LuaVM()
+        let cls = vm.registerClass(LuaClassDefinition(name: "view"))
+        do {
+            let view = View()
+            weakView = view
+            try vm.rawSet(vm.globals, key: "v", value: vm.wrap(view, as: cls))
+        }
+        #expect(weakView != nil)
+        _ = try vm.run("v = nil", chunkName: "=g")
+        vm.collectGarbage()
+        #expect(weakView == nil)
+    }
+
+    @Test func closingTheVMReleasesHostObjectsAndFunctions() throws {
+        weak var weakView: View?
+        weak var weakCapture: View?
+        var vm: LuaVM? = try LuaVM()
+        do {
+            let view = View()
+            let captured = View()
+            weakView = view
+            weakCapture = captured
+            let cls = vm!.registerClass(LuaClassDefinition(name: "view"))
+            try vm!.rawSet(vm!.globals, key: "v", value: vm!.wrap(view, as: cls))
+            vm!.register("f") { _ in [.string(captured.attributes.description)] }
+        }
+        vm = nil
+        #expect(weakView == nil)
+        #expect(weakCapture == nil)
+    }
+}
+
+final class View {
+    var attributes: [String: LuaValue] = ["kind": "screen"]
+}
