@@ -1,5 +1,8 @@
 // The host state: capped allocator, instruction/deadline hook, protected calls with a
 // traceback message handler, the raise trampoline and host objects.
+// clock_gettime and CLOCK_MONOTONIC are POSIX.
+#define _POSIX_C_SOURCE 200809L
+
 #include "clua_internal.h"
 
 #include <stdio.h>

@@ -1,0 +1,65 @@
+/// The result of a successful match: which route won and where its parameters are.
+///
+/// Parameters are read lazily, so a match of a constant-only route allocates nothing.
+///
+/// ```swift
+/// if let match = try matcher.match("books/42?x=1") {
+///     match.route                         // index of the winning route
+///     match.parameters(in: matcher)       // ["id": "42"]
+/// }
+/// ```
+public struct Match {
+    /// Where a parameter's text lies.
+    struct Span {
+        var start: Int32
+        var end: Int32
+        var isRest: Bool
+    }
+
+    enum Storage {
+        /// Byte ranges in the original request (no percent-escapes in its path).
+        case raw(String, [Span])
+        /// Segment index ranges in decoded segments.
+        case decoded([String], [Span])
+        /// A whole-path regex's named groups.
+        case named([(String, String)])
+    }
+
+    /// The index of the winning route in the matcher's routes.
+    public let route: Int
+    let storage: Storage
+
+    /// The parameter values by name.
+    public func parameters(in matcher: Matcher) -> [String: String] {
+        var result: [String: String] = [:]
+        switch storage {
+        case .named(let pairs):
+            for (name, value) in pairs { result[name] = value }
+        case .raw, .decoded:
+            let names = matcher.parameterNames[route]
+            for (index, name) in names.enumerated() { result[name] = value(at: index) }
+        }
+        return result
+    }
+
+    /// The value of the route's `index`-th named parameter (pattern routes).
+    public func value(at index: Int) -> String {
+        switch storage {
+        case .raw(let source, let spans):
+            let span = spans[index]
+            let utf8 = source.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: Int(span.start))
+            let end = utf8.index(utf8.startIndex, offsetBy: Int(span.end))
+            let text = source[start..<end]
+            if span.isRest && text.contains("//") {
+                return text.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+            }
+            return String(text)
+        case .decoded(let segments, let spans):
+            let span = spans[index]
+            return segments[Int(span.start)..<Int(span.end)].joined(separator: "/")
+        case .named(let pairs):
+            return pairs[index].1
+        }
+    }
+}

@@ -1,0 +1,489 @@
+/// Matches request paths against every route at once: a trie compiled from the patterns,
+/// walked depth-first in rank order.
+///
+/// Ranking (SPEC "Ranking"): the most specific route wins, segment by segment from the left:
+/// constant > validated parameter > parameter > `:_` > `...`; a pattern that ends beats one
+/// that continues with `...`; whole-path regex routes come after every pattern route but a
+/// bare `...`; equal ranks go to the earlier declaration. Trying a node's edges in that order
+/// makes the first complete match the winner, and each trie node is visited at most once per
+/// lookup. Validators run only once a route has matched structurally.
+///
+/// ```swift
+/// let matcher = try Matcher(routes: [
+///     RouteDefinition(pattern: Pattern("teams/:id")),
+///     RouteDefinition(pattern: Pattern("teams/new")),
+/// ])
+/// try matcher.match("teams/new")?.route   // 1: a constant beats a parameter
+/// ```
+///
+/// - Complexity: O(request length + visited trie nodes); a constant-only match allocates
+///   nothing.
+public final class Matcher {
+    /// The routes, in declaration order.
+    public let routes: [RouteDefinition]
+    /// Each route's parameter names, in pattern order.
+    let parameterNames: [[String]]
+
+    struct Node {
+        var edgeStart: Int32 = 0
+        var edgeCount: Int32 = 0
+        var tableStart: Int32 = -1
+        var tableMask: UInt64 = 0
+        var validated: Int32 = -1
+        var parameter: Int32 = -1
+        var wildcard: Int32 = -1
+        var terminalStart: Int32 = 0
+        var terminalCount: Int32 = 0
+        var restStart: Int32 = 0
+        var restCount: Int32 = 0
+    }
+
+    struct Edge {
+        var hash: UInt64
+        var keyStart: Int32
+        var keyLength: Int32
+        var child: Int32
+    }
+
+    /// A validator to run on a route's segment once the route matched structurally.
+    struct Check {
+        var segment: Int32
+        var isRest: Bool
+        var validator: Int32
+    }
+
+    /// A route's compiled facts.
+    struct RouteInfo {
+        var checkStart: Int32
+        var checkCount: Int32
+        var spanCount: Int32
+        var isBareCatchAll: Bool
+    }
+
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let edges: UnsafeMutableBufferPointer<Edge>
+    private let keys: UnsafeMutableBufferPointer<UInt8>
+    private let slots: UnsafeMutableBufferPointer<Int32>
+    private let terminals: UnsafeMutableBufferPointer<Int32>
+    private let rests: UnsafeMutableBufferPointer<Int32>
+    private let checks: UnsafeMutableBufferPointer<Check>
+    private let infos: UnsafeMutableBufferPointer<RouteInfo>
+    /// Segment positions of each route's named parameters (flattened), for captures.
+    private let captureSegments: UnsafeMutableBufferPointer<Int32>
+    private let captureStarts: [Int32]
+    let validators: [Validator]
+    let regexRoutes: [Int]
+
+    /// Nodes with more constant edges than this get a hash table.
+    private static let linearScanLimit = 6
+
+    /// Compiles the routes.
+    public init(routes: [RouteDefinition]) {
+        self.routes = routes
+        var builder = TrieBuilder()
+        var regexRoutes: [Int] = []
+        var allChecks: [Check] = []
+        var infos: [RouteInfo] = []
+        var validators: [Validator] = []
+        var names: [[String]] = []
+        var captureSegments: [Int32] = []
+        var captureStarts: [Int32] = []
+        for (index, route) in routes.enumerated() {
+            let checkStart = Int32(allChecks.count)
+            captureStarts.append(Int32(captureSegments.count))
+            switch route.shape {
+            case .regex:
+                regexRoutes.append(index)
+                names.append([])
+                infos.append(RouteInfo(checkStart: checkStart, checkCount: 0, spanCount: 0, isBareCatchAll: false))
+            case .pattern(let pattern):
+                builder.insert(pattern, validated: Set(route.validators.keys), route: Int32(index))
+                var spanCount: Int32 = 0
+                for (position, segment) in pattern.segments.enumerated() {
+                    guard let name = segment.parameterName else { continue }
+                    captureSegments.append(Int32(position))
+                    spanCount += 1
+                    if let validator = route.validators[name] {
+                        var isRest = false
+                        if case .catchAll = segment { isRest = true }
+                        allChecks.append(
+                            Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
+                        validators.append(validator)
+                    }
+                }
+                names.append(pattern.parameterNames)
+                infos.append(
+                    RouteInfo(
+                        checkStart: checkStart, checkCount: Int32(allChecks.count) - checkStart, spanCount: spanCount,
+                        isBareCatchAll: pattern.isBareCatchAll))
+            }
+        }
+        let flat = builder.flatten(linearScanLimit: Self.linearScanLimit)
+        self.nodes = .copying(flat.nodes)
+        self.edges = .copying(flat.edges)
+        self.keys = .copying(flat.keys)
+        self.slots = .copying(flat.slots)
+        self.terminals = .copying(flat.terminals)
+        self.rests = .copying(flat.rests)
+        self.checks = .copying(allChecks)
+        self.infos = .copying(infos)
+        self.captureSegments = .copying(captureSegments)
+        self.captureStarts = captureStarts
+        self.validators = validators
+        self.regexRoutes = regexRoutes
+        self.parameterNames = names
+    }
+
+    deinit {
+        nodes.deallocate()
+        edges.deallocate()
+        keys.deallocate()
+        slots.deallocate()
+        terminals.deallocate()
+        rests.deallocate()
+        checks.deallocate()
+        infos.deallocate()
+        captureSegments.deallocate()
+    }
+
+    /// The number of trie nodes (for diagnostics and memory figures).
+    public var nodeCount: Int { nodes.count }
+
+    /// Bytes held by the compiled trie (not counting the route definitions).
+    public var compiledBytes: Int {
+        nodes.count * MemoryLayout<Node>.stride + edges.count * MemoryLayout<Edge>.stride + keys.count
+            + slots.count * 4 + terminals.count * 4 + rests.count * 4 + checks.count * MemoryLayout<Check>.stride
+            + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4
+    }
+
+    // MARK: Matching
+
+    /// A segment's bytes: offset and length in the buffer being matched.
+    struct SegmentRange {
+        var start: Int32
+        var end: Int32
+    }
+
+    /// Matches a raw request string (path, optional scheme and host, query and fragment).
+    ///
+    /// - Returns: the winning route and its parameters, or nil when nothing matches.
+    /// - Throws: ``RouteError`` for a malformed request or a failing predicate.
+    public func match(_ request: String) throws(RouteError) -> Match? {
+        var request = request
+        let outcome: FastOutcome = request.withUTF8 { bytes in fastMatch(bytes) }
+        switch outcome {
+        case .matched(let route, let spans): return Match(route: route, storage: .raw(request, spans))
+        case .noMatch: return nil
+        case .regexNeeded, .slowPath: return try match(Request(parsing: request))
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Matches a parsed request's segments.
+    public func match(_ request: Request) throws(RouteError) -> Match? {
+        try match(segments: request.segments)
+    }
+
+    /// Matches decoded path segments.
+    public func match(segments: [String]) throws(RouteError) -> Match? {
+        var bytes: [UInt8] = []
+        var ranges: [SegmentRange] = []
+        for segment in segments {
+            let start = Int32(bytes.count)
+            bytes.append(contentsOf: segment.utf8)
+            ranges.append(SegmentRange(start: start, end: Int32(bytes.count)))
+        }
+        var found: Int32 = -1
+        var failure: RouteError?
+        bytes.withUnsafeBufferPointer { buffer in
+            ranges.withUnsafeBufferPointer { ranges in
+                do throws(RouteError) { found = try search(buffer, ranges) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
+        if found >= 0, !infos[Int(found)].isBareCatchAll {
+            return Match(route: Int(found), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
+        }
+        if let (route, pairs) = try matchRegex(segments.joined(separator: "/")) {
+            return Match(route: route, storage: .named(pairs))
+        }
+        if found >= 0 {
+            return Match(route: Int(found), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
+        }
+        return nil
+    }
+
+    private func matchRegex(_ path: String) throws(RouteError) -> (Int, [(String, String)])? {
+        for index in regexRoutes {
+            guard case .regex(let regex) = routes[index].shape, let pairs = regex.match(path) else { continue }
+            return (index, pairs)
+        }
+        return nil
+    }
+
+    /// Segment-index spans of a decoded match.
+    private func spans(_ route: Int32, segmentCount: Int) -> [Match.Span] {
+        let info = infos[Int(route)]
+        var result: [Match.Span] = []
+        result.reserveCapacity(Int(info.spanCount))
+        let start = Int(captureStarts[Int(route)])
+        for k in 0..<Int(info.spanCount) {
+            let position = captureSegments[start + k]
+            let isRest = infos[Int(route)].isBareCatchAll || isRestPosition(route, position)
+            result.append(
+                Match.Span(start: position, end: isRest ? Int32(segmentCount) : position + 1, isRest: isRest))
+        }
+        return result
+    }
+
+    private func isRestPosition(_ route: Int32, _ position: Int32) -> Bool {
+        guard let pattern = routes[Int(route)].pattern else { return false }
+        if case .catchAll = pattern.segments[Int(position)] { return true }
+        return false
+    }
+
+    enum FastOutcome {
+        case matched(Int, [Match.Span])
+        case noMatch
+        case regexNeeded
+        case slowPath
+        case failure(RouteError)
+    }
+
+    /// The allocation-free path: splits the request bytes in place.
+    private func fastMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> FastOutcome {
+        // Path bounds: drop fragment and query, and a scheme and host.
+        var end = bytes.count
+        var start = 0
+        var index = 0
+        while index < end {
+            let byte = bytes[index]
+            if byte == Bytes.question || byte == Bytes.hash {
+                end = index
+                break
+            }
+            if byte == Bytes.percent { return .slowPath }
+            index += 1
+        }
+        if end > 0, let schemeEnd = Self.schemeEnd(bytes, end) {
+            start = schemeEnd.pathStart
+        }
+        guard end - start <= Request.maximumPathBytes else { return .slowPath }
+        return withUnsafeTemporaryAllocation(of: SegmentRange.self, capacity: Request.maximumSegments) { ranges in
+            var count = 0
+            var segmentStart = start
+            var position = start
+            while position <= end {
+                if position == end || bytes[position] == Bytes.slash {
+                    if position > segmentStart {
+                        guard count < Request.maximumSegments else { return .slowPath }
+                        ranges[count] = SegmentRange(start: Int32(segmentStart), end: Int32(position))
+                        count += 1
+                    }
+                    segmentStart = position + 1
+                }
+                position += 1
+            }
+            let segments = UnsafeBufferPointer(rebasing: ranges[0..<count])
+            let found: Int32
+            do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
+            if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
+            if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
+            return .matched(Int(found), rawSpans(found, segments))
+        }
+    }
+
+    /// Byte spans of a raw match (one allocation when the route has parameters).
+    private func rawSpans(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> [Match.Span] {
+        let info = infos[Int(route)]
+        guard info.spanCount > 0 else { return [] }
+        let start = Int(captureStarts[Int(route)])
+        return (0..<Int(info.spanCount)).map { k in
+            let position = Int(captureSegments[start + k])
+            if isRestPosition(route, Int32(position)) {
+                let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
+                let last = segments.last.map(\.end) ?? 0
+                return Match.Span(start: first, end: max(first, last), isRest: true)
+            }
+            return Match.Span(start: segments[position].start, end: segments[position].end, isRest: false)
+        }
+    }
+
+    /// Where the path starts after `scheme://` (and the host for http/https), if any.
+    static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> (pathStart: Int, Void)? {
+        let first = bytes[0]
+        guard (65...90).contains(first) || (97...122).contains(first) else { return nil }
+        var index = 1
+        while index < end {
+            let byte = bytes[index]
+            if byte == Bytes.colon { break }
+            let allowed =
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard allowed else { return nil }
+            index += 1
+        }
+        guard index + 2 < end, bytes[index] == Bytes.colon, bytes[index + 1] == Bytes.slash,
+            bytes[index + 2] == Bytes.slash
+        else { return nil }
+        let isWeb: Bool
+        switch index {
+        case 4: isWeb = (bytes[0] | 0x20, bytes[1] | 0x20, bytes[2] | 0x20, bytes[3] | 0x20) == (104, 116, 116, 112)
+        case 5:
+            isWeb =
+                (bytes[0] | 0x20, bytes[1] | 0x20, bytes[2] | 0x20, bytes[3] | 0x20, bytes[4] | 0x20)
+                == (104, 116, 116, 112, 115)
+        default: isWeb = false
+        }
+        var pathStart = index + 3
+        if isWeb {
+            while pathStart < end && bytes[pathStart] != Bytes.slash { pathStart += 1 }
+        }
+        return (pathStart, ())
+    }
+
+    // MARK: The search
+
+    /// The depth-first search over the trie; returns the winning route or -1.
+    private func search(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+    )
+        throws(RouteError) -> Int32
+    {
+        try visit(0, 0, bytes, segments)
+    }
+
+    private func visit(
+        _ nodeIndex: Int32, _ depth: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+        _ segments: UnsafeBufferPointer<SegmentRange>
+    ) throws(RouteError) -> Int32 {
+        let node = nodes[Int(nodeIndex)]
+        if depth == segments.count {
+            for k in 0..<Int(node.terminalCount) {
+                let route = terminals[Int(node.terminalStart) + k]
+                if try passes(route, bytes, segments) { return route }
+            }
+        } else {
+            let segment = segments[depth]
+            let child = constantChild(node, bytes, segment)
+            if child >= 0 {
+                let found = try visit(child, depth + 1, bytes, segments)
+                if found >= 0 { return found }
+            }
+            if node.validated >= 0 {
+                let found = try visit(node.validated, depth + 1, bytes, segments)
+                if found >= 0 { return found }
+            }
+            if node.parameter >= 0 {
+                let found = try visit(node.parameter, depth + 1, bytes, segments)
+                if found >= 0 { return found }
+            }
+            if node.wildcard >= 0 {
+                let found = try visit(node.wildcard, depth + 1, bytes, segments)
+                if found >= 0 { return found }
+            }
+        }
+        for k in 0..<Int(node.restCount) {
+            let route = rests[Int(node.restStart) + k]
+            if try passes(route, bytes, segments) { return route }
+        }
+        return -1
+    }
+
+    @inline(__always)
+    private func constantChild(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ segment: SegmentRange) -> Int32 {
+        guard node.edgeCount > 0 else { return -1 }
+        let length = Int(segment.end - segment.start)
+        let base = bytes.baseAddress! + Int(segment.start)
+        let hash = Self.hash(base, length)
+        if node.tableStart < 0 {
+            for k in 0..<Int(node.edgeCount) {
+                let edge = edges[Int(node.edgeStart) + k]
+                if edge.hash == hash && Int(edge.keyLength) == length
+                    && memoryEqual(keys.baseAddress! + Int(edge.keyStart), base, length)
+                {
+                    return edge.child
+                }
+            }
+            return -1
+        }
+        var slot = hash & node.tableMask
+        while true {
+            let edgeIndex = slots[Int(node.tableStart) + Int(slot)]
+            if edgeIndex < 0 { return -1 }
+            let edge = edges[Int(edgeIndex)]
+            if edge.hash == hash && Int(edge.keyLength) == length
+                && memoryEqual(keys.baseAddress! + Int(edge.keyStart), base, length)
+            {
+                return edge.child
+            }
+            slot = (slot + 1) & node.tableMask
+        }
+    }
+
+    /// Runs a structurally matched route's validators.
+    private func passes(
+        _ route: Int32, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+    )
+        throws(RouteError) -> Bool
+    {
+        let info = infos[Int(route)]
+        guard info.checkCount > 0 else { return true }
+        for k in 0..<Int(info.checkCount) {
+            let check = checks[Int(info.checkStart) + k]
+            let validator = validators[Int(check.validator)]
+            let position = Int(check.segment)
+            if !check.isRest {
+                let segment = segments[position]
+                let value = UnsafeBufferPointer(
+                    start: bytes.baseAddress! + Int(segment.start), count: Int(segment.end - segment.start))
+                if let verdict = validator.acceptsWithoutPredicate(value) {
+                    if !verdict { return false }
+                    continue
+                }
+                if try !accepts(validator, String(decoding: value, as: UTF8.self)) { return false }
+            } else {
+                let parts = (position..<segments.count).map { index in
+                    let s = segments[index]
+                    return String(
+                        decoding: UnsafeBufferPointer(
+                            start: bytes.baseAddress! + Int(s.start), count: Int(s.end - s.start)),
+                        as: UTF8.self)
+                }
+                if try !accepts(validator, parts.joined(separator: "/")) { return false }
+            }
+        }
+        return true
+    }
+
+    private func accepts(_ validator: Validator, _ value: String) throws(RouteError) -> Bool {
+        do { return try validator.accepts(value) } catch let error as RouteError { throw error } catch {
+            throw RouteError(.script, "\(error)")
+        }
+    }
+
+    /// FNV-1a, 64 bits.
+    @inline(__always)
+    static func hash(_ base: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in 0..<length {
+            hash = (hash ^ UInt64(base[k])) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// A new buffer holding a copy of `array` (trivial element types only).
+    fileprivate static func copying(_ array: [Element]) -> Self {
+        let buffer = Self.allocate(capacity: array.count)
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+}
+
+@inline(__always)
+private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    for k in 0..<length where a[k] != b[k] { return false }
+    return true
+}

@@ -1,2 +1,0 @@
-/// RouteCore: the pure route engine (patterns, requests, matcher, nodes, state, reducer).
-public enum RouteCore {}

@@ -1,0 +1,70 @@
+/// What the matcher needs to know of one endpoint's route.
+///
+/// ```swift
+/// let route = try RouteDefinition(pattern: Pattern("orders/:id"), validators: ["id": Validator(regex: "[0-9]+")])
+/// ```
+public struct RouteDefinition {
+    public enum Shape {
+        /// A MonarchRouter-style pattern.
+        case pattern(Pattern)
+        /// A FeatherweightRouter-style whole-path regular expression.
+        case regex(PathRegex)
+    }
+
+    public var shape: Shape
+    /// Validators by parameter name.
+    public var validators: [String: Validator]
+
+    public init(pattern: Pattern, validators: [String: Validator] = [:]) throws(RouteDefinitionError) {
+        self.shape = .pattern(pattern)
+        self.validators = validators
+        let names = Set(pattern.parameterNames)
+        for name in validators.keys.sorted() where !names.contains(name) {
+            throw RouteDefinitionError("pattern '\(pattern)': 'where' names '\(name)', which is not a parameter")
+        }
+    }
+
+    public init(regex: PathRegex) {
+        self.shape = .regex(regex)
+        self.validators = [:]
+    }
+
+    /// The pattern text, or `regex:SOURCE`.
+    public var displayText: String {
+        switch shape {
+        case .pattern(let p): p.description
+        case .regex(let r): "regex:" + r.source
+        }
+    }
+
+    public var pattern: Pattern? {
+        if case .pattern(let p) = shape { return p }
+        return nil
+    }
+}
+
+/// A whole-path regular expression (FeatherweightRouter's `endpoint { regex = "animals/\\w+" }`):
+/// it matches when it matches the whole normalized path; named groups bind parameters.
+public struct PathRegex {
+    public let source: String
+    let regex: Regex<AnyRegexOutput>
+
+    public init(_ source: String) throws(RouteDefinitionError) {
+        self.source = source
+        do {
+            regex = try Regex(source).asciiOnlyCharacterClasses().matchingSemantics(.unicodeScalar)
+        } catch {
+            throw RouteDefinitionError("invalid regular expression '\(source)': \(error)")
+        }
+    }
+
+    /// The named groups' values when the regex matches the whole path.
+    func match(_ path: String) -> [(String, String)]? {
+        guard let match = try? regex.wholeMatch(in: path) else { return nil }
+        var result: [(String, String)] = []
+        for element in match.output {
+            if let name = element.name, let value = element.substring { result.append((name, String(value))) }
+        }
+        return result
+    }
+}

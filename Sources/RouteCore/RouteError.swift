@@ -1,0 +1,41 @@
+/// Why a request could not be dispatched. The kinds are the error kinds of `dispatch --json`.
+///
+/// ```swift
+/// do { _ = try Request(parsing: "books/%zz") }
+/// catch let error as RouteError { print(error.kind, error.message) }
+/// // invalidRequest bad percent-encoding '%zz' in segment 2 ('%zz')
+/// ```
+public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// No route matches the path (and there is no catch-all).
+        case noMatch
+        /// The request is malformed (encoding, size, JSON).
+        case invalidRequest
+        /// The matched route is disabled and has no fallback.
+        case disabled
+        /// Redirects went on for more than 8 steps, or came back to where they started.
+        case redirectLoop
+        /// A named request (`name|{json}`) names no route, or its parameters do not fit.
+        case unknownRoute
+        /// A script callback (guard, validator, presenter) failed.
+        case script
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// A mistake in a route definition: a bad pattern, validator or tree. Found when the tree
+/// is built, never while dispatching.
+public struct RouteDefinitionError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

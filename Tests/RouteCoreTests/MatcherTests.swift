@@ -1,0 +1,127 @@
+import Testing
+
+@testable import RouteCore
+
+func matcher(_ patterns: [String], validators: [String: [String: String]] = [:]) throws -> Matcher {
+    try Matcher(
+        routes: patterns.map { source in
+            if source.hasPrefix("regex:") { return RouteDefinition(regex: try PathRegex(String(source.dropFirst(6)))) }
+            return try RouteDefinition(
+                pattern: Pattern(source), validators: (validators[source] ?? [:]).mapValues { try Validator(regex: $0) }
+            )
+        })
+}
+
+/// The winning pattern's text and parameters, or nil.
+func winner(_ matcher: Matcher, _ request: String) throws -> String? {
+    guard let match = try matcher.match(request) else { return nil }
+    let params = match.parameters(in: matcher).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    return matcher.routes[match.route].displayText + (params.isEmpty ? "" : " " + params.joined(separator: " "))
+}
+
+@Suite struct MatcherTests {
+    static let ranked = [
+        "teams/:id", "teams/new", "orders/:name", "orders/:id", "files/...path", "files/readme", "...",
+        "a/:x/c", "a/b/...", "a/b", "x/:_", "x/:name", "", "deep/:a/:b/:c", "deep/:a/b/...rest",
+    ]
+    static let rankedValidators = ["orders/:id": ["id": "[0-9]+"]]
+
+    @Test(arguments: [
+        ("teams/new", "teams/new"),
+        ("teams/7", "teams/:id id=7"),
+        ("orders/25", "orders/:id id=25"),
+        ("orders/shoes", "orders/:name name=shoes"),
+        ("files/a/b/c.txt", "files/...path path=a/b/c.txt"),
+        ("files/readme", "files/readme"),
+        ("files", "files/...path path="),
+        ("nothing/here", "..."),
+        ("a/b/c", "a/b/..."),
+        ("a/z/c", "a/:x/c x=z"),
+        ("a/b", "a/b"),
+        ("a/b/d", "a/b/..."),
+        ("x/1", "x/:name name=1"),
+        ("", ""),
+        ("/", ""),
+        ("deep/1/b/z", "deep/:a/b/...rest a=1 rest=z"),
+        ("deep/1/2/3", "deep/:a/:b/:c a=1 b=2 c=3"),
+        ("deep/1/b/c/d", "deep/:a/b/...rest a=1 rest=c/d"),
+        ("deep/1/b//c//d", "deep/:a/b/...rest a=1 rest=c/d"),
+        ("myapp://teams/9", "teams/:id id=9"),
+        ("https://host.example/teams/9?x#y", "teams/:id id=9"),
+        ("teams/%6Eew", "teams/new"),
+        ("files/a%2Fb/c", "files/...path path=a/b/c"),
+        ("teams/a%20b", "teams/:id id=a b"),
+    ])
+    func ranksTheMostSpecificRouteFirst(request: String, expected: String) throws {
+        let m = try matcher(Self.ranked, validators: Self.rankedValidators)
+        #expect(try winner(m, request) == expected)
+    }
+
+    @Test func equalRanksGoToTheEarlierDeclaration() throws {
+        let m = try matcher(["u/:a", "u/:b"])
+        #expect(try winner(m, "u/1") == "u/:a a=1")
+        let v = try matcher(
+            ["p/:a/:x", "p/:b/z"], validators: ["p/:a/:x": ["a": "[0-9]+"], "p/:b/z": ["b": "[0-9]+"]])
+        #expect(try winner(v, "p/1/z") == "p/:b/z b=1", "constant at segment 3 beats a parameter")
+        #expect(try winner(v, "p/1/y") == "p/:a/:x a=1 x=y")
+    }
+
+    @Test func validatorsFailingFallBackToLessSpecificRoutes() throws {
+        let m = try matcher(
+            ["s/:id/edit", "s/:slug/...", "..."], validators: ["s/:id/edit": ["id": "[0-9]+"]])
+        #expect(try winner(m, "s/12/edit") == "s/:id/edit id=12")
+        #expect(try winner(m, "s/abc/edit") == "s/:slug/... slug=abc")
+    }
+
+    @Test func regexRoutesRankAfterPatternsButBeforeTheBareCatchAll() throws {
+        let m = try matcher(["animals/cat", "regex:animals/(?<kind>\\w+)", "..."])
+        #expect(try winner(m, "animals/cat") == "animals/cat")
+        #expect(try winner(m, "animals/dog") == "regex:animals/(?<kind>\\w+) kind=dog")
+        #expect(try winner(m, "plants/rose") == "...")
+        let without = try matcher(["regex:zoos/(?<id>[0-9]+)"])
+        #expect(try winner(without, "zoos/12") == "regex:zoos/(?<id>[0-9]+) id=12")
+        #expect(try winner(without, "zoos/x") == nil)
+    }
+
+    @Test func missesAreNilAndMalformedRequestsThrow() throws {
+        let m = try matcher(["books/:id"])
+        #expect(try m.match("") == nil)
+        #expect(try m.match("books") == nil)
+        #expect(try m.match("books/1/2") == nil)
+        #expect(throws: RouteError.self) { try m.match("books/%zz") }
+        #expect(throws: RouteError.self) { try m.match(String(repeating: "a/", count: 200)) }
+    }
+
+    @Test func manyConstantsUseHashTables() throws {
+        let patterns = (0..<500).map { "tab\($0 % 20)/item\($0)" } + ["tab3/:id"]
+        let m = try matcher(patterns)
+        for k in stride(from: 0, to: 500, by: 37) {
+            #expect(try winner(m, "tab\(k % 20)/item\(k)") == "tab\(k % 20)/item\(k)")
+        }
+        #expect(try winner(m, "tab3/zzz") == "tab3/:id id=zzz")
+        #expect(try m.match("tab4/zzz") == nil)
+    }
+
+    @Test func predicatesRunAfterTheStructuralMatchAndMayThrow() throws {
+        let calls = Counter()
+        let m = try Matcher(routes: [
+            RouteDefinition(
+                pattern: Pattern("p/:v"),
+                validators: [
+                    "v": Validator { value in
+                        calls.count += 1
+                        if value == "boom" { throw RouteError(.script, "validator failed") }
+                        return value == "ok"
+                    }
+                ]),
+            RouteDefinition(pattern: Pattern("p/:w")),
+        ])
+        #expect(try winner(m, "q/1") == nil)
+        #expect(calls.count == 0)
+        #expect(try winner(m, "p/ok") == "p/:v v=ok")
+        #expect(try winner(m, "p/no") == "p/:w w=no")
+        #expect(throws: RouteError(.script, "validator failed")) { try m.match("p/boom") }
+    }
+}
+
+final class Counter: @unchecked Sendable { var count = 0 }

@@ -1,0 +1,85 @@
+import Testing
+
+@testable import RouteCore
+
+@Suite struct RequestTests {
+    @Test(
+        arguments: [
+            ("books/42", ["books", "42"], [:], nil),
+            ("/books/42", ["books", "42"], [:], nil),
+            ("books//42/", ["books", "42"], [:], nil),
+            ("books/42?title=Dune&lang=en#reviews", ["books", "42"], ["title": "Dune", "lang": "en"], "reviews"),
+            ("myapp://books/42", ["books", "42"], [:], nil),
+            ("myapp:///books/42", ["books", "42"], [:], nil),
+            ("https://example.com/books/42?x=1", ["books", "42"], ["x": "1"], nil),
+            ("HTTP://example.com:8080/books", ["books"], [:], nil),
+            ("https://example.com", [], [:], nil),
+            ("a%20b/c%2Fd", ["a b", "c/d"], [:], nil),
+            ("a%2520b", ["a%20b"], [:], nil),
+            ("search?q=dune+messiah&q=arrakis", ["search"], ["q": "arrakis"], nil),
+            ("s?a%3Db=c%26d&flag", ["s"], ["a=b": "c&d", "flag": ""], nil),
+            ("x#frag%20ment", ["x"], [:], "frag ment"),
+            ("", [], [:], nil),
+            ("/", [], [:], nil),
+            ("?only=query", [], ["only": "query"], nil),
+            ("caf%C3%A9", ["café"], [:], nil),
+            ("a+b", ["a+b"], [:], nil),
+        ] as [(String, [String], [String: String], String?)])
+    func parsesRequests(input: String, segments: [String], query: [String: String], fragment: String?) throws {
+        let request = try Request(parsing: input)
+        #expect(request.segments == segments)
+        #expect(request.query == query)
+        #expect(request.fragment == fragment)
+        #expect(request.path == segments.joined(separator: "/"))
+    }
+
+    @Test(arguments: [
+        ("books/%zz", "bad percent-encoding in segment 2 ('%zz')"),
+        ("books/%4", "bad percent-encoding in segment 2 ('%4')"),
+        ("books/%C3%28", "invalid UTF-8 after percent-decoding segment 2 ('%C3%28')"),
+        ("x?a=%FF", "invalid UTF-8 after percent-decoding the query ('%FF')"),
+        ("x#%", "bad percent-encoding in the fragment ('%')"),
+    ])
+    func rejectsMalformedRequests(input: String, message: String) {
+        let error = #expect(throws: RouteError.self) { try Request(parsing: input) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.message == message)
+    }
+
+    @Test func enforcesTheLimits() {
+        let long = String(repeating: "a", count: 8 * 1024 + 1)
+        #expect(throws: RouteError(.invalidRequest, "the path is 8193 bytes long (the limit is 8192)")) {
+            try Request(parsing: long)
+        }
+        #expect((try? Request(parsing: String(repeating: "a", count: 8 * 1024))) != nil)
+        let many = Array(repeating: "s", count: 129).joined(separator: "/")
+        #expect(throws: RouteError(.invalidRequest, "the path has more than 128 segments")) {
+            try Request(parsing: many)
+        }
+        #expect((try? Request(parsing: Array(repeating: "s", count: 128).joined(separator: "/"))) != nil)
+    }
+
+    @Test func formatsCanonicalRequests() {
+        let request = Request(segments: ["books", "a b/c"], query: ["z": "1", "a": "x&y"], fragment: "top")
+        #expect(request.original == "books/a%20b%2Fc?a=x%26y&z=1#top")
+        #expect(
+            (try? Request(parsing: request.original))
+                == Request(
+                    segments: ["books", "a b/c"], query: ["z": "1", "a": "x&y"], fragment: "top",
+                    original: request.original))
+    }
+
+    @Test func readsJSON() throws {
+        #expect(
+            try JSONReader.parse(#"{"id":42,"t":"D\u00fcne","n":null,"b":[true,1.5e3]}"#)
+                == .object([
+                    ("id", .number("42")), ("t", .string("Düne")), ("n", .null),
+                    ("b", .array([.bool(true), .number("1.5e3")])),
+                ]))
+        for bad in ["", "{", "{\"a\"}", "[1,]", "{\"a\":1}x", "\"\\q\"", "01a", "{\"a\":tru}"] {
+            #expect(throws: RouteError.self) { try JSONReader.parse(bad) }
+        }
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(throws: RouteError.self) { try JSONReader.parse(deep) }
+    }
+}
