@@ -1,0 +1,136 @@
+/// An attribute value of a presentable (`title`, `badge`, …): a string, number or boolean.
+public enum AttributeValue: Equatable, Sendable, CustomStringConvertible {
+    case string(String)
+    case integer(Int64)
+    case number(Double)
+    case boolean(Bool)
+
+    public var description: String {
+        switch self {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) + ".0" : String(d)
+        case .boolean(let b): b ? "true" : "false"
+        }
+    }
+
+    var json: String {
+        switch self {
+        case .string(let s): JSONWriter.quoted(s)
+        case .number(let d) where !d.isFinite: "null"
+        default: description
+        }
+    }
+}
+
+/// The built-in presentable: what `tree` shows (`switcher`, `junction`, `stack`, `screen`).
+///
+/// A reference type, so script `view` handles can read and set attributes; ``snapshot()``
+/// and ``restore(_:)`` make a failed dispatch leave it exactly as it was.
+public final class HeadlessPresentable {
+    public enum Kind: String, Sendable {
+        case switcher, junction, stack, screen
+    }
+
+    /// Everything about a presentable that a dispatch can change.
+    public struct Snapshot {
+        var title: String
+        var attributes: [String: AttributeValue]
+        var children: [HeadlessPresentable]
+        var selected: Int?
+        var modal: HeadlessPresentable?
+        var activation: Activation?
+    }
+
+    public let kind: Kind
+    public let id: String
+    /// The endpoint's pattern (screens).
+    public let route: String?
+    public var title: String
+    public var attributes: [String: AttributeValue] = [:]
+    /// Switcher: the active section; junction: all options; stack: its items.
+    public internal(set) var children: [HeadlessPresentable] = []
+    /// Junction or switcher: the selected index among declared children.
+    public internal(set) var selected: Int?
+    /// Screen: the presentable presented modally over it.
+    public internal(set) var modal: HeadlessPresentable?
+    /// Screen: what it was last activated with.
+    public internal(set) var activation: Activation?
+
+    public init(kind: Kind, id: String, title: String, route: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.route = route
+    }
+
+    /// Everything that can change, to put back after a failed dispatch.
+    public func snapshot() -> Snapshot {
+        Snapshot(
+            title: title, attributes: attributes, children: children, selected: selected, modal: modal,
+            activation: activation)
+    }
+
+    public func restore(_ snapshot: Snapshot) {
+        title = snapshot.title
+        attributes = snapshot.attributes
+        children = snapshot.children
+        selected = snapshot.selected
+        modal = snapshot.modal
+        activation = snapshot.activation
+    }
+}
+
+/// The built-in presenter: applies plans to ``HeadlessPresentable``s.
+public struct HeadlessPresenter: Presenter {
+    public init() {}
+
+    public func create(_ node: RouteTree.Node, activation: Activation?) throws -> HeadlessPresentable {
+        let kind: HeadlessPresentable.Kind =
+            switch node.kind {
+            case .switcher: .switcher
+            case .junction: .junction
+            case .stack: .stack
+            case .endpoint: .screen
+            }
+        let route = node.kind == .endpoint ? node.id : nil
+        let presentable = HeadlessPresentable(kind: kind, id: node.id, title: node.title, route: route)
+        presentable.activation = activation
+        return presentable
+    }
+
+    public func update(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation) throws {
+        presentable.activation = activation
+    }
+
+    public func setStack(_ stack: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable]) throws {
+        stack.children = items
+    }
+
+    public func setOptions(
+        _ container: HeadlessPresentable, node: RouteTree.Node, options: [HeadlessPresentable]
+    ) throws {
+        container.children = options
+    }
+
+    public func select(
+        _ container: HeadlessPresentable, node: RouteTree.Node, index: Int, option: HeadlessPresentable
+    ) throws {
+        container.selected = index
+        if container.kind == .switcher { container.children = [option] }
+    }
+
+    public func presentModal(
+        _ modal: HeadlessPresentable, over presenter: HeadlessPresentable, node: RouteTree.Node
+    ) throws {
+        presenter.modal = modal
+    }
+
+    public func dismissModal(
+        _ modal: HeadlessPresentable, from presenter: HeadlessPresentable, node: RouteTree.Node
+    ) throws {
+        if presenter.modal === modal { presenter.modal = nil }
+    }
+
+    public func unwind(_ presentable: HeadlessPresentable, node: RouteTree.Node) throws {}
+}

@@ -1,0 +1,125 @@
+/// Why each route did or did not match a request: the REPL's `explain` and the message of
+/// a `noMatch` error. Computed on demand, never on the matching path.
+public struct RouteAttempt: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        case matched
+        /// A constant segment differed.
+        case constantMismatch(segment: Int, expected: String, found: String)
+        /// A validator rejected a parameter.
+        case rejected(segment: Int, parameter: String, value: String, validator: String)
+        /// The request ended before the pattern did.
+        case tooShort(segment: Int, expected: String)
+        /// The request has segments the pattern does not.
+        case tooLong(segment: Int, found: String)
+        /// A whole-path regex did not match.
+        case regexMismatch
+    }
+
+    public var route: Int
+    public var pattern: String
+    /// How many request segments the route accepted before it failed.
+    public var matchedSegments: Int
+    public var outcome: Outcome
+
+    /// The 0-based request segment where it failed, if any.
+    public var failingSegment: Int? {
+        switch outcome {
+        case .constantMismatch(let s, _, _), .rejected(let s, _, _, _), .tooShort(let s, _), .tooLong(let s, _): s
+        case .matched, .regexMismatch: nil
+        }
+    }
+
+    /// Why, in words.
+    public var reason: String {
+        switch outcome {
+        case .matched: "matches"
+        case .constantMismatch(let s, let expected, let found):
+            "segment \(s + 1): expected '\(expected)', got '\(found)'"
+        case .rejected(let s, let name, let value, let validator):
+            "segment \(s + 1): '\(value)' does not pass the validator of '\(name)' ('\(validator)')"
+        case .tooShort(let s, let expected): "segment \(s + 1): the request ends where '\(expected)' was expected"
+        case .tooLong(let s, let found): "segment \(s + 1): '\(found)' is past the end of the pattern"
+        case .regexMismatch: "the regular expression does not match the whole path"
+        }
+    }
+}
+
+extension Matcher {
+    /// Tries every route on its own against the segments.
+    public func attempts(_ segments: [String]) -> [RouteAttempt] {
+        routes.enumerated().map { index, route in attempt(route, index: index, segments) }
+    }
+
+    private func attempt(_ route: RouteDefinition, index: Int, _ segments: [String]) -> RouteAttempt {
+        let text = route.displayText
+        guard let pattern = route.pattern else {
+            let matched = (try? match(segments: segments))?.route == index
+            return RouteAttempt(
+                route: index, pattern: text, matchedSegments: matched ? segments.count : 0,
+                outcome: matched ? .matched : .regexMismatch)
+        }
+        for (position, segment) in pattern.segments.enumerated() {
+            if case .catchAll(let name) = segment {
+                if let name, let validator = route.validators[name] {
+                    let rest = segments[min(position, segments.count)...].joined(separator: "/")
+                    if (try? validator.accepts(rest)) != true {
+                        return RouteAttempt(
+                            route: index, pattern: text, matchedSegments: position,
+                            outcome: .rejected(
+                                segment: position, parameter: name, value: rest, validator: validator.source))
+                    }
+                }
+                return RouteAttempt(route: index, pattern: text, matchedSegments: segments.count, outcome: .matched)
+            }
+            guard position < segments.count else {
+                return RouteAttempt(
+                    route: index, pattern: text, matchedSegments: position,
+                    outcome: .tooShort(segment: position, expected: segment.text))
+            }
+            let value = segments[position]
+            switch segment {
+            case .constant(let expected) where expected != value:
+                return RouteAttempt(
+                    route: index, pattern: text, matchedSegments: position,
+                    outcome: .constantMismatch(segment: position, expected: expected, found: value))
+            case .parameter(let name):
+                if let validator = route.validators[name], (try? validator.accepts(value)) != true {
+                    return RouteAttempt(
+                        route: index, pattern: text, matchedSegments: position,
+                        outcome: .rejected(
+                            segment: position, parameter: name, value: value, validator: validator.source))
+                }
+            default: break
+            }
+        }
+        if segments.count > pattern.segments.count {
+            let position = pattern.segments.count
+            return RouteAttempt(
+                route: index, pattern: text, matchedSegments: position,
+                outcome: .tooLong(segment: position, found: segments[position]))
+        }
+        return RouteAttempt(route: index, pattern: text, matchedSegments: segments.count, outcome: .matched)
+    }
+
+    /// The routes that came closest (most segments accepted, then declaration order).
+    public func closest(_ segments: [String], limit: Int = 3) -> [RouteAttempt] {
+        let failed = attempts(segments).filter { $0.outcome != .matched }
+        let sorted = failed.enumerated().sorted { a, b in
+            a.element.matchedSegments != b.element.matchedSegments
+                ? a.element.matchedSegments > b.element.matchedSegments : a.offset < b.offset
+        }
+        return sorted.prefix(limit).map(\.element)
+    }
+}
+
+extension RouteTree {
+    /// The message of a `noMatch` error: the request and the closest routes with why each
+    /// failed.
+    public func explainMiss(_ request: Request) -> String {
+        let shown = request.path.isEmpty ? "/" : request.path
+        let closest = matcher.closest(request.segments)
+        guard !closest.isEmpty else { return "no route matches '\(shown)' (the tree has no routes that could)" }
+        let lines = closest.map { "\($0.pattern.isEmpty ? "/" : $0.pattern) (\($0.reason))" }
+        return "no route matches '\(shown)'; closest: " + lines.joined(separator: "; ")
+    }
+}

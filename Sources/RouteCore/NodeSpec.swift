@@ -1,0 +1,118 @@
+/// The kinds of node in a route tree.
+public enum NodeKind: String, Sendable, Equatable, CaseIterable {
+    /// Exclusive app sections (login / main): only the matched section exists.
+    case switcher
+    /// A tab bar: all options are shown, the one holding the match is selected.
+    case junction
+    /// A navigation stack: the chain of endpoints from its root to the match.
+    case stack
+    /// A screen.
+    case endpoint
+}
+
+/// Context handed to guards and redirects: what was matched.
+public struct RouteContext: Sendable, Equatable {
+    /// The normalized path.
+    public var path: String
+    public var params: [String: String]
+    public var query: [String: String]
+    public var fragment: String?
+    /// The pattern (or `regex:SOURCE`) of the matched endpoint.
+    public var route: String
+    /// The endpoint's name, if it has one.
+    public var name: String?
+    /// The matched endpoint's id.
+    public var endpointID: String
+
+    public init(
+        path: String, params: [String: String], query: [String: String], fragment: String?, route: String,
+        name: String?, endpointID: String
+    ) {
+        self.path = path
+        self.params = params
+        self.query = query
+        self.fragment = fragment
+        self.route = route
+        self.name = name
+        self.endpointID = endpointID
+    }
+}
+
+/// What an endpoint adds to a node: its route and guards.
+public struct EndpointSpec {
+    /// The pattern (MonarchRouter syntax), or nil when `regex` is used.
+    public var pattern: String?
+    /// A whole-path regular expression (FeatherweightRouter style).
+    public var regex: String?
+    /// The route's name for `name|{json}` requests and reverse routing.
+    public var name: String?
+    /// Parameter validators.
+    public var validators: [String: Validator] = [:]
+    /// `enabled(ctx)`: when it returns false, `fallback` is dispatched instead.
+    public var enabled: ((RouteContext) throws -> Bool)?
+    public var fallback: String?
+    /// `redirect(ctx)`: a returned path is dispatched instead.
+    public var redirect: ((RouteContext) throws -> String?)?
+
+    public init(pattern: String? = nil, regex: String? = nil, name: String? = nil) {
+        self.pattern = pattern
+        self.regex = regex
+        self.name = name
+    }
+}
+
+/// A node as declared (by a script or by Swift code), before the tree is compiled.
+///
+/// ```swift
+/// let root = NodeSpec.switcher([
+///     .endpoint("login"),
+///     .junction([.stack([.endpoint("books", children: [.endpoint("books/:id")])])], title: "Main"),
+/// ])
+/// let tree = try RouteTree(root: root)
+/// ```
+public struct NodeSpec {
+    public var kind: NodeKind
+    public var id: String?
+    public var title: String?
+    /// Sections, options, stack roots, or an endpoint's children.
+    public var children: [NodeSpec]
+    /// Nodes presented modally over an endpoint.
+    public var modals: [NodeSpec]
+    public var endpoint: EndpointSpec?
+    /// Where the node was declared (`books.lua:12`), for error messages.
+    public var location: String?
+
+    public init(
+        kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],
+        endpoint: EndpointSpec? = nil, location: String? = nil
+    ) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.children = children
+        self.modals = modals
+        self.endpoint = endpoint
+        self.location = location
+    }
+
+    public static func endpoint(
+        _ pattern: String, id: String? = nil, title: String? = nil, name: String? = nil,
+        where validators: [String: Validator] = [:], children: [NodeSpec] = [], modals: [NodeSpec] = []
+    ) -> NodeSpec {
+        var endpoint = EndpointSpec(pattern: pattern, name: name)
+        endpoint.validators = validators
+        return NodeSpec(kind: .endpoint, id: id, title: title, children: children, modals: modals, endpoint: endpoint)
+    }
+
+    public static func stack(_ roots: [NodeSpec], id: String? = nil, title: String? = nil) -> NodeSpec {
+        NodeSpec(kind: .stack, id: id, title: title, children: roots)
+    }
+
+    public static func junction(_ options: [NodeSpec], id: String? = nil, title: String? = nil) -> NodeSpec {
+        NodeSpec(kind: .junction, id: id, title: title, children: options)
+    }
+
+    public static func switcher(_ sections: [NodeSpec], id: String? = nil, title: String? = nil) -> NodeSpec {
+        NodeSpec(kind: .switcher, id: id, title: title, children: sections)
+    }
+}

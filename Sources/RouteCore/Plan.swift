@@ -1,0 +1,75 @@
+/// One presenter operation. Ids are node ids, unique in a tree.
+public enum PlanOperation: Equatable, Sendable {
+    /// Make the node's presentable. For an activated endpoint the presenter also runs its
+    /// first `update`.
+    case create(id: String)
+    /// An active endpoint got new parameters, query or fragment (or was activated for the
+    /// first time after being created as an unselected junction option).
+    case update(id: String)
+    case setStack(id: String, items: [String])
+    case setOptions(id: String, options: [String])
+    /// A junction's or switcher's selection; `index` among its declared children.
+    case select(id: String, index: Int, option: String)
+    case presentModal(id: String, modal: String)
+    case dismissModal(id: String, modal: String)
+    /// The presentable left the active state and is discarded.
+    case unwind(id: String)
+
+    public var name: String {
+        switch self {
+        case .create: "create"
+        case .update: "update"
+        case .setStack: "setStack"
+        case .setOptions: "setOptions"
+        case .select: "select"
+        case .presentModal: "presentModal"
+        case .dismissModal: "dismissModal"
+        case .unwind: "unwind"
+        }
+    }
+
+    public var id: String {
+        switch self {
+        case .create(let id), .update(let id), .setStack(let id, _), .setOptions(let id, _), .select(let id, _, _),
+            .presentModal(let id, _), .dismissModal(let id, _), .unwind(let id):
+            id
+        }
+    }
+
+    /// The operation as a JSON object (keys sorted).
+    public var json: String {
+        var fields = ["op": JSONWriter.quoted(name), "id": JSONWriter.quoted(id)]
+        switch self {
+        case .setStack(_, let items): fields["items"] = JSONWriter.array(items.map(JSONWriter.quoted))
+        case .setOptions(_, let options): fields["options"] = JSONWriter.array(options.map(JSONWriter.quoted))
+        case .select(_, let index, let option):
+            fields["index"] = String(index)
+            fields["option"] = JSONWriter.quoted(option)
+        case .presentModal(_, let modal), .dismissModal(_, let modal): fields["modal"] = JSONWriter.quoted(modal)
+        default: break
+        }
+        return JSONWriter.object(fields)
+    }
+
+    /// One line of text: `setStack stack:books [books, books/:id]`.
+    public var text: String {
+        switch self {
+        case .create(let id), .update(let id), .unwind(let id): "\(name) \(id)"
+        case .setStack(let id, let items): "\(name) \(id) [\(items.joined(separator: ", "))]"
+        case .setOptions(let id, let options): "\(name) \(id) [\(options.joined(separator: ", "))]"
+        case .select(let id, let index, let option): "\(name) \(id) \(index) (\(option))"
+        case .presentModal(let id, let modal), .dismissModal(let id, let modal): "\(name) \(id) \(modal)"
+        }
+    }
+}
+
+/// The ordered operations that take the presentable tree from one state to the next.
+public struct Plan: Equatable, Sendable {
+    public var operations: [PlanOperation]
+
+    public init(_ operations: [PlanOperation] = []) { self.operations = operations }
+
+    public var isEmpty: Bool { operations.isEmpty }
+
+    public var json: String { JSONWriter.array(operations.map(\.json)) }
+}

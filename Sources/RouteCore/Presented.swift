@@ -1,0 +1,102 @@
+/// What a screen was activated with.
+public struct Activation: Equatable, Sendable {
+    public var params: [String: String]
+    public var query: [String: String]
+    public var fragment: String?
+    /// The full request, for the endpoint that was the match (nil for the screens below it).
+    public var request: Request?
+
+    public init(
+        params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil
+    ) {
+        self.params = params
+        self.query = query
+        self.fragment = fragment
+        self.request = request
+    }
+
+    /// Whether an `update` is due when going from `self` to `other`.
+    func differs(from other: Activation) -> Bool {
+        params != other.params || query != other.query || fragment != other.fragment
+    }
+}
+
+/// The shape of what is on screen, as pure data: the reducer's output and the input of
+/// planning and rendering. Node fields are indexes into a ``RouteTree``.
+public indirect enum Presented: Equatable, Sendable {
+    /// A switcher showing one section (`section` is its index among the declared sections).
+    case switcher(node: Int, section: Int, content: Presented)
+    /// A junction with all its options and the selected one.
+    case junction(node: Int, selected: Int, options: [Presented])
+    /// A stack and its items, root first.
+    case stack(node: Int, items: [Presented])
+    /// A screen: activated (or only created, as a junction option not yet selected), with
+    /// the modal presented over it.
+    case screen(node: Int, activation: Activation?, modal: Presented?)
+
+    /// The node this presentable shows.
+    public var node: Int {
+        switch self {
+        case .switcher(let node, _, _), .junction(let node, _, _), .stack(let node, _), .screen(let node, _, _): node
+        }
+    }
+
+    /// Direct children in the presentable tree (a screen's modal included).
+    public var children: [Presented] {
+        switch self {
+        case .switcher(_, _, let content): [content]
+        case .junction(_, _, let options): options
+        case .stack(_, let items): items
+        case .screen(_, _, let modal): modal.map { [$0] } ?? []
+        }
+    }
+
+    /// Pre-order walk.
+    public func forEach(_ body: (Presented) -> Void) {
+        body(self)
+        for child in children { child.forEach(body) }
+    }
+
+    /// The same tree with every modal removed (what a non-selected tab keeps).
+    func withoutModals() -> Presented {
+        switch self {
+        case .switcher(let node, let section, let content):
+            .switcher(node: node, section: section, content: content.withoutModals())
+        case .junction(let node, let selected, let options):
+            .junction(node: node, selected: selected, options: options.map { $0.withoutModals() })
+        case .stack(let node, let items): .stack(node: node, items: items.map { $0.withoutModals() })
+        case .screen(let node, let activation, _): .screen(node: node, activation: activation, modal: nil)
+        }
+    }
+
+    /// The deepest activated screen along selections, stack tops and modals: what the user sees.
+    public var topScreen: (node: Int, activation: Activation)? {
+        switch self {
+        case .switcher(_, _, let content): return content.topScreen
+        case .junction(_, let selected, let options): return options[selected].topScreen
+        case .stack(_, let items): return items.last?.topScreen
+        case .screen(let node, let activation, let modal):
+            if let modal, let top = modal.topScreen { return top }
+            return activation.map { (node, $0) }
+        }
+    }
+}
+
+/// The router state: the current request, the matched endpoint and what is on screen.
+public struct RouterState: Equatable, Sendable {
+    public var request: Request?
+    /// The matched route index.
+    public var route: Int?
+    public var params: [String: String]
+    public var presented: Presented?
+
+    public init(request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil)
+    {
+        self.request = request
+        self.route = route
+        self.params = params
+        self.presented = presented
+    }
+
+    public static let initial = RouterState()
+}

@@ -1,0 +1,87 @@
+/// Turns plan operations into presentables of the host's own type (UIKit view controllers
+/// on Apple platforms, ``HeadlessPresentable`` in the REPL and tests).
+///
+/// Each method applies one structural change; the core never depends on what a
+/// presentable is. Throwing aborts the plan.
+///
+/// ```swift
+/// struct LoggingPresenter: Presenter {
+///     func create(_ node: RouteTree.Node, activation: Activation?) throws -> String { node.id }
+///     // …
+/// }
+/// ```
+public protocol Presenter {
+    associatedtype Presentable
+
+    /// Makes the presentable of a node. `activation` is set for an endpoint that is being
+    /// activated (the presenter runs its first update then).
+    func create(_ node: RouteTree.Node, activation: Activation?) throws -> Presentable
+    /// An active endpoint's parameters, query or fragment changed.
+    func update(_ presentable: Presentable, node: RouteTree.Node, activation: Activation) throws
+    func setStack(_ stack: Presentable, node: RouteTree.Node, items: [Presentable]) throws
+    func setOptions(_ container: Presentable, node: RouteTree.Node, options: [Presentable]) throws
+    func select(_ container: Presentable, node: RouteTree.Node, index: Int, option: Presentable) throws
+    func presentModal(_ modal: Presentable, over presenter: Presentable, node: RouteTree.Node) throws
+    func dismissModal(_ modal: Presentable, from presenter: Presentable, node: RouteTree.Node) throws
+    /// The presentable is discarded.
+    func unwind(_ presentable: Presentable, node: RouteTree.Node) throws
+}
+
+/// The presentables that exist, by node id, and the application of plans to them.
+///
+/// ```swift
+/// var store = PresentableStore<HeadlessPresenter>()
+/// try store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: HeadlessPresenter())
+/// ```
+public struct PresentableStore<P: Presenter> {
+    public private(set) var presentables: [String: P.Presentable] = [:]
+
+    public init() {}
+
+    public subscript(id: String) -> P.Presentable? { presentables[id] }
+
+    /// Applies the operations in order. On a presenter error the operations before it stay
+    /// applied; a host that needs all-or-nothing snapshots first (``HeadlessPresentable``
+    /// can).
+    public mutating func apply(_ plan: Plan, tree: RouteTree, presented: Presented?, presenter: P) throws {
+        var activations: [Int: Activation] = [:]
+        presented?.forEach { if case .screen(let node, let activation?, _) = $0 { activations[node] = activation } }
+        func node(_ id: String) throws -> RouteTree.Node {
+            guard let index = tree.nodeIndex[id] else { throw RouteError(.script, "no node '\(id)' in the tree") }
+            return tree.nodes[index]
+        }
+        func existing(_ id: String) throws -> P.Presentable {
+            guard let presentable = presentables[id] else {
+                throw RouteError(.script, "no presentable for '\(id)' (the plan does not fit the store)")
+            }
+            return presentable
+        }
+        for operation in plan.operations {
+            switch operation {
+            case .create(let id):
+                let spec = try node(id)
+                presentables[id] = try presenter.create(spec, activation: activations[spec.index])
+            case .update(let id):
+                let spec = try node(id)
+                guard let activation = activations[spec.index] else { continue }
+                try presenter.update(try existing(id), node: spec, activation: activation)
+            case .setStack(let id, let items):
+                try presenter.setStack(try existing(id), node: try node(id), items: items.map(existing))
+            case .setOptions(let id, let options):
+                try presenter.setOptions(try existing(id), node: try node(id), options: options.map(existing))
+            case .select(let id, let index, let option):
+                try presenter.select(try existing(id), node: try node(id), index: index, option: try existing(option))
+            case .presentModal(let id, let modal):
+                try presenter.presentModal(try existing(modal), over: try existing(id), node: try node(modal))
+            case .dismissModal(let id, let modal):
+                try presenter.dismissModal(try existing(modal), from: try existing(id), node: try node(modal))
+            case .unwind(let id):
+                try presenter.unwind(try existing(id), node: try node(id))
+                presentables[id] = nil
+            }
+        }
+    }
+
+    /// Forgets every presentable (after a failed apply, or to start over).
+    public mutating func replace(with presentables: [String: P.Presentable]) { self.presentables = presentables }
+}

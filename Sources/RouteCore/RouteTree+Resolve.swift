@@ -1,0 +1,154 @@
+extension RouteTree {
+    /// The most redirects (and fallbacks) one dispatch follows.
+    public static let maximumRedirects = 8
+
+    /// Parses a request string: a path or URL, or a named request `NAME|{json}`.
+    public func request(from string: String) throws(RouteError) -> Request {
+        if let bar = string.utf8.firstIndex(of: UInt8(ascii: "|")) {
+            let name = String(string[..<bar])
+            if !name.isEmpty, !name.contains(where: { "/?#:".contains($0) }) {
+                return try namedRequest(name, json: String(string[string.index(after: bar)...]))
+            }
+        }
+        return try Request(parsing: string)
+    }
+
+    /// A named request (RouterService-style): JSON fields that are path parameters fill the
+    /// pattern, the others become query items.
+    public func namedRequest(_ name: String, json: String) throws(RouteError) -> Request {
+        guard let route = routeNames[name] else {
+            let known = routeNames.keys.sorted()
+            let hint = known.isEmpty ? "no route has a name" : "known names: " + known.joined(separator: ", ")
+            throw RouteError(.unknownRoute, "no route is named '\(name)' (\(hint))")
+        }
+        let value = try JSONReader.parse(json.isEmpty ? "{}" : json)
+        guard case .object(let fields) = value else {
+            throw RouteError(.invalidRequest, "the JSON of a named request must be an object, not \(value.kindName)")
+        }
+        let names = Set(matcher.parameterNames[route])
+        var parameters: [String: String] = [:]
+        var query: [String: String] = [:]
+        for (key, field) in fields {
+            if names.contains(key) { parameters[key] = field.parameterText } else { query[key] = field.parameterText }
+        }
+        let segments = try segments(ofRoute: route, parameters: parameters)
+        return Request(segments: segments, query: query, fragment: nil, original: name + "|" + json)
+    }
+
+    /// Reverse routing: the path of a named route filled with `parameters`.
+    ///
+    /// - Throws: ``RouteError/Kind/unknownRoute`` for an unknown name, a missing parameter or
+    ///   a value its validator rejects.
+    public func path(forRouteNamed name: String, parameters: [String: String]) throws(RouteError) -> String {
+        guard let route = routeNames[name] else { throw RouteError(.unknownRoute, "no route is named '\(name)'") }
+        let segments = try segments(ofRoute: route, parameters: parameters)
+        return Request.format(segments: segments, query: [:], fragment: nil)
+    }
+
+    /// The request that shows an endpoint with `params` (its pattern filled in).
+    public func request(for node: Int, params: [String: String]) throws(RouteError) -> Request {
+        guard let route = nodes[node].route else {
+            throw RouteError(.unknownRoute, "'\(nodes[node].id)' is not an endpoint")
+        }
+        return Request(segments: try segments(ofRoute: route, parameters: params))
+    }
+
+    private func segments(ofRoute route: Int, parameters: [String: String]) throws(RouteError) -> [String] {
+        let definition = endpoints[route].definition
+        guard let pattern = definition.pattern else {
+            throw RouteError(.unknownRoute, "route '\(definition.displayText)' is a regex and cannot be filled in")
+        }
+        var segments: [String] = []
+        for segment in pattern.segments {
+            switch segment {
+            case .constant(let text): segments.append(text)
+            case .parameter(let name):
+                guard let value = parameters[name], !value.isEmpty else {
+                    throw RouteError(.unknownRoute, "route '\(pattern)' needs parameter '\(name)'")
+                }
+                try check(value, name: name, route: route)
+                segments.append(value)
+            case .wildcard:
+                throw RouteError(.unknownRoute, "route '\(pattern)' has ':_', which cannot be filled in")
+            case .catchAll(let name):
+                guard let name else { break }
+                let value = parameters[name] ?? ""
+                try check(value, name: name, route: route)
+                segments.append(contentsOf: value.split(separator: "/").map(String.init))
+            }
+        }
+        return segments
+    }
+
+    private func check(_ value: String, name: String, route: Int) throws(RouteError) {
+        guard let validator = endpoints[route].definition.validators[name] else { return }
+        let accepted: Bool
+        do { accepted = try validator.accepts(value) } catch { throw RouteError(.script, "\(error)") }
+        guard accepted else {
+            throw RouteError(
+                .unknownRoute,
+                "parameter '\(name)' = '\(value)' does not pass its validator '\(validator.source)'")
+        }
+    }
+
+    /// Resolves a request string to an endpoint: parse, match, then guards, fallbacks and
+    /// redirects (at most 8 steps).
+    ///
+    /// - Throws: ``RouteError`` of kind `noMatch` (with the closest routes), `invalidRequest`,
+    ///   `disabled`, `redirectLoop`, `unknownRoute` or `script` (a guard failed).
+    public func resolve(_ string: String) throws(RouteError) -> Resolution {
+        var chain: [String] = []
+        var current = string
+        while true {
+            let request = try request(from: current)
+            guard let match = try matcher.match(request) else {
+                throw RouteError(.noMatch, explainMiss(request))
+            }
+            let params = match.parameters(in: matcher)
+            let endpoint = endpoints[match.route]
+            var next: String?
+            if endpoint.enabled != nil || endpoint.redirect != nil {
+                let context = RouteContext(
+                    path: request.path, params: params, query: request.query, fragment: request.fragment,
+                    route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
+                if let enabled = endpoint.enabled, try !Self.call({ try enabled(context) }) {
+                    guard let fallback = endpoint.fallback else {
+                        throw RouteError(.disabled, "route '\(endpoint.definition.displayText)' is disabled")
+                    }
+                    next = fallback
+                } else if let redirect = endpoint.redirect {
+                    next = try Self.call { try redirect(context) }
+                }
+            }
+            guard let next else {
+                return Resolution(request: request, route: match.route, params: params, redirects: chain)
+            }
+            chain.append(current)
+            if chain.count > Self.maximumRedirects || chain.contains(next) {
+                let steps = (chain + [next]).joined(separator: " → ")
+                let reason = chain.contains(next) ? "redirect loop" : "more than \(Self.maximumRedirects) redirects"
+                throw RouteError(.redirectLoop, "\(reason): \(steps)")
+            }
+            current = next
+        }
+    }
+
+    private static func call<T>(_ body: () throws -> T) throws(RouteError) -> T {
+        do { return try body() } catch let error as RouteError { throw error } catch {
+            throw RouteError(.script, "\(error)")
+        }
+    }
+}
+
+extension JSONValue {
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,239 @@
+/// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
+/// its endpoints.
+///
+/// Default ids (SPEC §1): an endpoint's id is its pattern (`/` for the root pattern); a
+/// container's is `KIND:FIRST-ENDPOINT-ID` (`stack:books`). Titles default to ids.
+///
+/// ```swift
+/// let tree = try RouteTree(root: .stack([.endpoint("books", children: [.endpoint("./:id")])]))
+/// tree.nodes.map(\.id)   // ["stack:books", "books", "books/:id"]
+/// ```
+public final class RouteTree {
+    /// How a node hangs from its parent.
+    public enum Relation: String, Sendable, Equatable {
+        case root
+        /// A switcher's section, a junction's option, or a stack's root.
+        case member
+        /// An endpoint's child (pushed above it in the nearest enclosing stack).
+        case child
+        /// Presented modally over its parent endpoint.
+        case modal
+    }
+
+    public struct Node {
+        public let index: Int
+        public let kind: NodeKind
+        public let id: String
+        public let title: String
+        public let parent: Int?
+        public let relation: Relation
+        /// Sections, options, stack roots or endpoint children, in declaration order.
+        public let children: [Int]
+        public let modals: [Int]
+        /// The route index in ``RouteTree/matcher`` (endpoints only).
+        public let route: Int?
+        public let location: String?
+    }
+
+    /// An endpoint's route facts.
+    public struct Endpoint {
+        public let node: Int
+        public let definition: RouteDefinition
+        public let name: String?
+        public let enabled: ((RouteContext) throws -> Bool)?
+        public let fallback: String?
+        public let redirect: ((RouteContext) throws -> String?)?
+    }
+
+    /// The nodes in depth-first declaration order; the root is node 0.
+    public let nodes: [Node]
+    /// The endpoints by route index.
+    public let endpoints: [Endpoint]
+    public let matcher: Matcher
+    /// Node indexes by id.
+    public let nodeIndex: [String: Int]
+    /// Route indexes by name.
+    public let routeNames: [String: Int]
+
+    /// Builds and validates a tree.
+    ///
+    /// - Throws: ``RouteDefinitionError`` for empty containers, misplaced children, bad
+    ///   patterns or validators, duplicate ids or names.
+    public init(root: NodeSpec) throws(RouteDefinitionError) {
+        var builder = TreeBuilder()
+        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false)
+        try builder.assignIDs()
+        self.nodes = builder.nodes.map { $0.frozen }
+        self.endpoints = builder.endpoints
+        self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
+        var index: [String: Int] = [:]
+        for node in nodes { index[node.id] = node.index }
+        self.nodeIndex = index
+        self.routeNames = builder.routeNames
+    }
+
+    public var root: Node { nodes[0] }
+
+    /// The node indexes from the root down to `node`.
+    public func chain(to node: Int) -> [Int] {
+        var result: [Int] = []
+        var current: Int? = node
+        while let index = current {
+            result.append(index)
+            current = nodes[index].parent
+        }
+        return result.reversed()
+    }
+
+    /// The endpoint node of a route.
+    public func endpointNode(ofRoute route: Int) -> Node { nodes[endpoints[route].node] }
+}
+
+/// Collects nodes while validating, then assigns default ids.
+struct TreeBuilder {
+    struct Draft {
+        var index: Int
+        var kind: NodeKind
+        var id: String?
+        var title: String?
+        var parent: Int?
+        var relation: RouteTree.Relation
+        var children: [Int] = []
+        var modals: [Int] = []
+        var route: Int?
+        var location: String?
+
+        var frozen: RouteTree.Node {
+            RouteTree.Node(
+                index: index, kind: kind, id: id ?? "", title: title ?? id ?? "", parent: parent, relation: relation,
+                children: children, modals: modals, route: route, location: location)
+        }
+    }
+
+    var nodes: [Draft] = []
+    var endpoints: [RouteTree.Endpoint] = []
+    var routeNames: [String: Int] = [:]
+    var patterns: [Int: Pattern] = [:]  // by node index
+
+    private func failure(_ spec: NodeSpec, _ message: String) -> RouteDefinitionError {
+        let prefix = spec.location.map { "\($0): " } ?? ""
+        return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)")
+    }
+
+    @discardableResult
+    mutating func add(
+        _ spec: NodeSpec, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?, inStack: Bool
+    ) throws(RouteDefinitionError) -> Int {
+        let index = nodes.count
+        nodes.append(
+            Draft(
+                index: index, kind: spec.kind, id: spec.id, title: spec.title, parent: parent, relation: relation,
+                location: spec.location))
+        if let id = spec.id, id.isEmpty { throw failure(spec, "'id' must not be empty") }
+        switch spec.kind {
+        case .endpoint:
+            guard let endpoint = spec.endpoint else { throw failure(spec, "an endpoint needs a pattern or a regex") }
+            let definition: RouteDefinition
+            switch (endpoint.pattern, endpoint.regex) {
+            case (let source?, nil):
+                let base = enclosingEndpoint.flatMap { patterns[$0] }
+                let pattern: Pattern
+                do { pattern = try Pattern(source, relativeTo: base) } catch { throw failure(spec, error.message) }
+                if source.hasPrefix("./"), base == nil {
+                    throw failure(
+                        spec, "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
+                }
+                patterns[index] = pattern
+                do { definition = try RouteDefinition(pattern: pattern, validators: endpoint.validators) } catch {
+                    throw failure(spec, error.message)
+                }
+            case (nil, let source?):
+                do { definition = RouteDefinition(regex: try PathRegex(source)) } catch {
+                    throw failure(spec, error.message)
+                }
+                if !endpoint.validators.isEmpty { throw failure(spec, "'where' does not apply to a regex endpoint") }
+            case (nil, nil): throw failure(spec, "an endpoint needs a pattern or a regex")
+            case (_?, _?): throw failure(spec, "an endpoint has either a pattern or a regex, not both")
+            }
+            if endpoint.enabled == nil, endpoint.fallback != nil {
+                throw failure(spec, "'fallback' needs 'enabled'")
+            }
+            let route = endpoints.count
+            if let name = endpoint.name {
+                if routeNames[name] != nil { throw failure(spec, "route name '\(name)' is used twice") }
+                routeNames[name] = route
+            }
+            endpoints.append(
+                RouteTree.Endpoint(
+                    node: index, definition: definition, name: endpoint.name, enabled: endpoint.enabled,
+                    fallback: endpoint.fallback, redirect: endpoint.redirect))
+            nodes[index].route = route
+            if !spec.children.isEmpty && !inStack {
+                throw failure(
+                    spec, "'\(definition.displayText)' has children but no enclosing stack to push them on")
+            }
+            for child in spec.children {
+                guard child.kind == .endpoint else {
+                    throw failure(
+                        child,
+                        "an endpoint's children must be endpoints (put a \(child.kind.rawValue) in 'modals' or in a stack)"
+                    )
+                }
+                let childIndex = try add(
+                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack)
+                nodes[index].children.append(childIndex)
+            }
+            for modal in spec.modals {
+                let modalIndex = try add(
+                    modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false)
+                nodes[index].modals.append(modalIndex)
+            }
+        case .stack, .junction, .switcher:
+            if spec.endpoint != nil || !spec.modals.isEmpty {
+                throw failure(spec, "only endpoints have a route or modals")
+            }
+            guard !spec.children.isEmpty else { throw failure(spec, "a \(spec.kind.rawValue) needs at least one node") }
+            for child in spec.children {
+                let childIndex = try add(
+                    child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
+                    inStack: spec.kind == .stack ? true : (child.kind == .endpoint ? false : inStack))
+                nodes[index].children.append(childIndex)
+            }
+        }
+        return index
+    }
+
+    /// Default ids, then uniqueness.
+    mutating func assignIDs() throws(RouteDefinitionError) {
+        for index in nodes.indices.reversed() where nodes[index].id == nil {
+            nodes[index].id = defaultID(index)
+        }
+        var seen: [String: Int] = [:]
+        for node in nodes {
+            let id = node.id ?? ""
+            if let first = seen[id] {
+                let where1 = nodes[first].location.map { " (first at \($0))" } ?? ""
+                let prefix = node.location.map { "\($0): " } ?? ""
+                throw RouteDefinitionError("\(prefix)\(node.kind.rawValue): duplicate id '\(id)'\(where1)")
+            }
+            seen[id] = node.index
+        }
+    }
+
+    private func defaultID(_ index: Int) -> String {
+        let node = nodes[index]
+        if node.kind == .endpoint, let route = node.route {
+            let text = endpoints[route].definition.displayText
+            return text.isEmpty ? "/" : text
+        }
+        return node.kind.rawValue + ":" + (firstEndpointID(below: index) ?? String(index))
+    }
+
+    private func firstEndpointID(below index: Int) -> String? {
+        for child in nodes[index].children {
+            if nodes[child].kind == .endpoint { return nodes[child].id ?? defaultID(child) }
+            if let found = firstEndpointID(below: child) { return found }
+        }
+        return nil
+    }
+}

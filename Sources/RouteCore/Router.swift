@@ -1,0 +1,102 @@
+/// A route tree, its state and its presentables: resolve, reduce, apply, commit.
+///
+/// A dispatch that fails anywhere — a bad request, a guard, a presenter — leaves the state
+/// and (for ``HeadlessPresentable``s, which snapshot) the presentables as they were.
+///
+/// ```swift
+/// let router = Router(tree: try RouteTree(root: root), presenter: HeadlessPresenter())
+/// let result = try router.dispatch("books/42")
+/// print(result.plan.operations.map(\.text))
+/// print(router.rootPresentable!.rendered())
+/// ```
+public final class Router<P: Presenter> {
+    public private(set) var tree: RouteTree
+    public private(set) var state: RouterState = .initial
+    public private(set) var store = PresentableStore<P>()
+    public let presenter: P
+
+    /// What a dispatch did.
+    public struct Result {
+        public var resolution: Resolution
+        public var transition: Transition
+        public var plan: Plan { transition.plan }
+    }
+
+    public init(tree: RouteTree, presenter: P) {
+        self.tree = tree
+        self.presenter = presenter
+    }
+
+    /// The root's presentable, once something was dispatched.
+    public var rootPresentable: P.Presentable? { store[tree.root.id] }
+
+    /// Resolves, reduces and applies a request.
+    public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
+        let resolution = try tree.resolve(request)
+        let transition = Reducer(tree: tree).reduce(state, to: resolution, options: options)
+        try apply(transition)
+        return Result(resolution: resolution, transition: transition)
+    }
+
+    /// Records a change the UI already made (a swipe back) and applies only what it did not.
+    public func sync(_ request: String) throws -> Result {
+        let resolution = try tree.resolve(request)
+        let transition = Reducer(tree: tree).sync(state, to: resolution)
+        try apply(transition)
+        return Result(resolution: resolution, transition: transition)
+    }
+
+    /// The user swiped back on the top stack: the stack pops as the UI would pop it (through
+    /// the presenter's `setStack`), then the state syncs to the screen below.
+    ///
+    /// - Throws: ``RouteError`` when there is nothing to go back to.
+    public func back() throws -> Result {
+        guard let presented = state.presented, let (stack, items) = Self.topStack(presented), items.count >= 2,
+            case .screen(let node, let activation, _) = items[items.count - 2]
+        else { throw RouteError(.noMatch, "there is no screen to go back to") }
+        let request = try activation?.request ?? tree.request(for: node, params: activation?.params ?? [:])
+        let resolution = try tree.resolve(request.original)
+        let transition = Reducer(tree: tree).sync(state, to: resolution)
+        if let presentable = store[tree.nodes[stack].id] {
+            let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
+            try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
+        }
+        try apply(transition)
+        return Result(resolution: resolution, transition: transition)
+    }
+
+    /// The deepest stack on screen (following selections, stack tops and modals).
+    static func topStack(_ presented: Presented) -> (Int, [Presented])? {
+        switch presented {
+        case .switcher(_, _, let content): return topStack(content)
+        case .junction(_, let selected, let options): return topStack(options[selected])
+        case .stack(let node, let items):
+            if let top = items.last, let deeper = topStack(top) { return deeper }
+            return (node, items)
+        case .screen(_, _, let modal):
+            guard let modal else { return nil }
+            return topStack(modal)
+        }
+    }
+
+    /// Applies a computed transition's plan and commits its state, all or nothing.
+    public func apply(_ transition: Transition) throws {
+        let saved = store
+        let snapshots = store.presentables.values.compactMap { $0 as? HeadlessPresentable }.map { ($0, $0.snapshot()) }
+        do {
+            try store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: presenter)
+        } catch {
+            store = saved
+            for (presentable, snapshot) in snapshots { presentable.restore(snapshot) }
+            throw error
+        }
+        state = transition.to
+    }
+
+    /// Swaps in a new tree (after a reload) with the state and presentables that go with it.
+    public func replace(tree: RouteTree, state: RouterState, presentables: [String: P.Presentable]) {
+        self.tree = tree
+        self.state = state
+        store.replace(with: presentables)
+    }
+}
