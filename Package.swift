@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "RouteCore", targets: ["RouteCore"]),
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RouteScript", targets: ["RouteScript"]),
+        // Test support: the reference matcher the fuzzer and the tests check the matcher against.
+        .library(name: "RouteCoreOracle", targets: ["RouteCoreOracle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -29,6 +31,7 @@ let package = Package(
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShims"]),
         // The route-script DSL on top of LuaHost and RouteCore.
         .target(name: "RouteScript", dependencies: ["LuaHost", "RouteCore"]),
+        .target(name: "RouteCoreOracle", dependencies: ["RouteCore"]),
         // The REPL and command output.
         .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore"]),
         .executableTarget(
@@ -38,7 +41,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore"]),
+        .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
     ],
     swiftLanguageModes: [.v6]

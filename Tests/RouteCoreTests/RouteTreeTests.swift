@@ -1,0 +1,218 @@
+import Testing
+
+@testable import RouteCore
+
+@Suite struct RouteTreeTests {
+    @Test func defaultIDsAndTitles() throws {
+        let tree = try RouteTree(
+            root: .junction([
+                .stack([.endpoint("", children: [.endpoint("./:id")])]),
+                .endpoint("about", title: "About"),
+                NodeSpec(kind: .endpoint, endpoint: EndpointSpec(regex: "animals/\\w+")),
+            ]))
+        #expect(tree.nodes.map(\.id) == ["junction:/", "stack:/", "/", ":id", "about", "regex:animals/\\w+"])
+        #expect(tree.nodes.map(\.title) == ["junction:/", "stack:/", "/", ":id", "About", "regex:animals/\\w+"])
+        #expect(tree.nodes[3].relation == .child)
+        #expect(tree.chain(to: 3) == [0, 1, 2, 3])
+    }
+
+    /// Invalid trees and the start of their error message.
+    static func invalidTrees() -> [(NodeSpec, String)] {
+        [
+            (NodeSpec.stack([]), "stack: a stack needs at least one node"),
+            (.junction([.endpoint("a"), .endpoint("a")]), "endpoint: duplicate id 'a'"),
+            (
+                .junction([.endpoint("a", children: [.endpoint("a/b")])]),
+                "endpoint: 'a' has children but no enclosing stack to push them on"
+            ),
+            (
+                .stack([.endpoint("a", children: [.stack([.endpoint("b")])])]),
+                "stack: an endpoint's children must be endpoints (put a stack in 'modals' or in a stack)"
+            ),
+            (
+                .stack([.endpoint("a/:x", where: ["y": try! Validator(regex: "x")])]),
+                "endpoint: pattern 'a/:x': 'where' names 'y', which is not a parameter"
+            ),
+            (
+                .stack([.endpoint("./b")]),
+                "endpoint: pattern './b': a relative pattern ('./…') needs an enclosing endpoint"
+            ),
+            (NodeSpec(kind: .endpoint), "endpoint: an endpoint needs a pattern or a regex"),
+            (
+                NodeSpec(kind: .endpoint, endpoint: EndpointSpec(regex: "(")),
+                "endpoint: invalid regular expression '(': "
+            ),
+            (
+                .junction([.endpoint("a", name: "n"), .endpoint("b", name: "n")]),
+                "endpoint: route name 'n' is used twice"
+            ),
+            (.junction([.endpoint("a", id: "x"), .stack([.endpoint("b")], id: "x")]), "stack: duplicate id 'x'"),
+        ]
+    }
+
+    @Test(arguments: 0..<10)
+    func invalidTreesAreRejected(case index: Int) {
+        let (root, message) = Self.invalidTrees()[index]
+        let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(root: root) }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test func locationsPrefixErrors() {
+        var spec = NodeSpec.stack([])
+        spec.location = "books.lua:12"
+        #expect(throws: RouteDefinitionError("books.lua:12: stack: a stack needs at least one node")) {
+            try RouteTree(root: spec)
+        }
+    }
+
+    @Test func modalsAreTheirOwnHierarchy() throws {
+        // A modal endpoint with children needs a stack of its own: the enclosing stack does not count.
+        let root = NodeSpec.stack([
+            .endpoint("a", modals: [.endpoint("a/m", children: [.endpoint("a/m/x")])])
+        ])
+        #expect(throws: RouteDefinitionError.self) { try RouteTree(root: root) }
+        let fixed = NodeSpec.stack([
+            .endpoint("a", modals: [.stack([.endpoint("a/m", children: [.endpoint("a/m/x")])])])
+        ])
+        let tree = try RouteTree(root: fixed)
+        #expect(tree.nodes.map(\.relation) == [.root, .member, .modal, .member, .child])
+    }
+}
+
+@Suite struct FeatherweightBehaviourTests {
+    static func tree() throws -> RouteTree {
+        try RouteTree(
+            root: .junction([
+                .stack([
+                    .endpoint(
+                        "welcome",
+                        children: [.endpoint("welcome/register", children: [.endpoint("welcome/register/step2")])])
+                ]),
+                .stack([.endpoint("login")]),
+                .endpoint("about", title: "About"),
+            ]))
+    }
+
+    @Test func aJunctionPublishesAllItsOptions() throws {
+        let router = Router(tree: try Self.tree(), presenter: HeadlessPresenter())
+        _ = try router.dispatch("login")
+        let junction = try #require(router.rootPresentable)
+        #expect(junction.children.map(\.id) == ["stack:welcome", "stack:login", "about"])
+        #expect(junction.selected == 1)
+    }
+
+    @Test func aStackHoldsTheChainFromItsRootToTheMatch() throws {
+        let router = Router(tree: try Self.tree(), presenter: HeadlessPresenter())
+        _ = try router.dispatch("welcome/register/step2")
+        #expect(
+            router.store["stack:welcome"]?.children.map(\.id) == [
+                "welcome", "welcome/register", "welcome/register/step2",
+            ])
+    }
+
+    @Test func anEndpointCanItselfBeAJunctionOption() throws {
+        let router = Router(tree: try Self.tree(), presenter: HeadlessPresenter())
+        _ = try router.dispatch("welcome")
+        let result = try router.dispatch("about")
+        #expect(result.plan.operations.map(\.text) == ["update about", "select junction:welcome 2 (about)"])
+        #expect(router.rootPresentable?.selected == 2)
+    }
+}
+
+@Suite struct ResolutionTests {
+    final class Flags: @unchecked Sendable { var enabled = false }
+
+    static func tree(flags: Flags) throws -> RouteTree {
+        var beta = EndpointSpec(pattern: "beta")
+        beta.enabled = { _ in flags.enabled }
+        beta.fallback = "home"
+        var locked = EndpointSpec(pattern: "locked")
+        locked.enabled = { _ in false }
+        var old = EndpointSpec(pattern: "old/:id")
+        old.redirect = { context in "books/" + (context.params["id"] ?? "") }
+        var ping = EndpointSpec(pattern: "ping")
+        ping.redirect = { _ in "pong" }
+        var pong = EndpointSpec(pattern: "pong")
+        pong.redirect = { _ in "ping" }
+        var chain = EndpointSpec(pattern: "hop/:n")
+        chain.redirect = { context in "hop/" + String(Int(context.params["n"] ?? "0")! + 1) }
+        var failing = EndpointSpec(pattern: "fails")
+        failing.redirect = { _ in throw RouteError(.script, "guards.lua:3: boom") }
+        var books = EndpointSpec(pattern: "books/:id", name: "book")
+        books.validators = ["id": try Validator(regex: "[0-9]+")]
+        return try RouteTree(
+            root: .stack(
+                [
+                    .endpoint("home"), NodeSpec(kind: .endpoint, endpoint: beta),
+                    NodeSpec(kind: .endpoint, endpoint: locked), NodeSpec(kind: .endpoint, endpoint: old),
+                    NodeSpec(kind: .endpoint, endpoint: ping), NodeSpec(kind: .endpoint, endpoint: pong),
+                    NodeSpec(kind: .endpoint, endpoint: chain), NodeSpec(kind: .endpoint, endpoint: failing),
+                    NodeSpec(kind: .endpoint, endpoint: books), .endpoint("files/...path", name: "file"),
+                ]))
+    }
+
+    @Test func disabledRoutesFallBackOrFail() throws {
+        let flags = Flags()
+        let tree = try Self.tree(flags: flags)
+        let resolution = try tree.resolve("beta")
+        #expect(resolution.request.path == "home")
+        #expect(resolution.redirects == ["beta"])
+        flags.enabled = true
+        #expect(try tree.resolve("beta").request.path == "beta")
+        #expect(throws: RouteError(.disabled, "route 'locked' is disabled")) { try tree.resolve("locked") }
+    }
+
+    @Test func redirectsAreFollowedAndLoopsStopped() throws {
+        let tree = try Self.tree(flags: Flags())
+        #expect(try tree.resolve("old/7").params == ["id": "7"])
+        #expect(throws: RouteError(.redirectLoop, "redirect loop: ping → pong → ping")) { try tree.resolve("ping") }
+        let error = #expect(throws: RouteError.self) { try tree.resolve("hop/0") }
+        #expect(error?.kind == .redirectLoop)
+        #expect(error?.message.hasPrefix("more than 8 redirects: hop/0 → hop/1 →") == true)
+        #expect(throws: RouteError(.script, "guards.lua:3: boom")) { try tree.resolve("fails") }
+    }
+
+    @Test func namedRequestsFillThePatternAndQuery() throws {
+        let tree = try Self.tree(flags: Flags())
+        let resolution = try tree.resolve(#"book|{"id":42,"title":"Dune","new":true}"#)
+        #expect(resolution.request.path == "books/42")
+        #expect(resolution.request.query == ["title": "Dune", "new": "true"])
+        #expect(try tree.resolve(#"file|{"path":"a/b c"}"#).params == ["path": "a/b c"])
+        #expect(throws: RouteError.self) { try tree.resolve(#"nobody|{}"#) }
+        let unknown = #expect(throws: RouteError.self) { try tree.resolve(#"nobody|{}"#) }
+        #expect(unknown?.kind == .unknownRoute)
+        #expect(unknown?.message == "no route is named 'nobody' (known names: book, file)")
+        #expect(throws: RouteError(.invalidRequest, "the JSON of a named request must be an object, not an array")) {
+            try tree.resolve("book|[1]")
+        }
+        #expect(throws: RouteError(.unknownRoute, "route 'books/:id' needs parameter 'id'")) {
+            try tree.resolve("book|{}")
+        }
+        #expect(throws: RouteError(.unknownRoute, "parameter 'id' = 'x' does not pass its validator '[0-9]+'")) {
+            try tree.resolve(#"book|{"id":"x"}"#)
+        }
+    }
+
+    @Test(arguments: [
+        ("book", ["id": "42"]), ("file", ["path": "a/b c/%d"]), ("file", ["path": "x"]), ("book", ["id": "007"]),
+    ])
+    func reverseRoutingRoundTripsWithMatching(name: String, parameters: [String: String]) throws {
+        let tree = try Self.tree(flags: Flags())
+        let path = try tree.path(forRouteNamed: name, parameters: parameters)
+        let resolution = try tree.resolve(path)
+        #expect(tree.endpoints[resolution.route].name == name)
+        #expect(resolution.params == parameters)
+    }
+
+    @Test func monarchBugsMustNotReturn() throws {
+        let tree = try Self.tree(flags: Flags())
+        #expect(try tree.resolve("/books/1").request.path == tree.resolve("books/1").request.path)
+        #expect(try tree.resolve("files/a%2520b").params == ["path": "a%20b"], "%20 decoded exactly once")
+        #expect(try tree.resolve("books/1#reviews").request.fragment == "reviews")
+        let empty = #expect(throws: RouteError.self) { try tree.resolve("") }
+        #expect(empty?.kind == .noMatch)
+        #expect(throws: RouteError.self) { try tree.resolve("books/4a2") }
+        #expect(try tree.resolve("myapp://books/42").params == ["id": "42"])
+        #expect(try tree.resolve("https://example.com/books/42").params == ["id": "42"])
+    }
+}
