@@ -43,6 +43,7 @@ let package = Package(
         ),
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,19 @@ public struct LuaArguments {
         return vm.value(at: Int32(index), on: L)
     }
 
+    /// Where the calling Lua code is (`books.lua`, line 12), if it is Lua code with line
+    /// information (lua_getstack, §4.7, [-0, +0, -]; lua_getinfo "Sl", [-0, +0, m]).
+    public var callerLocation: LuaError.Location? {
+        var record = lua_Debug()
+        guard lua_getstack(L, 1, &record) != 0, lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else {
+            return nil
+        }
+        let source = withUnsafeBytes(of: &record.short_src) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return LuaError.Location(file: source, line: Int(record.currentline))
+    }
+
     /// The Lua type name of the argument (`no value` past the end).
     public func typeName(_ index: Int) -> String {
         index > count ? "no value" : vm.typeName(at: Int32(index), on: L)

@@ -27,6 +27,12 @@ public struct Transition: Equatable, Sendable {
     public var from: RouterState
     public var to: RouterState
     public var plan: Plan
+
+    public init(from: RouterState, to: RouterState, plan: Plan) {
+        self.from = from
+        self.to = to
+        self.plan = plan
+    }
 }
 
 /// The pure reducer of SPEC §3: (state, resolution, options) → new state and plan.

@@ -1,0 +1,178 @@
+import LuaHost
+import RouteCore
+
+/// The builder functions (`endpoint`, `stack`, `junction`/`fork`, `switcher`): each decodes
+/// its table with raw access into a ``ScriptNode`` and returns it as userdata.
+struct Builders {
+    let vm: LuaVM
+    let nodeClass: LuaClass
+
+    init(vm: LuaVM) {
+        self.vm = vm
+        self.nodeClass = vm.registerClass(
+            LuaClassDefinition(
+                name: "luna.node",
+                toString: { object in
+                    guard let node = object as? ScriptNode else { return "node" }
+                    return "\(node.builder) \(node.id ?? node.pattern ?? node.regex ?? "")"
+                }))
+    }
+
+    /// The builder functions by name.
+    func functions() -> [(String, LuaValue)] {
+        DSLSchema.builders.map { name, kind in
+            (name, vm.function(named: name) { args in [try build(kind, builder: name, args)] })
+        }
+    }
+
+    /// The node inside a builder's result, or nil.
+    func node(in value: LuaValue) -> ScriptNode? { vm.object(in: value, of: nodeClass) as? ScriptNode }
+
+    private func build(_ kind: NodeKind, builder: String, _ args: LuaArguments) throws -> LuaValue {
+        let table: LuaValue
+        switch args[1] {
+        case .table: table = args[1]
+        case .string where kind == .endpoint:
+            throw LuaArgumentError(
+                message: "\(builder): write endpoint { \"pattern\", … } with braces, not parentheses")
+        default: throw args.typeError(1, expected: "table")
+        }
+        let node = ScriptNode(kind: kind, builder: builder, location: args.callerLocation)
+        let fields = DSLSchema.fields(of: kind)
+        var arrayItems: [(Int64, LuaValue)] = []
+        for (key, value) in try vm.entries(table) {
+            switch key {
+            case .integer(let index): arrayItems.append((index, value))
+            case .string(let name):
+                guard let type = fields[name] else {
+                    let hint =
+                        DSLSchema.suggestion(for: name, among: fields.keys).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw failure(builder, "unknown field '\(name)'\(hint)")
+                }
+                try decode(name, type, value, into: node)
+            default:
+                throw failure(builder, "unexpected key of type \(key.typeName) (fields are names, nodes are listed)")
+            }
+        }
+        arrayItems.sort { $0.0 < $1.0 }
+        if kind == .endpoint {
+            for (index, value) in arrayItems {
+                guard index == 1 else {
+                    throw failure(builder, "unexpected value at [\(index)] (an endpoint lists only its pattern)")
+                }
+                guard case .string(let pattern) = value else {
+                    throw failure(builder, "the pattern ([1]) must be a string (got \(value.typeName))")
+                }
+                node.pattern = pattern
+            }
+            if node.pattern == nil && node.regex == nil {
+                throw failure(
+                    builder, "missing pattern: write endpoint { \"books/:id\", … } or endpoint { regex = \"…\" }")
+            }
+            if node.pattern != nil && node.regex != nil {
+                throw failure(builder, "give a pattern or a regex, not both")
+            }
+        } else {
+            for (position, item) in arrayItems.enumerated() {
+                guard item.0 == Int64(position + 1) else {
+                    throw failure(builder, "the node list has a hole at [\(position + 1)]")
+                }
+                guard let child = self.node(in: item.1) else {
+                    throw failure(builder, "[\(item.0)] must be a node (got \(item.1.typeName))")
+                }
+                node.children.append(child)
+            }
+            if node.children.isEmpty { throw failure(builder, "a \(kind.rawValue) needs at least one node") }
+        }
+        return vm.wrap(node, as: nodeClass)
+    }
+
+    private func failure(_ builder: String, _ message: String) -> LuaArgumentError {
+        LuaArgumentError(message: "\(builder): \(message)")
+    }
+
+    private func decode(_ name: String, _ type: DSLSchema.FieldType, _ value: LuaValue, into node: ScriptNode) throws {
+        let builder = node.builder
+        func typeError() -> LuaArgumentError {
+            failure(builder, "field '\(name)' must be a \(type.rawValue) (got \(value.typeName))")
+        }
+        switch type {
+        case .string:
+            guard case .string(let text) = value else { throw typeError() }
+            switch name {
+            case "title": node.title = text
+            case "id":
+                guard !text.isEmpty else { throw failure(builder, "field 'id' must not be empty") }
+                node.id = text
+            case "name": node.name = text
+            case "fallback": node.fallback = text
+            case "regex": node.regex = text
+            default: break
+            }
+        case .function:
+            guard case .function = value else { throw typeError() }
+            if name == "enabled" { node.enabled = value } else { node.redirect = value }
+        case .table: break
+        case .nodes:
+            guard case .table = value else { throw typeError() }
+            var nodes: [ScriptNode] = []
+            let count = try vm.rawLength(value)
+            for index in 1...max(count, 1) where index <= count {
+                guard let child = self.node(in: try vm.rawGet(value, index: index)) else {
+                    throw failure(
+                        builder,
+                        "field '\(name)'[\(index)] must be a node (got \(try vm.rawGet(value, index: index).typeName))")
+                }
+                nodes.append(child)
+            }
+            if try vm.entries(value).count != count {
+                throw failure(builder, "field '\(name)' must be a list of nodes (it has other keys or holes)")
+            }
+            if name == "children" { node.children = nodes } else { node.modals = nodes }
+        case .presenter:
+            node.presenter = try presenterChoice(value, node: node)
+        case .validators:
+            guard case .table = value else { throw typeError() }
+            for (key, validator) in try vm.entries(value) {
+                guard case .string(let parameter) = key else {
+                    throw failure(builder, "field 'where' must map parameter names to validators")
+                }
+                switch validator {
+                case .string, .function: node.validators[parameter] = validator
+                default:
+                    throw failure(
+                        builder, "where.\(parameter) must be a regex string or a function (got \(validator.typeName))")
+                }
+            }
+        }
+    }
+
+    private func presenterChoice(_ value: LuaValue, node: ScriptNode) throws -> PresenterChoice {
+        let builder = node.builder
+        switch value {
+        case .string(let name): return .host(name)
+        case .function: return .hooks(["create": value])
+        case .table:
+            var hooks: [String: LuaValue] = [:]
+            for (key, hook) in try vm.entries(value) {
+                guard case .string(let name) = key, let kinds = DSLSchema.hooks[name] else {
+                    let text = key.stringValue ?? key.description
+                    let hint =
+                        DSLSchema.suggestion(for: text, among: DSLSchema.hooks.keys).map { " (did you mean '\($0)'?)" }
+                        ?? ""
+                    throw failure(builder, "unknown presenter hook '\(text)'\(hint)")
+                }
+                guard kinds.contains(node.kind) else {
+                    throw failure(builder, "presenter hook '\(name)' does not apply to a \(node.kind.rawValue)")
+                }
+                guard case .function = hook else {
+                    throw failure(builder, "presenter hook '\(name)' must be a function (got \(hook.typeName))")
+                }
+                hooks[name] = hook
+            }
+            return .hooks(hooks)
+        default:
+            throw failure(builder, "field 'presenter' must be a string, function or table (got \(value.typeName))")
+        }
+    }
+}

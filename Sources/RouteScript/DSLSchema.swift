@@ -1,0 +1,61 @@
+import RouteCore
+
+/// The fields each builder accepts, their types, and the presenter hooks each kind has:
+/// the one description of the DSL that decoding, errors and `types/luna.lua` follow.
+enum DSLSchema {
+    enum FieldType: String {
+        case string, function, table, nodes = "list of nodes", presenter = "string, function or table"
+        case validators = "table of validators"
+    }
+
+    static let builders: [(name: String, kind: NodeKind)] = [
+        ("endpoint", .endpoint), ("stack", .stack), ("junction", .junction), ("fork", .junction),
+        ("switcher", .switcher),
+    ]
+
+    static let endpointFields: [String: FieldType] = [
+        "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
+        "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
+        "regex": .string,
+    ]
+
+    static let containerFields: [String: FieldType] = ["presenter": .presenter, "title": .string, "id": .string]
+
+    static func fields(of kind: NodeKind) -> [String: FieldType] {
+        kind == .endpoint ? endpointFields : containerFields
+    }
+
+    /// Presenter hooks and the kinds they apply to (SPEC §2).
+    static let hooks: [String: Set<NodeKind>] = [
+        "create": Set(NodeKind.allCases), "update": [.endpoint], "unwind": Set(NodeKind.allCases),
+        "presentModal": [.endpoint], "dismissModal": [.endpoint], "setStack": [.stack],
+        "setOptions": [.junction, .switcher], "select": [.junction, .switcher],
+    ]
+
+    /// The closest known name within two edits, for "did you mean".
+    static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(name.lowercased(), candidate.lowercased())
+            if distance <= 2, distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

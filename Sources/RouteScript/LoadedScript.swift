@@ -1,0 +1,75 @@
+import LuaHost
+import RouteCore
+
+/// A script loaded into its own Lua state: the compiled tree, the presenters of its nodes
+/// and the files it read.
+final class LoadedScript {
+    let callbacks: ScriptCallbacks
+    let tree: RouteTree
+    /// Presenter choices by node id.
+    let presenters: [String: PresenterChoice]
+    /// Every file the script loaded (the script first), for watching.
+    let files: [String]
+    let path: String
+
+    var vm: LuaVM { callbacks.vm }
+
+    /// Loads `path` with `options`; `hostPresenters` are the names a script may use.
+    ///
+    /// - Throws: ``RouteScriptError`` of kind `load` with the file and line.
+    init(path: String, options: RouteScriptOptions, hostPresenters: Set<String>) throws(RouteScriptError) {
+        self.path = path
+        var vmOptions = LuaVM.Options()
+        vmOptions.sandbox = options.sandbox
+        vmOptions.loadLimits = options.loadLimits
+        vmOptions.callLimits = options.callLimits
+        vmOptions.memoryLimit = options.memoryLimit
+        vmOptions.output = options.output
+        let vm: LuaVM
+        do { vm = try LuaVM(options: vmOptions) } catch { throw RouteScriptError(.load, "\(error)") }
+        let name = ScriptFile.name(of: path)
+        let source: String
+        do { source = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
+        let callbacks = ScriptCallbacks(vm: vm, options: options)
+        self.callbacks = callbacks
+        let builders = Builders(vm: vm)
+        let environment = ScriptEnvironment(
+            vm: vm, folder: ScriptFile.folder(of: path), builders: builders, callbacks: callbacks)
+        let root: ScriptNode
+        do {
+            environment.install()
+            let results = try vm.run(source, chunkName: "@" + name)
+            guard let value = results.first, let node = builders.node(in: value) else {
+                let got = results.first?.typeName ?? "nothing"
+                throw RouteScriptError(
+                    .load,
+                    "\(name): the script must return the root node (a switcher, junction, stack or endpoint), not \(got)"
+                )
+            }
+            root = node
+        } catch let error as RouteScriptError {
+            throw error
+        } catch let error as LuaError {
+            throw RouteScriptError(.load, error.message, traceback: error.traceback)
+        } catch {
+            throw RouteScriptError(.load, "\(error)")
+        }
+        self.files = [path] + environment.requiredFiles
+        var converter = SpecConverter(callbacks: callbacks, hostPresenters: hostPresenters)
+        do {
+            let tree = try RouteTree(root: try converter.spec(root))
+            self.tree = tree
+        } catch let error as RouteDefinitionError {
+            throw RouteScriptError(.load, error.message)
+        } catch let error as RouteScriptError {
+            throw error
+        } catch {
+            throw RouteScriptError(.load, "\(error)")
+        }
+        var presenters: [String: PresenterChoice] = [:]
+        for (index, choice) in converter.choices where index < tree.nodes.count {
+            presenters[tree.nodes[index].id] = choice
+        }
+        self.presenters = presenters
+    }
+}

@@ -1,0 +1,30 @@
+/// An error of a route script: it failed to load, or a callback failed.
+///
+/// ```swift
+/// do { _ = try RouteScriptHost(contentsOf: "books.lua") }
+/// catch let error as RouteScriptError { print(error.message) }
+/// // books.lua:12: endpoint: unknown field 'childs' (did you mean 'children'?)
+/// ```
+public struct RouteScriptError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The script did not load: syntax, runtime error, limit, invalid tree.
+        case load
+        /// A dispatch or reload was started from inside a presenter or guard.
+        case reentrant
+        /// No script is loaded yet.
+        case notLoaded
+    }
+
+    public var kind: Kind
+    /// The message, with `file:line:` where there is one.
+    public var message: String
+    public var traceback: String?
+
+    public init(_ kind: Kind, _ message: String, traceback: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.traceback = traceback
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,170 @@
+import LuaHost
+import RouteCore
+
+/// Loads a route script and runs it: dispatch, sync, explain, flags, device, reload.
+///
+/// ```swift
+/// let host = RouteScriptHost(options: .init())
+/// host.registerPresenter("BookScreen", bookPresenter)   // before loading: unknown names fail the load
+/// try host.load(contentsOf: "examples/books.lua")
+/// let outcome = try host.dispatch("books/42?title=Dune")
+/// print(outcome.plan.operations.map(\.text), host.tree!.rendered())
+/// ```
+///
+/// A failed dispatch (bad request, guard, hook error, limit) leaves the state and the
+/// presentable tree exactly as they were; a failed reload leaves everything running.
+public final class RouteScriptHost {
+    public private(set) var options: RouteScriptOptions
+    /// The script's path, once loaded.
+    public private(set) var path: String?
+    var hostPresenters: [String: HostPresenter] = [:]
+    var script: LoadedScript?
+    var router: Router<ScriptPresenter>?
+    /// Set while a dispatch or reload runs, to refuse re-entrant ones.
+    var busy = false
+
+    /// What a dispatch did.
+    public struct Outcome {
+        /// The request as given.
+        public var request: String
+        public var resolution: Resolution
+        public var plan: Plan
+        /// The matched endpoint's route (pattern text) and name.
+        public var route: String
+        public var name: String?
+    }
+
+    public init(options: RouteScriptOptions = .init()) {
+        self.options = options
+    }
+
+    /// Creates a host and loads the script at `path`.
+    public convenience init(contentsOf path: String, options: RouteScriptOptions = .init()) throws {
+        self.init(options: options)
+        try load(contentsOf: path)
+    }
+
+    /// Registers a presenter scripts can name (`presenter = "Name"`). Register before
+    /// loading: a script naming an unknown presenter fails to load.
+    public func registerPresenter(_ name: String, _ presenter: HostPresenter) {
+        hostPresenters[name] = presenter
+    }
+
+    /// Loads (or replaces) the script. On failure nothing changes.
+    public func load(contentsOf path: String) throws {
+        guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
+        let loaded = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+        self.path = path
+        install(loaded, state: .initial, presentables: [:])
+    }
+
+    func install(_ loaded: LoadedScript, state: RouterState, presentables: [String: HeadlessPresentable]) {
+        script = loaded
+        let router = Router(tree: loaded.tree, presenter: makePresenter(loaded))
+        router.replace(tree: loaded.tree, state: state, presentables: presentables)
+        self.router = router
+    }
+
+    func makePresenter(_ loaded: LoadedScript) -> ScriptPresenter {
+        ScriptPresenter(script: loaded, hostPresenters: hostPresenters) { [unowned self] in
+            (self.options.flags, self.options.device)
+        }
+    }
+
+    func loaded() throws -> (LoadedScript, Router<ScriptPresenter>) {
+        guard let script, let router else { throw RouteScriptError(.notLoaded, "no script is loaded") }
+        return (script, router)
+    }
+
+    // MARK: State
+
+    /// The root presentable (nil before the first dispatch).
+    public var tree: HeadlessPresentable? { router?.rootPresentable }
+    public var state: RouterState { router?.state ?? .initial }
+    /// The compiled route tree.
+    public var routeTree: RouteTree? { script?.tree }
+    /// The files the script read: itself and every module it required.
+    public var files: [String] { script?.files ?? [] }
+    /// The Lua state of the current script.
+    public var vm: LuaVM? { script?.vm }
+
+    // MARK: Dispatch
+
+    /// Resolves, reduces and applies a request.
+    public func dispatch(_ request: String, keepStack: Bool = false) throws -> Outcome {
+        try run(request) { router in try router.dispatch(request, options: .init(keepStack: keepStack)) }
+    }
+
+    /// Records a change the UI already made.
+    public func sync(_ request: String) throws -> Outcome {
+        try run(request) { router in try router.sync(request) }
+    }
+
+    /// The user swiped back on the top stack.
+    public func back() throws -> Outcome {
+        try run("back") { router in try router.back() }
+    }
+
+    private func run(
+        _ request: String, _ body: (Router<ScriptPresenter>) throws -> Router<ScriptPresenter>.Result
+    )
+        throws -> Outcome
+    {
+        guard !busy else {
+            throw RouteScriptError(.reentrant, "cannot dispatch '\(request)' from inside a presenter or guard")
+        }
+        let (script, router) = try loaded()
+        busy = true
+        defer { busy = false }
+        script.callbacks.beginDispatch()
+        let result = try body(router)
+        let endpoint = script.tree.endpoints[result.resolution.route]
+        return Outcome(
+            request: request, resolution: result.resolution, plan: result.plan,
+            route: endpoint.definition.displayText, name: endpoint.name)
+    }
+
+    /// Which routes a request tries, why each fails, which wins and why. Changes nothing.
+    public func explain(_ request: String) throws -> MatchExplanation {
+        let (script, _) = try loaded()
+        let parsed = try script.tree.request(from: request)
+        return script.tree.matcher.explain(parsed.segments)
+    }
+
+    // MARK: Flags, device, Lua
+
+    /// Sets (or with nil clears) an app flag, then re-resolves the current request.
+    @discardableResult
+    public func setFlag(_ name: String, _ value: String?) throws -> Outcome? {
+        options.flags[name] = value
+        script?.callbacks.setFlag(name, value)
+        guard let current = state.request?.original else { return nil }
+        return try dispatch(current)
+    }
+
+    /// Re-evaluates the script for another device; the navigation state is kept.
+    @discardableResult
+    public func setDevice(_ device: Device) throws -> ReloadSummary {
+        let previous = options.device
+        options.device = device
+        do { return try reload() } catch {
+            options.device = previous
+            throw error
+        }
+    }
+
+    /// Runs Lua in the script's environment and returns the results as strings
+    /// (`tostring` of each).
+    public func evaluate(_ chunk: String) throws -> [String] {
+        guard !busy else { throw RouteScriptError(.reentrant, "cannot run Lua from inside a callback") }
+        let (script, _) = try loaded()
+        let vm = script.vm
+        let function: LuaValue
+        if let expression = try? vm.load("return " + chunk, chunkName: "=repl") {
+            function = expression
+        } else {
+            function = try vm.load(chunk, chunkName: "=repl")
+        }
+        return try vm.call(function, [], limits: options.callLimits).map { try vm.toString($0) }
+    }
+}

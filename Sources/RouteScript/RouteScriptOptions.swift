@@ -1,0 +1,31 @@
+import LuaHost
+import RouteCore
+
+/// The device a script declares its tree for (`device.idiom` in scripts).
+public enum Device: String, Sendable, Equatable, CaseIterable {
+    case phone, pad
+}
+
+/// How a route script is loaded and run.
+///
+/// ```swift
+/// var options = RouteScriptOptions()
+/// options.device = .pad
+/// options.flags["newCheckout"] = "on"
+/// options.callLimits = LuaLimits(instructions: 1_000_000, deadline: .milliseconds(50))
+/// ```
+public struct RouteScriptOptions: Sendable {
+    public var device: Device = .phone
+    /// App flags: `flags.NAME` in scripts and `ctx.flags.NAME` in callbacks.
+    public var flags: [String: String] = [:]
+    /// `.standard` (SPEC §5) or `.unsafe` (the full standard library).
+    public var sandbox: LuaSandbox = .standard
+    public var loadLimits: LuaLimits = .load
+    public var callLimits: LuaLimits = .call
+    /// Bytes per Lua state; 0: no cap.
+    public var memoryLimit = 64 * 1024 * 1024
+    /// Where `print` writes (default: standard output).
+    public var output: (@Sendable (String) -> Void)?
+
+    public init() {}
+}

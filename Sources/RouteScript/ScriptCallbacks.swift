@@ -1,0 +1,76 @@
+import LuaHost
+import RouteCore
+
+/// What Lua callbacks need from the host: the VM, the shared `flags` and `device` tables,
+/// a per-dispatch `ctx` cache and one `view` userdata per presentable.
+final class ScriptCallbacks {
+    let vm: LuaVM
+    let flagsTable: LuaValue
+    let deviceTable: LuaValue
+    let viewClass: LuaClass
+    /// The last `ctx` built in the current dispatch, reused while the context is the same.
+    private var contextCache: (RouteContext, LuaValue)?
+    private var views: [ObjectIdentifier: LuaValue] = [:]
+
+    init(vm: LuaVM, options: RouteScriptOptions) {
+        self.vm = vm
+        let flags = vm.newTable(fieldCapacity: options.flags.count)
+        for (name, value) in options.flags { try? vm.rawSet(flags, key: .string(name), value: .string(value)) }
+        self.flagsTable = flags
+        let device = vm.newTable(fieldCapacity: 2)
+        try? vm.rawSet(device, key: "idiom", value: .string(options.device.rawValue))
+        self.deviceTable = device
+        self.viewClass = ViewHandles.register(in: vm)
+    }
+
+    /// Forgets the cached `ctx` (at the start of each dispatch).
+    func beginDispatch() { contextCache = nil }
+
+    /// The `ctx` table for a context, built at most once while the context is unchanged.
+    func context(_ context: RouteContext) -> LuaValue {
+        if let (cached, table) = contextCache, cached == context { return table }
+        let table = vm.newTable(fieldCapacity: 9)
+        try? vm.rawSet(table, key: "path", value: .string(context.path))
+        try? vm.rawSet(table, key: "params", value: stringTable(context.params))
+        try? vm.rawSet(table, key: "query", value: stringTable(context.query))
+        try? vm.rawSet(table, key: "fragment", value: context.fragment.map(LuaValue.string) ?? .nil)
+        try? vm.rawSet(table, key: "route", value: .string(context.route))
+        try? vm.rawSet(table, key: "name", value: context.name.map(LuaValue.string) ?? .nil)
+        try? vm.rawSet(table, key: "id", value: .string(context.endpointID))
+        try? vm.rawSet(table, key: "flags", value: flagsTable)
+        try? vm.rawSet(table, key: "device", value: deviceTable)
+        contextCache = (context, table)
+        return table
+    }
+
+    private func stringTable(_ values: [String: String]) -> LuaValue {
+        let table = vm.newTable(fieldCapacity: values.count)
+        for (key, value) in values { try? vm.rawSet(table, key: .string(key), value: .string(value)) }
+        return table
+    }
+
+    /// The `view` userdata of a presentable (one per presentable).
+    func view(_ presentable: HeadlessPresentable) -> LuaValue {
+        let key = ObjectIdentifier(presentable)
+        if let view = views[key] { return view }
+        let view = vm.wrap(presentable, as: viewClass)
+        views[key] = view
+        return view
+    }
+
+    /// Forgets a discarded presentable's view.
+    func forgetView(_ presentable: HeadlessPresentable) { views[ObjectIdentifier(presentable)] = nil }
+
+    /// Sets (or clears) a flag in the shared `flags` table.
+    func setFlag(_ name: String, _ value: String?) {
+        try? vm.rawSet(flagsTable, key: .string(name), value: value.map(LuaValue.string) ?? .nil)
+    }
+
+    /// Calls a Lua callback; a Lua error becomes a `script` error with its traceback.
+    func call(_ function: LuaValue, _ arguments: [LuaValue]) throws(RouteError) -> [LuaValue] {
+        do { return try vm.call(function, arguments) } catch {
+            let message = (error as? LuaError)?.fullDescription ?? "\(error)"
+            throw RouteError(.script, message)
+        }
+    }
+}

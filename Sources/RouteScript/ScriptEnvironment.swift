@@ -1,0 +1,74 @@
+import LuaHost
+
+/// The globals a route script sees on top of the sandbox: the builders (also as the module
+/// `luna`), `device`, `flags`, and a `require` limited to the script's own folder.
+final class ScriptEnvironment {
+    let vm: LuaVM
+    let folder: String
+    let builders: Builders
+    let callbacks: ScriptCallbacks
+    /// Files loaded through `require`, in order.
+    private(set) var requiredFiles: [String] = []
+    private var modules: [String: LuaValue] = [:]
+    private var loading: Set<String> = []
+
+    init(vm: LuaVM, folder: String, builders: Builders, callbacks: ScriptCallbacks) {
+        self.vm = vm
+        self.folder = folder
+        self.builders = builders
+        self.callbacks = callbacks
+    }
+
+    func install() {
+        let globals = vm.globals
+        let luna = vm.newTable(fieldCapacity: 8)
+        for (name, function) in builders.functions() {
+            try? vm.rawSet(globals, key: .string(name), value: function)
+            try? vm.rawSet(luna, key: .string(name), value: function)
+        }
+        try? vm.rawSet(luna, key: "device", value: callbacks.deviceTable)
+        try? vm.rawSet(luna, key: "flags", value: callbacks.flagsTable)
+        modules["luna"] = luna
+        try? vm.rawSet(globals, key: "device", value: callbacks.deviceTable)
+        try? vm.rawSet(globals, key: "flags", value: callbacks.flagsTable)
+        try? vm.rawSet(
+            globals, key: "require",
+            value: vm.function(named: "require") { [unowned self] args in
+                [try self.require(try args.string(1))]
+            })
+    }
+
+    /// `require "tabs.books"` loads `tabs/books.lua` from the script's folder, once.
+    private func require(_ name: String) throws -> LuaValue {
+        if let module = modules[name] { return module }
+        let valid =
+            !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix(".") && !name.contains("..")
+            && name.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)
+            }
+        guard valid else {
+            throw LuaArgumentError(
+                message: "require: '\(name)' is not a module name (write require \"tabs.books\" for tabs/books.lua)")
+        }
+        let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
+        let path = folder + "/" + relative
+        guard ScriptFile.exists(path) else {
+            throw LuaArgumentError(
+                message: "require: module '\(name)' not found (no file '\(relative)' beside the script)")
+        }
+        if let real = ScriptFile.canonical(path), let root = ScriptFile.canonical(folder), !real.hasPrefix(root + "/") {
+            throw LuaArgumentError(message: "require: module '\(name)' is outside the script's folder")
+        }
+        guard !loading.contains(name) else {
+            throw LuaArgumentError(message: "require: module '\(name)' requires itself (a cycle)")
+        }
+        loading.insert(name)
+        defer { loading.remove(name) }
+        let source = try ScriptFile.read(path)
+        requiredFiles.append(path)
+        let results = try vm.call(try vm.load(source, chunkName: "@" + relative), [.string(name)])
+        let module = results.first.flatMap { $0.isNil ? nil : $0 } ?? .boolean(true)
+        modules[name] = module
+        return module
+    }
+}

@@ -1,0 +1,42 @@
+import LuaHost
+import RouteCore
+
+/// How a node presents: the built-in headless presenter, a host presenter by name, or Lua
+/// hooks.
+enum PresenterChoice {
+    case headless
+    case host(String)
+    /// Hook functions by name (`create`, `update`, …).
+    case hooks([String: LuaValue])
+}
+
+/// A node as a builder call decoded it: held by Lua as userdata until the script returns
+/// the root.
+final class ScriptNode {
+    let kind: NodeKind
+    /// The builder's name as called (`fork` for a junction declared with `fork`).
+    let builder: String
+    let location: LuaError.Location?
+    var pattern: String?
+    var regex: String?
+    var id: String?
+    var title: String?
+    var name: String?
+    var children: [ScriptNode] = []
+    var modals: [ScriptNode] = []
+    var presenter: PresenterChoice = .headless
+    /// Validators: regex sources or Lua functions.
+    var validators: [String: LuaValue] = [:]
+    var enabled: LuaValue?
+    var fallback: String?
+    var redirect: LuaValue?
+
+    init(kind: NodeKind, builder: String, location: LuaError.Location?) {
+        self.kind = kind
+        self.builder = builder
+        self.location = location
+    }
+
+    /// `books.lua:12`, for error messages.
+    var locationText: String? { location.map { "\($0.file):\($0.line)" } }
+}

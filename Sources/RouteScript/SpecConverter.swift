@@ -1,0 +1,80 @@
+import LuaHost
+import RouteCore
+
+/// Turns decoded ``ScriptNode``s into RouteCore ``NodeSpec``s, with validators and guards
+/// that call the script's Lua functions.
+struct SpecConverter {
+    let callbacks: ScriptCallbacks
+    let hostPresenters: Set<String>
+    /// Presenter choices by node index in the compiled tree (nodes are numbered depth-first,
+    /// children before modals, as RouteTree numbers them).
+    private(set) var choices: [(Int, PresenterChoice)] = []
+    private var counter = 0
+
+    init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
+        self.callbacks = callbacks
+        self.hostPresenters = hostPresenters
+    }
+
+    mutating func spec(_ node: ScriptNode) throws -> NodeSpec {
+        let index = counter
+        counter += 1
+        if case .host(let name) = node.presenter, !hostPresenters.contains(name) {
+            let known = hostPresenters.sorted()
+            let hint =
+                DSLSchema.suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" }
+                ?? (known.isEmpty ? " (the host registered none)" : " (registered: \(known.joined(separator: ", ")))")
+            throw RouteScriptError(.load, prefix(node) + "unknown presenter '\(name)'\(hint)")
+        }
+        choices.append((index, node.presenter))
+        var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.locationText)
+        if node.kind == .endpoint {
+            var endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
+            for (parameter, value) in node.validators {
+                endpoint.validators[parameter] = try validator(value, parameter: parameter, node: node)
+            }
+            let callbacks = self.callbacks
+            if let enabled = node.enabled {
+                endpoint.enabled = { context in
+                    try callbacks.call(enabled, [callbacks.context(context)]).first?.isTruthy ?? false
+                }
+            }
+            endpoint.fallback = node.fallback
+            if let redirect = node.redirect {
+                let location = prefix(node)
+                endpoint.redirect = { context in
+                    let result = try callbacks.call(redirect, [callbacks.context(context)]).first ?? .nil
+                    switch result {
+                    case .nil: return nil
+                    case .string(let path): return path
+                    default:
+                        throw RouteError(
+                            .script, location + "redirect must return a path or nil, not \(result.typeName)")
+                    }
+                }
+            }
+            spec.endpoint = endpoint
+        }
+        for child in node.children { spec.children.append(try self.spec(child)) }
+        for modal in node.modals { spec.modals.append(try self.spec(modal)) }
+        return spec
+    }
+
+    private func prefix(_ node: ScriptNode) -> String {
+        (node.locationText.map { "\($0): " } ?? "") + node.builder + ": "
+    }
+
+    private func validator(_ value: LuaValue, parameter: String, node: ScriptNode) throws -> Validator {
+        switch value {
+        case .string(let regex):
+            do { return try Validator(regex: regex) } catch {
+                throw RouteScriptError(.load, prefix(node) + "where.\(parameter): \(error.message)")
+            }
+        default:
+            let callbacks = self.callbacks
+            return Validator(description: "function") { text in
+                try callbacks.call(value, [.string(text)]).first?.isTruthy ?? false
+            }
+        }
+    }
+}
