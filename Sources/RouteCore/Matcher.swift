@@ -22,7 +22,7 @@ public final class Matcher {
     /// The routes, in declaration order.
     public let routes: [RouteDefinition]
     /// Each route's parameter names, in pattern order.
-    let parameterNames: [[String]]
+    public let parameterNames: [[String]]
 
     struct Node {
         var edgeStart: Int32 = 0

@@ -89,13 +89,19 @@ public struct RouterState: Equatable, Sendable {
     public var route: Int?
     public var params: [String: String]
     public var presented: Presented?
+    /// What was dispatched to get here, before redirects and fallbacks: re-resolved when
+    /// flags change or the script reloads.
+    public var requested: String?
 
-    public init(request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil)
-    {
+    public init(
+        request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil,
+        requested: String? = nil
+    ) {
         self.request = request
         self.route = route
         self.params = params
         self.presented = presented
+        self.requested = requested
     }
 
     public static let initial = RouterState()

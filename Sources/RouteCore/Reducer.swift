@@ -5,12 +5,17 @@ public struct Resolution: Equatable, Sendable {
     public var params: [String: String]
     /// The requests passed through on the way (redirects and fallbacks), first to last.
     public var redirects: [String]
+    /// The string that was dispatched, before any redirect.
+    public var requested: String
 
-    public init(request: Request, route: Int, params: [String: String], redirects: [String] = []) {
+    public init(
+        request: Request, route: Int, params: [String: String], redirects: [String] = [], requested: String? = nil
+    ) {
         self.request = request
         self.route = route
         self.params = params
         self.redirects = redirects
+        self.requested = requested ?? redirects.first ?? request.original
     }
 }
 
@@ -58,12 +63,14 @@ public struct Reducer {
             tree: tree, chain: chain, resolution: resolution, keepStack: options.keepStack, keptOption: nil)
         let presented = context.build(depth: 0, old: state.presented)
         var next = RouterState(
-            request: resolution.request, route: resolution.route, params: resolution.params, presented: presented)
+            request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
+            requested: resolution.requested)
         if context.keptOption == true, let top = presented.topScreen, let request = top.activation.request,
             let route = tree.nodes[top.node].route
         {
             // keepStack: the state follows what is on screen (the kept stack's top).
             next.request = request
+            next.requested = request.original
             next.route = route
             next.params = top.activation.params
         }

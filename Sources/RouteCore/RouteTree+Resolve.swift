@@ -121,7 +121,8 @@ extension RouteTree {
                 }
             }
             guard let next else {
-                return Resolution(request: request, route: match.route, params: params, redirects: chain)
+                return Resolution(
+                    request: request, route: match.route, params: params, redirects: chain, requested: string)
             }
             chain.append(current)
             if chain.count > Self.maximumRedirects || chain.contains(next) {

@@ -32,12 +32,17 @@ enum DSLSchema {
         "setOptions": [.junction, .switcher], "select": [.junction, .switcher],
     ]
 
-    /// The closest known name within two edits, for "did you mean".
+    /// The closest known name, for "did you mean": within two edits, or sharing its first
+    /// four letters or more (`childs` → `children`).
     static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
         var best: (String, Int)?
-        for candidate in candidates {
-            let distance = editDistance(name.lowercased(), candidate.lowercased())
-            if distance <= 2, distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        let lowered = name.lowercased()
+        for candidate in candidates.sorted() {
+            let other = candidate.lowercased()
+            let distance = editDistance(lowered, other)
+            let prefix = zip(lowered, other).prefix { $0 == $1 }.count
+            guard distance <= 2 || prefix >= 4 else { continue }
+            if distance < (best?.1 ?? .max) { best = (candidate, distance) }
         }
         return best?.0
     }

@@ -138,7 +138,7 @@ public final class RouteScriptHost {
     public func setFlag(_ name: String, _ value: String?) throws -> Outcome? {
         options.flags[name] = value
         script?.callbacks.setFlag(name, value)
-        guard let current = state.request?.original else { return nil }
+        guard let current = state.requested ?? state.request?.original else { return nil }
         return try dispatch(current)
     }
 

@@ -1,0 +1,71 @@
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+@Suite struct ExamplesTests {
+    @Test func featherweightDemoFlowsAndLeafTab() throws {
+        let host = try RouteScriptHost(contentsOf: example("featherweight.lua"))
+        _ = try host.dispatch("welcome/register/step2")
+        #expect(host.tree?.children[0].children.map(\.title) == ["Welcome", "Register", "Step 2"])
+        let about = try host.dispatch("about")
+        #expect(about.plan.operations.map(\.text) == ["update about", "select junction:welcome 3 (about)"])
+        // The zoo routes: patterns first, the legacy regex only for what no pattern takes.
+        #expect(try host.dispatch("zoos/berlin/animals/lion").resolution.params == ["zoo": "berlin", "animal": "lion"])
+        let legacy = try host.dispatch("animals/tiger")
+        #expect(legacy.route == "regex:animals/(?<animal>[a-z]+)")
+        #expect(legacy.resolution.params == ["animal": "tiger"])
+        #expect(host.tree?.children[2].children.map(\.id) == ["legacy-animal"])
+        #expect(throws: RouteError.self) { try host.dispatch("animals/Tiger9") }
+    }
+
+    @Test func routerServiceFlagsFallbacksAndNamedRequests() throws {
+        let host = try RouteScriptHost(contentsOf: example("routerservice.lua"))
+        let product = try host.dispatch(#"product|{"id":7,"ref":"push"}"#)
+        #expect(product.resolution.request.path == "products/7")
+        let screen = try #require(host.tree?.children.first?.children.last)
+        #expect(screen.title == "Product 7")
+        #expect(screen.attributes["referrer"] == .string("push"))
+        #expect(try host.dispatch("checkout").route == "checkout/classic")
+        let switched = try #require(try host.setFlag("newCheckout", "on"))
+        #expect(switched.route == "checkout")
+        #expect(try host.dispatch("item/9").resolution.request.path == "products/9")
+        let disabled = #expect(throws: RouteError.self) { try host.dispatch("products/7/reviews") }
+        #expect(disabled?.kind == .disabled)
+        try host.setFlag("reviews", "on")
+        #expect(try host.dispatch("products/7/reviews").route == "products/:id/reviews")
+        let unknown = #expect(throws: RouteError.self) { try host.dispatch(#"cart|{}"#) }
+        #expect(unknown?.kind == .unknownRoute)
+    }
+
+    @Test func deviceExampleKeepsTheStateAcrossDevices() throws {
+        let host = try RouteScriptHost(contentsOf: example("device.lua"))
+        _ = try host.dispatch("inbox/7")
+        #expect(host.tree?.id == "tabs")
+        #expect(host.tree?.children[0].children.map(\.id) == ["inbox", "inbox/:message"])
+        let summary = try host.setDevice(.pad)
+        #expect(summary.warning == nil)
+        #expect(host.state.request?.path == "inbox/7")
+        #expect(host.tree?.id == "split")
+        #expect(host.tree?.selected == 1)
+        #expect(host.tree?.children[1].children.map(\.id) == ["inbox/:message"])
+        try host.setDevice(.phone)
+        #expect(host.tree?.id == "tabs")
+        #expect(host.state.params == ["message": "7"])
+    }
+
+    @Test(arguments: ["books.lua", "featherweight.lua", "routerservice.lua", "device.lua"])
+    func everyExampleLoadsAndEveryNamedRouteRoundTrips(name: String) throws {
+        let host = try RouteScriptHost(contentsOf: example(name))
+        let tree = try #require(host.routeTree)
+        #expect(!tree.endpoints.isEmpty)
+        for (routeName, route) in tree.routeNames {
+            let names = tree.matcher.parameterNames[route]
+            let params = Dictionary(uniqueKeysWithValues: names.map { ($0, "1") })
+            guard let path = try? tree.path(forRouteNamed: routeName, parameters: params) else { continue }
+            let match = try #require(try tree.matcher.match(path))
+            #expect(match.route == route, "\(routeName)")
+            #expect(match.parameters(in: tree.matcher) == params, "\(routeName)")
+        }
+    }
+}
