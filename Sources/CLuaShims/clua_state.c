@@ -143,13 +143,20 @@ static void add_traceback(lua_State *L, luaL_Buffer *b) {
         }
         if (!lua_getinfo(L, "Sln", &ar)) break;
         char line[320];
-        const char *name = ar.name ? ar.name : (*ar.what == 'm' ? "main chunk" : "?");
+        char where[200];
         if (ar.currentline > 0) {
-            snprintf(line, sizeof line, "\n\t%s:%d: in %s%s%s", ar.short_src, ar.currentline,
-                     ar.name ? "function '" : "", name, ar.name ? "'" : "");
+            snprintf(where, sizeof where, "%s:%d:", ar.short_src, ar.currentline);
         } else {
-            snprintf(line, sizeof line, "\n\t%s: in %s%s%s", ar.short_src,
-                     ar.name ? "function '" : "", name, ar.name ? "'" : "");
+            snprintf(where, sizeof where, "%s:", ar.short_src);
+        }
+        if (ar.name != NULL) {
+            snprintf(line, sizeof line, "\n\t%s in function '%s'", where, ar.name);
+        } else if (*ar.what == 'm') {
+            snprintf(line, sizeof line, "\n\t%s in main chunk", where);
+        } else if (*ar.what == 'C') {
+            snprintf(line, sizeof line, "\n\t%s in ?", where);
+        } else {
+            snprintf(line, sizeof line, "\n\t%s in function <%s:%d>", where, ar.short_src, ar.linedefined);
         }
         luaL_addstring(b, line);
         shown++;

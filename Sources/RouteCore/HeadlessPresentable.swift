@@ -64,6 +64,9 @@ public final class HeadlessPresentable {
         self.route = route
     }
 
+    /// Drops the modal without a plan operation (a reload whose tree no longer has it).
+    public func detachModal() { modal = nil }
+
     /// Everything that can change, to put back after a failed dispatch.
     public func snapshot() -> Snapshot {
         Snapshot(

@@ -242,7 +242,8 @@ private struct BuildContext {
             let node = chain[current]
             let isLast = current == chain.count - 1
             if !isLast, tree.nodes[chain[current + 1]].relation == .child {
-                items.append(.screen(node: node, activation: activation(of: node, isMatch: false), modal: nil))
+                let previous = old.first { $0.node == node }
+                items.append(.screen(node: node, activation: activation(of: node, below: previous), modal: nil))
                 current += 1
                 continue
             }
@@ -260,18 +261,26 @@ private struct BuildContext {
         var oldModal: Presented?
         if case .screen(_, _, let modal?)? = old, modal.node == chain[depth + 1] { oldModal = modal }
         return .screen(
-            node: node, activation: activation(of: node, isMatch: false), modal: build(depth: depth + 1, old: oldModal))
+            node: node, activation: activation(of: node, below: old), modal: build(depth: depth + 1, old: oldModal))
     }
 
+    /// The matched endpoint's activation: everything the request carries.
     private func activation(of node: Int, isMatch: Bool) -> Activation {
-        if isMatch {
-            return Activation(
-                params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
-                request: resolution.request)
-        }
+        Activation(
+            params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
+            request: resolution.request)
+    }
+
+    /// A screen below the match (a stack's lower screens, an endpoint presenting a modal)
+    /// gets its own pattern's parameters; it keeps its previous activation (query,
+    /// fragment) while those parameters are unchanged, so pushing a detail does not reset a
+    /// filtered list.
+    private func activation(of node: Int, below previous: Presented?) -> Activation {
         guard let route = tree.nodes[node].route else { return Activation() }
         let names = tree.matcher.parameterNames[route]
-        return Activation(params: resolution.params.filter { names.contains($0.key) })
+        let fresh = Activation(params: resolution.params.filter { names.contains($0.key) })
+        if case .screen(_, let old?, _)? = previous, old.params == fresh.params { return old }
+        return fresh
     }
 
     /// What a junction option shows before it was ever selected.

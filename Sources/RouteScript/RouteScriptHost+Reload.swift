@@ -62,6 +62,7 @@ extension RouteScriptHost {
                 from: startState, to: .initial, plan: Reducer.plan(from: translated, to: nil, tree: newTree))
         }
         Self.addUpdates(to: &transition, kept: keptIDs, tree: newTree)
+        Self.addRepairs(to: &transition, presentables: kept, tree: newTree)
 
         let newRouter = Router(tree: newTree, presenter: makePresenter(fresh))
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
@@ -164,6 +165,40 @@ extension RouteScriptHost {
             if kept.contains(id), updated.insert(id).inserted { extra.append(.update(id: id)) }
         }
         transition.plan.operations.insert(contentsOf: extra, at: insertAt)
+    }
+
+    /// Kept presentables still show what the old tree had: where the translation dropped
+    /// stack items or a switcher section, make the plan put them right; a modal that is no
+    /// longer presented is detached.
+    static func addRepairs(
+        to transition: inout Transition, presentables: [String: HeadlessPresentable], tree: RouteTree
+    ) {
+        var operations = transition.plan.operations
+        let planned = Set(operations.map { $0.name + " " + $0.id })
+        transition.to.presented?.forEach { presented in
+            let id = tree.nodes[presented.node].id
+            guard let presentable = presentables[id] else { return }
+            switch presented {
+            case .stack(_, let items):
+                let ids = items.map { tree.nodes[$0.node].id }
+                if presentable.children.map(\.id) != ids, !planned.contains("setStack " + id) {
+                    operations.append(.setStack(id: id, items: ids))
+                }
+            case .screen(_, _, let modal):
+                // A modal the new tree no longer presents here: its presentable is not kept
+                // (the old script unwinds it), so it is detached directly.
+                if let shown = presentable.modal, shown.id != modal.map({ tree.nodes[$0.node].id }) {
+                    presentable.detachModal()
+                }
+            case .switcher(_, let section, let content):
+                let option = tree.nodes[content.node].id
+                if presentable.children.first?.id != option, !planned.contains("select " + id) {
+                    operations.append(.select(id: id, index: section, option: option))
+                }
+            case .junction: break
+            }
+        }
+        transition.plan.operations = operations
     }
 
     /// Endpoint ids added, removed and changed between two trees.

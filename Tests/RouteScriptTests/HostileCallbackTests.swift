@@ -1,0 +1,114 @@
+import LuaHost
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+@Suite struct HostileCallbackTests {
+    /// A script with one hostile hook at `books/:id`; `books` is harmless.
+    static func host(_ hook: String, where place: String = "update") throws -> (RouteScriptHost, ScriptFolder) {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "hostile.lua",
+            """
+            return stack { endpoint { "books", children = {
+              endpoint { "./:id", presenter = { \(place) = function(view, ctx)
+                \(hook)
+              end } } } } }
+            """)
+        var options = RouteScriptOptions()
+        options.callLimits = LuaLimits(instructions: 0, deadline: .milliseconds(30))
+        options.memoryLimit = 16 * 1024 * 1024
+        return (try RouteScriptHost(contentsOf: path, options: options), folder)
+    }
+
+    @Test(arguments: [
+        ("while true do end", RouteError.Kind.script, "hostile.lua:3: deadline exceeded"),
+        ("error('no book')", .script, "hostile.lua:3: no book"),
+        ("local s = 'x' while true do s = s .. s end", .script, "memory limit exceeded (16 MiB)"),
+        ("io.open('/etc/passwd')", .script, "hostile.lua:3: attempt to index a nil value (global 'io')"),
+        ("os.execute('true')", .script, "hostile.lua:3: attempt to call a nil value (field 'execute')"),
+        (
+            "error(setmetatable({}, { __tostring = function() while true do end end }))", .script,
+            "(error object is a table value)"
+        ),
+    ])
+    func hostileHooksAbortTheDispatchAndLeaveEverythingIntact(
+        hook: String, kind: RouteError.Kind, message: String
+    ) throws {
+        let (host, folder) = try Self.host(hook)
+        _ = folder
+        _ = try host.dispatch("books")
+        let stateBefore = host.state
+        let treeBefore = host.tree?.rendered()
+        let error = #expect(throws: RouteError.self) { try host.dispatch("books/1") }
+        #expect(error?.kind == kind)
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+        #expect(host.state == stateBefore)
+        #expect(host.tree?.rendered() == treeBefore)
+        // The host goes on: another dispatch works, and so does Lua.
+        _ = try host.dispatch("books?again=1")
+        #expect(host.state.request?.query == ["again": "1"])
+        #expect(try host.evaluate("1 + 1") == ["2"])
+    }
+
+    @Test func aHookErrorCarriesATraceback() throws {
+        let (host, folder) = try Self.host("error('no book')")
+        _ = folder
+        let error = #expect(throws: RouteError.self) { try host.dispatch("books/1") }
+        #expect(error?.message.contains("stack traceback:") == true)
+        #expect(error?.message.contains("hostile.lua:3: in function") == true)
+    }
+
+    @Test func aFailingCreateLeavesNoHalfBuiltTree() throws {
+        let (host, folder) = try Self.host("error('create failed')", where: "create")
+        _ = folder
+        _ = try host.dispatch("books")
+        let before = host.tree?.rendered()
+        #expect(throws: RouteError.self) { try host.dispatch("books/2") }
+        #expect(host.tree?.rendered() == before)
+        #expect(host.tree?.children.count == 1)
+    }
+
+    @Test func guardsAndValidatorsThatFailAreScriptErrors() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "guards.lua",
+            """
+            return stack {
+              endpoint { "a/:x", where = { x = function(v) if v == 'boom' then error('bad validator') end return v == 'ok' end } },
+              endpoint { "b", redirect = function() return 42 end },
+              endpoint { "c", enabled = function() while true do end end },
+            }
+            """)
+        var options = RouteScriptOptions()
+        options.callLimits.deadline = .milliseconds(20)
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        #expect(try host.dispatch("a/ok").resolution.params == ["x": "ok"])
+        let validator = #expect(throws: RouteError.self) { try host.dispatch("a/boom") }
+        #expect(validator?.message.hasPrefix("guards.lua:2: bad validator") == true)
+        let redirect = #expect(throws: RouteError.self) { try host.dispatch("b") }
+        #expect(redirect?.message == "guards.lua:3: endpoint: redirect must return a path or nil, not number")
+        let loop = #expect(throws: RouteError.self) { try host.dispatch("c") }
+        #expect(loop?.message.hasPrefix("guards.lua:4: deadline exceeded") == true)
+        #expect(host.state.request?.path == "a/ok")
+    }
+
+    @Test func reentrantDispatchFromAHostPresenterIsRefusedAndTheOuterOneCompletes() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("re.lua", "return stack { endpoint { 'a', presenter = 'Sneaky' }, endpoint { 'b' } }")
+        let host = RouteScriptHost()
+        final class Box: @unchecked Sendable { var error: Error? }
+        let box = Box()
+        var sneaky = HostPresenter()
+        sneaky.create = { [unowned host] _, _ in
+            do { _ = try host.dispatch("b") } catch { box.error = error }
+            do { _ = try host.reload() } catch { if box.error == nil { box.error = error } }
+        }
+        host.registerPresenter("Sneaky", sneaky)
+        try host.load(contentsOf: path)
+        _ = try host.dispatch("a")
+        #expect((box.error as? RouteScriptError)?.kind == .reentrant)
+        #expect(host.state.request?.path == "a")
+    }
+}

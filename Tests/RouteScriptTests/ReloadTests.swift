@@ -1,0 +1,164 @@
+import LuaHost
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+@Suite struct ReloadTests {
+    static let base = """
+        created = (created or 0)
+        return stack { title = "Books",
+          endpoint { "books", title = "Books", children = {
+            endpoint { "./:id", title = "Book", presenter = {
+              create = function(ctx) return { serial = os.clock() } end,
+              update = function(view, ctx) view.updates = (view.updates or 0) + 1 end,
+            } } } } }
+        """
+
+    @Test func reloadKeepsPresentablesByIDAndRunsTheirUpdate() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("books/1")
+        let detail = try #require(host.tree?.children.last)
+        #expect(detail.attributes["updates"] == .integer(1))
+        folder.write("r.lua", Self.base.replacingTitle("Books", with: "Library"))
+        // The endpoint's title changed: a changed route.
+        let summary = try host.reload()
+        #expect(summary.changed == ["books"])
+        #expect(summary.added.isEmpty && summary.removed.isEmpty)
+        #expect(summary.warning == nil)
+        let kept = try #require(host.tree?.children.last)
+        #expect(kept === detail, "the same presentable object is kept")
+        #expect(kept.attributes["updates"] == .integer(2), "its update hook ran")
+        #expect(host.tree?.children.first?.title == "Library", "a default title follows the script")
+        #expect(host.tree?.title == "Books")
+        #expect(host.state.request?.path == "books/1")
+        #expect(summary.line.hasPrefix("reloaded in "))
+        #expect(summary.line.hasSuffix(" ms: 0 added, 0 removed, 1 changed"))
+    }
+
+    @Test func vanishedNodesAreUnwoundAndTheLongestPrefixIsShown() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "r.lua",
+            """
+            return stack { endpoint { "books", children = { endpoint { "./:id",
+              presenter = { unwind = function(view) print('unwound ' .. view.id) end } } } } }
+            """)
+        let lines = Lines()
+        var options = RouteScriptOptions()
+        options.output = { lines.append($0) }
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        _ = try host.dispatch("books/1")
+        folder.write("r.lua", "return stack { endpoint { \"books\" }, endpoint { \"authors\" } }")
+        let summary = try host.reload()
+        #expect(summary.removed == ["books/:id"])
+        #expect(summary.added == ["authors"])
+        #expect(summary.warning == "'books/1' no longer matches; showing 'books'")
+        #expect(host.state.request?.path == "books")
+        #expect(host.tree?.children.map(\.id) == ["books"])
+        #expect(lines.all == ["unwound books/:id"])
+    }
+
+    @Test(arguments: [
+        "return stack { endpoint { 'books' ",
+        "error('broken save')",
+        "while true do end",
+        "return stack { }",
+        "return 42",
+    ])
+    func aFailedReloadKeepsEverything(broken: String) throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        var options = RouteScriptOptions()
+        options.loadLimits.deadline = .milliseconds(30)
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        _ = try host.dispatch("books/1")
+        let tree = host.tree?.rendered()
+        let state = host.state
+        let vm = host.vm
+        folder.write("r.lua", broken)
+        let error = #expect(throws: RouteScriptError.self) { try host.reload() }
+        #expect(error?.kind == .load)
+        #expect(error?.message.hasPrefix("r.lua") == true, "\(error?.message ?? "")")
+        #expect(host.tree?.rendered() == tree)
+        #expect(host.state == state)
+        #expect(host.vm === vm)
+        #expect(try host.dispatch("books/2").plan.operations.map(\.text) == ["update books/:id"])
+    }
+
+    @Test func aDeletedScriptKeepsTheLastTreeAndIsPickedUpAgain() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("books/1")
+        folder.remove("r.lua")
+        #expect(throws: RouteScriptError.self) { try host.reload() }
+        #expect(host.state.request?.path == "books/1")
+        folder.write("r.lua", Self.base)
+        #expect(try host.reload().warning == nil)
+    }
+
+    @Test func requiredModulesAreLoadedAndListed() throws {
+        let folder = ScriptFolder()
+        folder.write("tabs/books.lua", "local luna = require 'luna'\nreturn luna.stack { luna.endpoint { 'books' } }")
+        let path = folder.write("main.lua", "return junction { require 'tabs.books', endpoint { 'about' } }")
+        let host = try RouteScriptHost(contentsOf: path)
+        #expect(
+            host.files.map { String($0.split(separator: "/").suffix(2).joined(separator: "/")) } == [
+                "\(folder.path.split(separator: "/").last!)/main.lua", "tabs/books.lua",
+            ])
+        _ = try host.dispatch("books")
+        #expect(host.tree?.children.first?.children.first?.id == "books")
+    }
+
+    @Test func presenterClosuresAreReleasedAfterReloadAndClose() throws {
+        weak var firstVM: LuaVM?
+        weak var weakHost: RouteScriptHost?
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        do {
+            let host = try RouteScriptHost(contentsOf: path)
+            weakHost = host
+            firstVM = host.vm
+            _ = try host.dispatch("books/1")
+            try host.reload()
+            #expect(firstVM == nil || firstVM?.isClosed == true, "the old Lua state is closed")
+            #expect(host.vm !== firstVM)
+        }
+        #expect(weakHost == nil, "nothing keeps the host alive")
+        #expect(firstVM == nil)
+    }
+}
+
+final class Lines: @unchecked Sendable {
+    private var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
+    var all: [String] { lines }
+}
+
+extension String {
+    /// The script text with the `books` endpoint's title replaced.
+    func replacingTitle(_ old: String, with new: String) -> String {
+        guard let range = self.firstRange(of: "endpoint { \"books\", title = \"\(old)\"") else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: "endpoint { \"books\", title = \"\(new)\"")
+        return copy
+    }
+}
+
+@Suite struct ReloadRepairTests {
+    @Test func aModalThatVanishesIsDetachedAndUnwound() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "m.lua", "return stack { endpoint { 'a', modals = { endpoint { 'a/m' } } }, endpoint { 'b' } }")
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a/m")
+        #expect(host.tree?.children.first?.modal?.id == "a/m")
+        folder.write("m.lua", "return stack { endpoint { 'a' }, endpoint { 'b' } }")
+        let summary = try host.reload()
+        #expect(summary.warning == "'a/m' no longer matches; showing 'a'")
+        #expect(host.tree?.rendered() == "stack stack:a\n└── screen a")
+    }
+}
