@@ -156,3 +156,22 @@ func takeLog(_ host: RouteScriptHost) throws -> [String] {
             host.tree?.children.first?.attributes["summary"] == .string("books/5|5|x|frag|books/:id|book|on|pad|true"))
     }
 }
+
+@Suite struct ContextCacheTests {
+    @Test func ctxIsBuiltOncePerDispatchAndSharesFlagsAndDevice() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "once.lua",
+            """
+            same = {}
+            return stack { endpoint { 'a',
+              enabled = function(ctx) seen = ctx return true end,
+              redirect = function(ctx) same[#same + 1] = tostring(ctx == seen and ctx.flags == flags and ctx.device == device) end } }
+            """)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a")
+        _ = try host.dispatch("a?x=1")
+        #expect(try host.evaluate("table.concat(same, ',')") == ["true,true"])
+        #expect(try host.evaluate("seen.query.x") == ["1"])
+    }
+}

@@ -1,0 +1,89 @@
+---@meta luna
+-- LuaLS definitions for Luna route scripts: point your editor's Lua language server at
+-- this folder ("Lua.workspace.library": ["types"]) to get completion and type checks.
+
+---@class luna.Context
+---@field path string The normalized path (`books/42`).
+---@field params table<string, string> Path parameters, decoded once.
+---@field query table<string, string> Query items; a repeated key keeps its last value.
+---@field fragment string? The fragment, without `#`.
+---@field route string The matched pattern (`books/:id`).
+---@field name string? The route's name.
+---@field id string The endpoint's id.
+---@field flags table<string, string> App flags (host options, `--flag`, REPL `flag`).
+---@field device luna.Device
+
+---@class luna.Device
+---@field idiom "phone"|"pad"
+
+---@class luna.View A presentable: read `kind`, `id`, `route`; read and set `title` and any attribute.
+---@field kind "switcher"|"junction"|"stack"|"screen"
+---@field id string
+---@field title string
+---@field route string?
+---@field [string] string|number|boolean|nil
+
+---@class luna.Presenter Hooks observe and decorate; the host applies the change first.
+---@field create? fun(ctx: luna.Context): table? Once, when the presentable is first needed; returns attributes.
+---@field update? fun(view: luna.View, ctx: luna.Context) Endpoint activated (again) with new parameters, query or fragment.
+---@field unwind? fun(view: luna.View) The presentable is discarded.
+---@field presentModal? fun(view: luna.View, modal: luna.View) A modal is presented over this endpoint.
+---@field dismissModal? fun(view: luna.View, modal: luna.View) A modal over this endpoint is dismissed.
+---@field setStack? fun(view: luna.View, items: luna.View[]) A stack's content changed.
+---@field setOptions? fun(view: luna.View, options: luna.View[]) A junction's or switcher's options were set.
+---@field select? fun(view: luna.View, option: luna.View) The selection changed.
+
+---@alias luna.PresenterField string|fun(ctx: luna.Context): table?|luna.Presenter
+
+---@class luna.Node An opaque node made by a builder.
+
+---@class luna.EndpointSpec
+---@field [1] string? The pattern (`books/:id`, `./:id`, `files/...path`).
+---@field regex string? A whole-path regular expression instead of a pattern; named groups bind parameters.
+---@field children luna.Node[]? Endpoints pushed above this one in the nearest enclosing stack.
+---@field modals luna.Node[]? Nodes presented modally over this one.
+---@field presenter luna.PresenterField?
+---@field title string?
+---@field name string? For `name|{json}` requests and reverse routing.
+---@field id string?
+---@field where table<string, string|fun(value: string): boolean>? Validators: a regex for the whole value, or a function.
+---@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error).
+---@field fallback string?
+---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
+
+---@class luna.ContainerSpec
+---@field [integer] luna.Node
+---@field presenter luna.PresenterField?
+---@field title string?
+---@field id string?
+
+---A screen.
+---@param spec luna.EndpointSpec
+---@return luna.Node
+function endpoint(spec) end
+
+---A navigation stack: the chain of endpoints from its root to the match.
+---@param spec luna.ContainerSpec
+---@return luna.Node
+function stack(spec) end
+
+---A tab bar: all options are shown, the one holding the match is selected.
+---@param spec luna.ContainerSpec
+---@return luna.Node
+function junction(spec) end
+
+---Alias of `junction` (MonarchRouter's fork).
+---@param spec luna.ContainerSpec
+---@return luna.Node
+function fork(spec) end
+
+---Exclusive app sections (login / main): only the matched section exists.
+---@param spec luna.ContainerSpec
+---@return luna.Node
+function switcher(spec) end
+
+---@type luna.Device
+device = {}
+
+---@type table<string, string>
+flags = {}
