@@ -32,8 +32,14 @@ let package = Package(
         // The route-script DSL on top of LuaHost and RouteCore.
         .target(name: "RouteScript", dependencies: ["LuaHost", "RouteCore"]),
         .target(name: "RouteCoreOracle", dependencies: ["RouteCore"]),
+        // libedit, for the REPL's line editing.
+        .systemLibrary(
+            name: "CEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
         // The REPL and command output.
-        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore"]),
+        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [

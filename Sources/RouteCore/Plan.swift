@@ -36,19 +36,22 @@ public enum PlanOperation: Equatable, Sendable {
         }
     }
 
-    /// The operation as a JSON object (keys sorted).
+    /// The operation as a JSON object: `op` and `id` first (as SPEC §4 shows them), then the
+    /// other fields in sorted order.
     public var json: String {
-        var fields = ["op": JSONWriter.quoted(name), "id": JSONWriter.quoted(id)]
+        var rest: [String: String] = [:]
         switch self {
-        case .setStack(_, let items): fields["items"] = JSONWriter.array(items.map(JSONWriter.quoted))
-        case .setOptions(_, let options): fields["options"] = JSONWriter.array(options.map(JSONWriter.quoted))
+        case .setStack(_, let items): rest["items"] = JSONWriter.array(items.map(JSONWriter.quoted))
+        case .setOptions(_, let options): rest["options"] = JSONWriter.array(options.map(JSONWriter.quoted))
         case .select(_, let index, let option):
-            fields["index"] = String(index)
-            fields["option"] = JSONWriter.quoted(option)
-        case .presentModal(_, let modal), .dismissModal(_, let modal): fields["modal"] = JSONWriter.quoted(modal)
+            rest["index"] = String(index)
+            rest["option"] = JSONWriter.quoted(option)
+        case .presentModal(_, let modal), .dismissModal(_, let modal): rest["modal"] = JSONWriter.quoted(modal)
         default: break
         }
-        return JSONWriter.object(fields)
+        let fields = rest.sorted { $0.key < $1.key }.map { JSONWriter.quoted($0.key) + ":" + $0.value }
+        return "{\"op\":\(JSONWriter.quoted(name)),\"id\":\(JSONWriter.quoted(id))"
+            + fields.map { "," + $0 }.joined() + "}"
     }
 
     /// One line of text: `setStack stack:books [books, books/:id]`.

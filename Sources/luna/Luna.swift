@@ -1,10 +1,218 @@
 import ArgumentParser
+import LuaHost
+import LunaConsole
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @main
 struct Luna: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "luna",
         abstract: "Declare and prototype app navigation with Lua route scripts.",
-        version: "0.1.0"
+        version: "luna 0.1.0 (Lua 5.4)",
+        subcommands: [Repl.self, Dispatch.self, Routes.self, Check.self, Graph.self]
     )
+
+    /// SPEC §4: usage errors exit with 2 (ArgumentParser's default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                let message = fullMessage(for: error)
+                writeError("luna: error: \(message)")
+                terminate(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// Options every command that loads a script takes.
+struct ScriptOptions: ParsableArguments {
+    @Option(help: "The device the script declares its tree for (phone or pad).")
+    var device: String = "phone"
+
+    @Option(name: .customLong("flag"), help: "An app flag NAME=VALUE (repeatable).")
+    var flags: [String] = []
+
+    @Flag(help: "Give scripts the full Lua standard library (io, os, debug…).")
+    var unsafe = false
+
+    @Option(help: "Instruction budget per load and per callback.")
+    var budget: Int?
+
+    @Option(name: .customLong("deadline-ms"), help: "Wall-clock deadline per callback in milliseconds (loads get 5×).")
+    var deadlineMilliseconds: Int?
+
+    @Option(name: .customLong("memory-mb"), help: "Memory cap of the script's Lua state in MiB.")
+    var memoryMegabytes: Int?
+
+    func validate() throws {
+        guard Device(rawValue: device) != nil else { throw ValidationError("--device must be phone or pad") }
+        for flag in flags where !flag.contains("=") || flag.hasPrefix("=") {
+            throw ValidationError("--flag takes NAME=VALUE, not '\(flag)'")
+        }
+        if let budget, budget <= 0 { throw ValidationError("--budget must be positive") }
+        if let deadlineMilliseconds, deadlineMilliseconds <= 0 {
+            throw ValidationError("--deadline-ms must be positive")
+        }
+        if let memoryMegabytes, memoryMegabytes <= 0 { throw ValidationError("--memory-mb must be positive") }
+    }
+
+    func routeScriptOptions(output: (@Sendable (String) -> Void)? = nil) -> RouteScriptOptions {
+        var options = RouteScriptOptions()
+        options.device = Device(rawValue: device) ?? .phone
+        for flag in flags {
+            let parts = flag.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            options.flags[String(parts[0])] = String(parts[1])
+        }
+        options.sandbox = unsafe ? .unsafe : .standard
+        if let budget {
+            options.loadLimits.instructions = budget
+            options.callLimits.instructions = budget
+        }
+        if let deadlineMilliseconds {
+            options.callLimits.deadline = .milliseconds(deadlineMilliseconds)
+            options.loadLimits.deadline = .milliseconds(deadlineMilliseconds * 5)
+        }
+        if let memoryMegabytes { options.memoryLimit = memoryMegabytes * 1024 * 1024 }
+        options.output = output
+        return options
+    }
+
+    /// Loads the script or exits with status 2 and the error.
+    func load(_ path: String, output: (@Sendable (String) -> Void)? = nil) throws -> RouteScriptHost {
+        do { return try RouteScriptHost(contentsOf: path, options: routeScriptOptions(output: output)) } catch {
+            fail(error)
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// Prints `luna: error: …` on standard error.
+func fail(_ error: Error) {
+    writeError("luna: error: \(Output.describe(error).message)")
+}
+
+/// Writes a line to standard error.
+func writeError(_ text: String) { writeAll(STDERR_FILENO, text + "\n") }
+
+/// Ends the process with a status.
+func terminate(_ code: Int32) -> Never { exit(code) }
+
+/// Colour only on a terminal, and never with NO_COLOR.
+var terminalStyle: Style {
+    Style(color: isatty(STDOUT_FILENO) != 0 && getenv("NO_COLOR") == nil)
+}
+
+/// Writes a line to standard output, unbuffered (pipes see each line at once).
+func emit(_ text: String) { writeAll(STDOUT_FILENO, text + "\n") }
+
+struct Dispatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Dispatch paths and print each plan and tree.",
+        discussion:
+            "Exit status: 0 when every dispatch succeeded, 1 when one failed (the others still run), 2 for a usage error or a script that failed to load."
+    )
+
+    @Argument(help: "The route script.") var script: String
+    @Argument(help: "Paths, URLs or NAME|{json} requests, dispatched in order.") var paths: [String]
+    @Flag(help: "One JSON object per request and line.") var json = false
+    @Flag(help: "Keep a tab's stack when the path is its root (junctionsOnly).") var keep = false
+    @OptionGroup var options: ScriptOptions
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one PATH to dispatch") }
+    }
+
+    func run() throws {
+        let host = try options.load(script, output: { writeError($0) })
+        let style = json ? Style.plain : terminalStyle
+        var failed = false
+        for path in paths {
+            do {
+                let outcome = try host.dispatch(path, keepStack: keep)
+                emit(json ? Output.json(outcome, tree: host.tree) : Output.text(outcome, tree: host.tree, style: style))
+            } catch {
+                failed = true
+                if json { emit(Output.json(request: path, error: error)) } else { fail(error) }
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+struct Routes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the route table: rank, pattern, name, node chain.")
+
+    @Argument(help: "The route script.") var script: String
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: ScriptOptions
+
+    func run() throws {
+        let host = try options.load(script)
+        guard let tree = host.routeTree else { return }
+        emit(Output.routes(tree, json: json, style: json ? .plain : terminalStyle))
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load and lint a script: duplicates, shadowed routes, bad validators, unreachable nodes.",
+        discussion: "Exit status: 0 clean (warnings allowed), 1 errors found, 2 the script failed to load.")
+
+    @Argument(help: "The route script.") var script: String
+    @OptionGroup var options: ScriptOptions
+
+    func run() throws {
+        let host = try options.load(script)
+        guard let tree = host.routeTree else { return }
+        let findings = Lint(tree: tree).findings()
+        for finding in findings { emit(finding.line) }
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.count - errors
+        emit("\(ScriptFile.name(script)): \(tree.endpoints.count) routes, \(errors) errors, \(warnings) warnings")
+        if errors > 0 { throw ExitCode(1) }
+    }
+}
+
+struct Graph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the route tree as Graphviz DOT (or render it with dot).")
+
+    @Argument(help: "The route script.") var script: String
+    @Option(help: "dot, or svg/png rendered through Graphviz's dot.") var format: String = "dot"
+    @OptionGroup var options: ScriptOptions
+
+    func validate() throws {
+        guard ["dot", "svg", "png"].contains(format) else { throw ValidationError("--format must be dot, svg or png") }
+    }
+
+    func run() throws {
+        let host = try options.load(script)
+        guard let tree = host.routeTree else { return }
+        let dot = LunaConsole.Graph.dot(tree, title: ScriptFile.name(script))
+        if format == "dot" {
+            emit(dot)
+            return
+        }
+        do { try Render.throughDot(dot, format: format) } catch {
+            fail(error)
+            throw ExitCode(2)
+        }
+    }
+}
+
+enum ScriptFile {
+    static func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 }

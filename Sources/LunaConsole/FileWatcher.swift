@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the watched files did once they settled.
+public enum FileChange: Equatable, Sendable {
+    /// Written (in place, truncated, renamed over, or recreated): reload once.
+    case modified
+    /// The script is gone: keep the last tree until it reappears.
+    case deleted([String])
+}
+
+/// Watches a script and its modules. Changes are collected as they arrive and reported
+/// once no new one came for ``settleInterval``: every way an editor saves gives exactly one
+/// report. Time is passed in, so tests drive it without sleeping.
+public protocol FileWatcher: AnyObject {
+    /// A descriptor to poll for readability (inotify), or nil (stat polling).
+    var descriptor: Int32? { get }
+    /// The files to watch (replaces the previous set).
+    func watch(_ files: [String])
+    /// Reads what happened: inotify events, or a stat pass.
+    func collect(now: ContinuousClock.Instant)
+    /// When ``settled(now:)`` should next be asked, if a change is pending or polling is due.
+    func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// The change once things have been quiet for the settle interval; reported once.
+    func settled(now: ContinuousClock.Instant) -> FileChange?
+}
+
+/// The settle logic both watchers share: remember the last change, report it once quiet.
+struct Settler {
+    let interval: Duration
+    private var lastChange: ContinuousClock.Instant?
+
+    init(interval: Duration) { self.interval = interval }
+
+    mutating func noteChange(at now: ContinuousClock.Instant) { lastChange = now }
+
+    mutating func settled(files: [String], now: ContinuousClock.Instant) -> FileChange? {
+        guard let last = lastChange, now - last >= interval else { return nil }
+        lastChange = nil
+        let missing = files.filter { access($0, F_OK) != 0 }
+        return missing.isEmpty ? .modified : .deleted(missing)
+    }
+
+    var deadline: ContinuousClock.Instant? { lastChange.map { $0 + interval } }
+}
+
+#if os(Linux)
+    /// inotify on the folders that hold the files: a watch on a file itself dies when an
+    /// editor renames a new file over it.
+    public final class InotifyWatcher: FileWatcher {
+        private let fd: Int32
+        private var folders: [Int32: String] = [:]
+        private var files: [String] = []
+        private var settler: Settler
+
+        /// Nil when inotify is unavailable.
+        public init?(settleInterval: Duration = .milliseconds(80)) {
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { return nil }
+            self.fd = fd
+            self.settler = Settler(interval: settleInterval)
+        }
+
+        deinit { close(fd) }
+
+        public var descriptor: Int32? { fd }
+
+        public func watch(_ files: [String]) {
+            self.files = files.map(Self.absolute)
+            for (watch, _) in folders { inotify_rm_watch(fd, watch) }
+            folders = [:]
+            let mask = UInt32(
+                IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+            for folder in Set(self.files.map(Self.folder)) {
+                let watch = inotify_add_watch(fd, folder, mask)
+                if watch >= 0 { folders[watch] = folder }
+            }
+        }
+
+        public func collect(now: ContinuousClock.Instant) {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let (watch, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
+                        let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                        let nameStart = offset + MemoryLayout<inotify_event>.size
+                        let bytes = raw[nameStart..<min(nameStart + Int(event.len), count)].prefix { $0 != 0 }
+                        return (event.wd, Int(event.len), String(decoding: bytes, as: UTF8.self))
+                    }
+                    offset += MemoryLayout<inotify_event>.size + length
+                    if let folder = folders[watch], files.contains(folder + "/" + name) { settler.noteChange(at: now) }
+                }
+            }
+        }
+
+        public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { settler.deadline }
+
+        public func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
+
+        static func absolute(_ path: String) -> String {
+            if path.hasPrefix("/") { return path }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            guard getcwd(&buffer, buffer.count) != nil else { return path }
+            let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+        }
+
+        static func folder(_ path: String) -> String {
+            guard let slash = path.lastIndex(of: "/") else { return "." }
+            return slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+    }
+#endif
+
+/// The fallback where inotify is unavailable: a stat of every file every
+/// ``pollInterval`` (inode, size and modification time).
+public final class PollingWatcher: FileWatcher {
+    public let pollInterval: Duration
+    private var signatures: [String: [Int]] = [:]
+    private var lastPoll: ContinuousClock.Instant?
+    private var files: [String] = []
+    private var settler: Settler
+
+    public init(pollInterval: Duration = .milliseconds(250), settleInterval: Duration = .milliseconds(80)) {
+        self.pollInterval = pollInterval
+        self.settler = Settler(interval: settleInterval)
+    }
+
+    public var descriptor: Int32? { nil }
+
+    public func watch(_ files: [String]) {
+        self.files = files
+        signatures = Dictionary(uniqueKeysWithValues: files.map { ($0, Self.signature($0)) })
+    }
+
+    public func collect(now: ContinuousClock.Instant) {
+        lastPoll = now
+        for file in files {
+            let signature = Self.signature(file)
+            if signature != signatures[file] {
+                signatures[file] = signature
+                settler.noteChange(at: now)
+            }
+        }
+    }
+
+    public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let poll = (lastPoll ?? now) + pollInterval
+        guard let settle = settler.deadline else { return poll }
+        return min(poll, settle)
+    }
+
+    public func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
+
+    static func signature(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        #if os(Linux)
+            let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        #else
+            let modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+        #endif
+        return [Int(info.st_ino), Int(info.st_size), modified]
+    }
+}
+
+/// The best watcher for this system: inotify, or stat polling.
+public func makeFileWatcher() -> FileWatcher {
+    #if os(Linux)
+        if let watcher = InotifyWatcher() { return watcher }
+    #endif
+    return PollingWatcher()
+}

@@ -1,0 +1,105 @@
+import CEdit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Interactive line editing with libedit's callback interface, so the loop can poll the
+/// terminal and the file watcher together and print reload notices while the user sits at
+/// the prompt. History persists in a file; Tab completes commands, route patterns and
+/// names; Ctrl-C cancels the line; Ctrl-D ends input.
+///
+/// libedit's C interface is process-global (one prompt, one completion function), so the
+/// editor keeps its state in process globals; there is only ever one editor.
+public final class LineEditor {
+    public let prompt: String
+    let historyPath: String?
+
+    public init(prompt: String, historyPath: String?, completions: @escaping (String, Bool) -> [String]) {
+        self.prompt = prompt
+        self.historyPath = historyPath
+        EditorState.completions = completions
+        // Non-ASCII input needs a UTF-8 locale; fall back to C.UTF-8 when the environment has none.
+        if setlocale(LC_ALL, "") == nil || String(cString: setlocale(LC_CTYPE, nil)) == "C" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        luna_rl_configure(lunaAttemptCompletion)
+        using_history()
+        if let historyPath { read_history(historyPath) }
+        rl_callback_handler_install(prompt, lunaLineHandler)
+    }
+
+    /// Reads the available keystrokes; returns the lines completed (nil at Ctrl-D).
+    public func readAvailable() -> [String]? {
+        rl_callback_read_char()
+        let lines = EditorState.lines
+        EditorState.lines = []
+        for line in lines where !line.trimmingWhitespace().isEmpty {
+            add_history(line)
+            if let historyPath { write_history(historyPath) }
+        }
+        if EditorState.atEnd { return lines.isEmpty ? nil : lines }
+        return lines
+    }
+
+    /// Prints text above the prompt, keeping what the user was typing.
+    public func printAbovePrompt(_ text: String) {
+        let saved = luna_rl_line().map { String(cString: $0) } ?? ""
+        let point = luna_rl_point()
+        rl_set_prompt("")
+        rl_replace_line("", 0)
+        rl_redisplay()
+        writeAll(STDOUT_FILENO, "\r" + text + "\n")
+        rl_set_prompt(prompt)
+        rl_replace_line(saved, 0)
+        luna_rl_set_point(point)
+        rl_redisplay()
+    }
+
+    /// Ctrl-C: drop the line being typed and show a fresh prompt.
+    public func cancelLine() {
+        rl_replace_line("", 0)
+        writeAll(STDOUT_FILENO, "^C\n")
+        rl_on_new_line()
+        rl_redisplay()
+    }
+
+    /// Restores the terminal.
+    public func close() {
+        rl_callback_handler_remove()
+        writeAll(STDOUT_FILENO, "\n")
+    }
+}
+
+/// libedit's process-global state, touched only from the REPL's one thread.
+enum EditorState {
+    nonisolated(unsafe) static var lines: [String] = []
+    nonisolated(unsafe) static var atEnd = false
+    nonisolated(unsafe) static var completions: (String, Bool) -> [String] = { _, _ in [] }
+    nonisolated(unsafe) static var candidates: [String] = []
+}
+
+private func lunaLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
+    guard let line else {
+        EditorState.atEnd = true
+        return
+    }
+    EditorState.lines.append(String(cString: line))
+    free(line)
+}
+
+private func lunaAttemptCompletion(
+    _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    let word = text.map { String(cString: $0) } ?? ""
+    EditorState.candidates = EditorState.completions(word, start == 0)
+    luna_rl_completion_over()
+    return rl_completion_matches(word, lunaCompletionEntry)
+}
+
+private func lunaCompletionEntry(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {
+    guard Int(state) < EditorState.candidates.count else { return nil }
+    return strdup(EditorState.candidates[Int(state)])
+}

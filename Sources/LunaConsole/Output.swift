@@ -1,0 +1,104 @@
+import RouteCore
+import RouteScript
+
+/// How results are printed: the JSON objects of SPEC §4, or text for people.
+public enum Output {
+    /// `dispatch --json`: one object per request, keys in the SPEC's order.
+    public static func json(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) -> String {
+        let request = outcome.resolution.request
+        let fields: [(String, String)] = [
+            ("request", JSONWriter.quoted(outcome.request)),
+            ("path", JSONWriter.quoted(request.path)),
+            ("route", JSONWriter.quoted(outcome.route)),
+            ("name", outcome.name.map(JSONWriter.quoted) ?? "null"),
+            ("params", JSONWriter.stringObject(outcome.resolution.params)),
+            ("query", JSONWriter.stringObject(request.query)),
+            ("fragment", request.fragment.map(JSONWriter.quoted) ?? "null"),
+            ("plan", outcome.plan.json),
+            ("tree", tree?.json ?? "null"),
+        ]
+        return "{" + fields.map { JSONWriter.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    /// A failed request: `{"request":"…","error":{"kind":"noMatch","message":"…"}}`.
+    public static func json(request: String, error: Error) -> String {
+        "{\"request\":\(JSONWriter.quoted(request)),\"error\":\(errorObject(error))}"
+    }
+
+    /// `{"kind":"…","message":"…"}` for any error Luna reports.
+    public static func errorObject(_ error: Error) -> String {
+        let (kind, message) = describe(error)
+        return "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(message))}"
+    }
+
+    /// The error kind of SPEC §4 and the message.
+    public static func describe(_ error: Error) -> (kind: String, message: String) {
+        switch error {
+        case let error as RouteError: (error.kind.rawValue, error.message)
+        case let error as RouteScriptError:
+            (
+                error.kind == .load ? "script" : error.kind.rawValue,
+                error.message + (error.traceback.map { "\n" + $0 } ?? "")
+            )
+        case let error as RouteDefinitionError: ("script", error.message)
+        default: ("script", "\(error)")
+        }
+    }
+
+    /// A dispatch as text: the request and what it matched, the plan, then the tree.
+    public static func text(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?, style: Style) -> String {
+        let resolution = outcome.resolution
+        var header = style.bold(outcome.request) + " → " + style.green(outcome.route.isEmpty ? "/" : outcome.route)
+        if let name = outcome.name { header += " (\(name))" }
+        let params = resolution.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if !params.isEmpty { header += "  " + params.joined(separator: " ") }
+        var lines = [header]
+        if !resolution.redirects.isEmpty {
+            lines.append(
+                style.dim("  via " + (resolution.redirects + [resolution.request.original]).joined(separator: " → ")))
+        }
+        if outcome.plan.isEmpty {
+            lines.append(style.dim("  plan: nothing to do"))
+        } else {
+            lines.append("  plan:")
+            lines += outcome.plan.operations.map {
+                "    " + style.cyan($0.name) + String($0.text.dropFirst($0.name.count))
+            }
+        }
+        if let tree { lines.append(tree.rendered()) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The route table, most specific first.
+    public static func routes(_ tree: RouteTree, json: Bool, style: Style) -> String {
+        let order = tree.matcher.rankOrder()
+        let rows = order.enumerated().map { rank, route -> (Int, String, String?, String, [String]) in
+            let endpoint = tree.endpoints[route]
+            let node = tree.nodes[endpoint.node]
+            let chain = tree.chain(to: node.index).map { tree.nodes[$0].id }
+            let pattern = endpoint.definition.displayText
+            return (rank + 1, pattern.isEmpty ? "/" : pattern, endpoint.name, node.id, chain)
+        }
+        if json {
+            let items = rows.map { row in
+                "{\"rank\":\(row.0),\"pattern\":\(JSONWriter.quoted(row.1)),\"name\":\(row.2.map(JSONWriter.quoted) ?? "null"),\"id\":\(JSONWriter.quoted(row.3)),\"chain\":\(JSONWriter.array(row.4.map(JSONWriter.quoted)))}"
+            }
+            return "{\"routes\":" + JSONWriter.array(items) + "}"
+        }
+        let patternWidth = max(7, rows.map(\.1.count).max() ?? 0)
+        let nameWidth = max(4, rows.map { $0.2?.count ?? 1 }.max() ?? 0)
+        var lines = [
+            style.bold(pad("RANK", 5) + pad("PATTERN", patternWidth + 2) + pad("NAME", nameWidth + 2) + "NODE CHAIN")
+        ]
+        for row in rows {
+            lines.append(
+                pad(String(row.0), 5) + pad(row.1, patternWidth + 2) + pad(row.2 ?? "-", nameWidth + 2)
+                    + row.4.joined(separator: " > "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,139 @@
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The self-pipe Ctrl-C writes to, so poll wakes up: created once, before the handler.
+private let interruptPipe: (read: Int32, write: Int32) = {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    return (fds[0], fds[1])
+}()
+
+/// Runs a ``Session``: reads commands from a terminal (with line editing) or a pipe (no
+/// prompt, no colour), and reloads the script when the watcher reports a settled change —
+/// also while the user sits at the prompt.
+public final class ReplLoop {
+    let session: Session
+    let watcher: FileWatcher?
+    let editor: LineEditor?
+    let reader: LineReader
+    private let clock = ContinuousClock()
+
+    /// - Parameters:
+    ///   - interactive: use libedit on the terminal; otherwise read lines from standard input.
+    ///   - watcher: reloads on change; nil for `--no-watch`.
+    public init(session: Session, interactive: Bool, watcher: FileWatcher?, historyPath: String?) {
+        self.session = session
+        self.watcher = watcher
+        self.reader = LineReader(fd: STDIN_FILENO)
+        if interactive {
+            let host = session.host
+            editor = LineEditor(prompt: "luna> ", historyPath: historyPath) { word, atStart in
+                Completion.candidates(for: word, atStart: atStart, tree: host.routeTree)
+            }
+        } else {
+            editor = nil
+        }
+        watcher?.watch(session.host.files)
+    }
+
+    /// Runs until end of input or `quit`.
+    public func run() {
+        _ = interruptPipe
+        signal(SIGINT) { _ in
+            var byte: UInt8 = 1
+            _ = write(interruptPipe.write, &byte, 1)
+        }
+        defer {
+            signal(SIGINT, SIG_DFL)
+            editor?.close()
+        }
+        while true {
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interruptPipe.read, events: Int16(POLLIN), revents: 0),
+            ]
+            if let fd = watcher?.descriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            var timeout: Int32 = -1
+            if let next = watcher?.nextCheck(now: clock.now) {
+                let wait = next - clock.now
+                timeout = Int32(
+                    max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR { return }
+            let now = clock.now
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = read(interruptPipe.read, &drain, drain.count)
+                if let editor { editor.cancelLine() } else { return }
+            }
+            if let watcher {
+                watcher.collect(now: now)
+                if let change = watcher.settled(now: now) { handle(change, watcher: watcher) }
+            }
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                let lines: [String]?
+                if let editor { lines = editor.readAvailable() } else { lines = reader.readAvailable() }
+                guard let lines else { return }
+                for line in lines {
+                    let result = session.execute(line)
+                    emit(result.lines)
+                    if result.quit { return }
+                }
+                if editor == nil && reader.isAtEnd { return }
+            }
+        }
+    }
+
+    private func handle(_ change: FileChange, watcher: FileWatcher) {
+        switch change {
+        case .modified:
+            let result = session.reloadAfterChange()
+            notify(result.lines)
+            watcher.watch(session.host.files)
+        case .deleted(let files):
+            let names = files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
+            if session.json {
+                notify(["{\"reload\":{\"deleted\":\(JSONWriter.quoted(names)),\"kept\":true}}"])
+            } else {
+                notify([session.style.yellow("\(names) was deleted; keeping the last tree until it comes back")])
+            }
+        }
+    }
+
+    private func notify(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        if let editor { editor.printAbovePrompt(lines.joined(separator: "\n")) } else { emit(lines) }
+    }
+
+    private func emit(_ lines: [String]) {
+        for line in lines { writeAll(STDOUT_FILENO, line + "\n") }
+    }
+}
+
+/// Tab completion: commands at the start of a line; route patterns and names after.
+public enum Completion {
+    public static func candidates(for word: String, atStart: Bool, tree: RouteTreeProviding?) -> [String] {
+        if atStart && !word.hasPrefix("/") {
+            return Session.commands.map(\.name).filter { $0.hasPrefix(word) && $0 != "=" }
+        }
+        guard let tree else { return [] }
+        let slash = word.hasPrefix("/")
+        let stem = slash ? String(word.dropFirst()) : word
+        var options = tree.completionWords
+        options = options.filter { $0.hasPrefix(stem) }
+        return options.sorted().map { slash ? "/" + $0 : $0 }
+    }
+}
+
+/// What completion needs of a tree (patterns and route names).
+public protocol RouteTreeProviding {
+    var completionWords: [String] { get }
+}

@@ -1,0 +1,321 @@
+import RouteCore
+import RouteScript
+
+/// The REPL's commands over a ``RouteScriptHost``: one input line in, output lines out.
+/// No terminal, file system or clock: the loop around it supplies those.
+///
+/// ```swift
+/// let session = Session(host: host, json: false, style: .plain)
+/// let result = session.execute("go books/42")
+/// print(result.lines.joined(separator: "\n"))
+/// ```
+public final class Session {
+    public let host: RouteScriptHost
+    public let json: Bool
+    public let style: Style
+
+    /// What a command printed, and whether the REPL should end.
+    public struct Result: Equatable {
+        public var lines: [String]
+        public var quit = false
+        public var failed = false
+    }
+
+    /// The commands, for `help` and completion.
+    public static let commands: [(name: String, usage: String, help: String)] = [
+        ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
+        ("back", "back", "the user swiped back on the top stack"),
+        ("tree", "tree [--json]", "the presentable tree"),
+        ("state", "state", "the current request, route, parameters and active node chain"),
+        ("routes", "routes", "the route table, most specific first"),
+        ("explain", "explain PATH", "which routes PATH tries, why each fails, which wins and why"),
+        ("flag", "flag NAME=VALUE", "set an app flag (NAME= clears it); the current path is re-resolved"),
+        ("flags", "flags", "list the app flags"),
+        ("device", "device phone|pad", "re-evaluate the script for that device, keeping the state"),
+        ("reload", "reload", "reload the script now"),
+        ("=", "= EXPR", "evaluate a Lua expression in the script's environment"),
+        ("lua", "lua CHUNK", "run a Lua chunk in the script's environment"),
+        ("help", "help", "this list"),
+        ("quit", "quit", "leave (Ctrl-D too)"),
+    ]
+
+    public init(host: RouteScriptHost, json: Bool, style: Style) {
+        self.host = host
+        self.json = json
+        self.style = style
+    }
+
+    /// Runs one line. Errors are printed, never thrown: the REPL goes on.
+    public func execute(_ line: String) -> Result {
+        let trimmed = line.trimmingWhitespace()
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("--") else { return Result(lines: []) }
+        if trimmed.hasPrefix("/") { return go(String(trimmed.dropFirst()), keep: false) }
+        if trimmed.hasPrefix("=") { return lua("return " + trimmed.dropFirst()) }
+        let (command, argument) = trimmed.splitCommand()
+        switch command {
+        case "go":
+            var words = argument.split(separator: " ").map(String.init)
+            let keep = words.contains("--keep")
+            words.removeAll { $0 == "--keep" }
+            guard words.count == 1 else { return usage("go PATH [--keep]") }
+            return go(words[0], keep: keep)
+        case "back": return attempt { try show(host.back()) }
+        case "tree": return tree(json: json || argument == "--json")
+        case "state": return state()
+        case "routes":
+            guard let tree = host.routeTree else { return failure(RouteScriptError(.notLoaded, "no script is loaded")) }
+            return Result(lines: [Output.routes(tree, json: json, style: style)])
+        case "explain":
+            guard !argument.isEmpty else { return usage("explain PATH") }
+            return explain(argument)
+        case "flag": return flag(argument)
+        case "flags": return flags()
+        case "device":
+            guard let device = Device(rawValue: argument) else { return usage("device phone|pad") }
+            return attempt { reloadLines(try host.setDevice(device)) }
+        case "reload": return attempt { reloadLines(try host.reload()) }
+        case "lua":
+            guard !argument.isEmpty else { return usage("lua CHUNK") }
+            return lua(argument)
+        case "help": return help()
+        case "quit", "exit": return Result(lines: [], quit: true)
+        default:
+            let names = Self.commands.map(\.name).filter { $0.count > 1 }
+            let hint = closest(command, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+            return failure(message: "unknown command '\(command)'\(hint); type help for the list", kind: "usage")
+        }
+    }
+
+    /// Called by the loop when the watcher saw the script change.
+    public func reloadAfterChange() -> Result {
+        do { return Result(lines: reloadLines(try host.reload()).lines) } catch {
+            var result = failure(error)
+            if !json {
+                result.lines =
+                    result.lines.map { $0.replacingPrefix("error: ", with: "reload failed: ") } + [
+                        style.dim("(the previous tree is still running)")
+                    ]
+            }
+            return result
+        }
+    }
+
+    // MARK: Commands
+
+    private func go(_ path: String, keep: Bool) -> Result {
+        do { return show(try host.dispatch(path, keepStack: keep)) } catch {
+            var result = failure(error, request: path)
+            result.failed = true
+            return result
+        }
+    }
+
+    private func show(_ outcome: RouteScriptHost.Outcome) -> Result {
+        if json { return Result(lines: [Output.json(outcome, tree: host.tree)]) }
+        return Result(lines: [Output.text(outcome, tree: host.tree, style: style)])
+    }
+
+    private func tree(json asJSON: Bool) -> Result {
+        guard let tree = host.tree else {
+            return Result(lines: [asJSON ? "null" : style.dim("(nothing dispatched yet)")])
+        }
+        return Result(lines: [asJSON ? tree.json : tree.rendered()])
+    }
+
+    private func state() -> Result {
+        let state = host.state
+        guard let request = state.request, let route = state.route, let tree = host.routeTree else {
+            return Result(lines: [json ? "{\"state\":null}" : style.dim("(nothing dispatched yet)")])
+        }
+        let endpoint = tree.endpoints[route]
+        let chain = tree.chain(to: endpoint.node).map { tree.nodes[$0].id }
+        if json {
+            let fields: [(String, String)] = [
+                ("request", JSONWriter.quoted(state.requested ?? request.original)),
+                ("path", JSONWriter.quoted(request.path)),
+                ("route", JSONWriter.quoted(endpoint.definition.displayText)),
+                ("name", endpoint.name.map(JSONWriter.quoted) ?? "null"),
+                ("params", JSONWriter.stringObject(state.params)),
+                ("query", JSONWriter.stringObject(request.query)),
+                ("fragment", request.fragment.map(JSONWriter.quoted) ?? "null"),
+                ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))),
+            ]
+            return Result(lines: [
+                "{\"state\":{" + fields.map { JSONWriter.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}}"
+            ])
+        }
+        var lines = ["request  " + (state.requested ?? request.original)]
+        if let requested = state.requested, requested != request.original {
+            lines.append("resolved " + request.original)
+        }
+        lines.append(
+            "route    " + Lint.show(endpoint.definition.displayText) + (endpoint.name.map { " (\($0))" } ?? ""))
+        let params = state.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        lines.append("params   " + (params.isEmpty ? "-" : params.joined(separator: " ")))
+        let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if !query.isEmpty { lines.append("query    " + query.joined(separator: "&")) }
+        if let fragment = request.fragment { lines.append("fragment " + fragment) }
+        lines.append("chain    " + chain.joined(separator: " > "))
+        return Result(lines: lines)
+    }
+
+    private func explain(_ path: String) -> Result {
+        do {
+            let explanation = try host.explain(path)
+            guard let tree = host.routeTree else { return Result(lines: []) }
+            let request = try tree.request(from: path)
+            if json {
+                let attempts = explanation.attempts.map { attempt in
+                    "{\"pattern\":\(JSONWriter.quoted(Lint.show(attempt.pattern))),\"matched\":\(attempt.outcome == .matched),\"reason\":\(JSONWriter.quoted(attempt.reason)),\"segment\":\(attempt.failingSegment.map { String($0 + 1) } ?? "null")}"
+                }
+                let winner =
+                    explanation.winner.map { JSONWriter.quoted(Lint.show(tree.endpoints[$0].definition.displayText)) }
+                    ?? "null"
+                return Result(lines: [
+                    "{\"explain\":{\"request\":\(JSONWriter.quoted(path)),\"path\":\(JSONWriter.quoted(request.path)),\"attempts\":\(JSONWriter.array(attempts)),\"winner\":\(winner),\"reasons\":\(JSONWriter.array(explanation.reasons.map(JSONWriter.quoted)))}}"
+                ])
+            }
+            var lines = ["explain " + Lint.show(request.path)]
+            for attempt in explanation.attempts {
+                let mark = attempt.outcome == .matched ? style.green("✓") : style.red("✗")
+                lines.append("  \(mark) \(Lint.show(attempt.pattern))  — \(attempt.reason)")
+                if let segment = attempt.failingSegment {
+                    let (text, caret) = Self.caret(request.segments, at: segment)
+                    lines.append("      " + text)
+                    lines.append("      " + style.red(caret))
+                }
+            }
+            if let winner = explanation.winner {
+                lines.append("wins: " + style.bold(Lint.show(tree.endpoints[winner].definition.displayText)))
+                lines += explanation.reasons.map { "  " + $0 }
+            } else {
+                lines.append("no route wins")
+            }
+            return Result(lines: lines)
+        } catch {
+            return failure(error, request: path)
+        }
+    }
+
+    /// The path with a caret line under segment `index` (past the end: after the path).
+    static func caret(_ segments: [String], at index: Int) -> (String, String) {
+        let text = segments.isEmpty ? "/" : segments.joined(separator: "/")
+        var offset = 0
+        for segment in segments.prefix(index) { offset += segment.count + 1 }
+        let width = index < segments.count ? max(1, segments[index].count) : 1
+        if index >= segments.count { offset = text.count + 1 }
+        return (text, String(repeating: " ", count: offset) + String(repeating: "^", count: width))
+    }
+
+    private func flag(_ argument: String) -> Result {
+        guard let equals = argument.firstIndex(of: "=") else { return usage("flag NAME=VALUE") }
+        let name = String(argument[..<equals]).trimmingWhitespace()
+        let value = String(argument[argument.index(after: equals)...]).trimmingWhitespace()
+        guard !name.isEmpty else { return usage("flag NAME=VALUE") }
+        do {
+            let outcome = try host.setFlag(name, value.isEmpty ? nil : value)
+            var lines = json ? [] : [value.isEmpty ? "flag \(name) cleared" : "flag \(name)=\(value)"]
+            if let outcome { lines += show(outcome).lines }
+            if json && outcome == nil { lines.append("{\"flags\":\(JSONWriter.stringObject(host.options.flags))}") }
+            return Result(lines: lines)
+        } catch {
+            return failure(error, request: host.state.requested)
+        }
+    }
+
+    private func flags() -> Result {
+        if json { return Result(lines: ["{\"flags\":\(JSONWriter.stringObject(host.options.flags))}"]) }
+        let flags = host.options.flags.sorted { $0.key < $1.key }
+        return Result(lines: flags.isEmpty ? [style.dim("(no flags)")] : flags.map { "\($0.key)=\($0.value)" })
+    }
+
+    private func reloadLines(_ summary: ReloadSummary) -> Result {
+        if json {
+            let milliseconds =
+                Double(summary.duration.components.seconds) * 1000 + Double(summary.duration.components.attoseconds)
+                / 1e15
+            let fields = [
+                "\"ms\":\((milliseconds * 100).rounded() / 100)",
+                "\"added\":\(JSONWriter.array(summary.added.map(JSONWriter.quoted)))",
+                "\"removed\":\(JSONWriter.array(summary.removed.map(JSONWriter.quoted)))",
+                "\"changed\":\(JSONWriter.array(summary.changed.map(JSONWriter.quoted)))",
+                "\"warning\":\(summary.warning.map(JSONWriter.quoted) ?? "null")",
+                "\"plan\":\(summary.plan.json)",
+            ]
+            return Result(lines: ["{\"reload\":{" + fields.joined(separator: ",") + "}}"])
+        }
+        var lines = [style.green(summary.line)]
+        if let warning = summary.warning { lines.append(style.yellow("warning: " + warning)) }
+        return Result(lines: lines)
+    }
+
+    private func lua(_ chunk: some StringProtocol) -> Result {
+        do {
+            let values = try host.evaluate(String(chunk).replacingPrefix("return return ", with: "return "))
+            if json { return Result(lines: ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]) }
+            return Result(lines: values.isEmpty ? [] : [values.joined(separator: "\t")])
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private func help() -> Result {
+        let width = Self.commands.map(\.usage.count).max() ?? 0
+        var lines = Self.commands.map { "  " + Output.pad($0.usage, width + 2) + $0.help }
+        lines.insert("commands:", at: 0)
+        if json {
+            return Result(lines: ["{\"help\":\(JSONWriter.array(Self.commands.map { JSONWriter.quoted($0.usage) }))}"])
+        }
+        return Result(lines: lines)
+    }
+
+    // MARK: Errors
+
+    private func usage(_ text: String) -> Result { failure(message: "usage: " + text, kind: "usage") }
+
+    private func failure(_ error: Error, request: String? = nil) -> Result {
+        let (kind, message) = Output.describe(error)
+        if json {
+            if let request { return Result(lines: [Output.json(request: request, error: error)], failed: true) }
+            return Result(lines: ["{\"error\":\(Output.errorObject(error))}"], failed: true)
+        }
+        _ = kind
+        return Result(lines: [style.red("error: ") + message], failed: true)
+    }
+
+    private func failure(message: String, kind: String) -> Result {
+        if json {
+            return Result(
+                lines: ["{\"error\":{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(message))}}"],
+                failed: true)
+        }
+        return Result(lines: [style.red("error: ") + message], failed: true)
+    }
+
+    private func attempt(_ body: () throws -> Result) -> Result {
+        do { return try body() } catch { return failure(error) }
+    }
+
+    private func closest(_ word: String, among names: [String]) -> String? {
+        names.first { $0.hasPrefix(word) || word.hasPrefix($0) }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return String(slice)
+    }
+
+    /// The first word and the rest, trimmed.
+    func splitCommand() -> (String, String) {
+        guard let space = firstIndex(where: \.isWhitespace) else { return (self, "") }
+        return (String(self[..<space]), String(self[space...]).trimmingWhitespace())
+    }
+
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}
