@@ -39,7 +39,7 @@ let package = Package(
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
         // The REPL and command output.
-        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore", "CEdit"]),
+        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore", "LuaHost", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [
@@ -50,6 +50,9 @@ let package = Package(
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
+        // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
+        .testTarget(
+            name: "LunaConsoleTests", dependencies: ["LunaConsole", "RouteScript", "RouteCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

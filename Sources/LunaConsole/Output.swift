@@ -1,3 +1,4 @@
+import LuaHost
 import RouteCore
 import RouteScript
 
@@ -41,6 +42,7 @@ public enum Output {
                 error.message + (error.traceback.map { "\n" + $0 } ?? "")
             )
         case let error as RouteDefinitionError: ("script", error.message)
+        case let error as LuaError: ("script", error.fullDescription)
         default: ("script", "\(error)")
         }
     }

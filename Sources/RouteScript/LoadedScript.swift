@@ -50,7 +50,13 @@ final class LoadedScript {
         } catch let error as RouteScriptError {
             throw error
         } catch let error as LuaError {
-            throw RouteScriptError(.load, error.message, traceback: error.traceback)
+            // A DSL mistake reported by a builder or require is complete with its file:line;
+            // a traceback would only say "in function 'endpoint'".
+            let fromBuilder =
+                DSLSchema.builders.map(\.name).contains { name in
+                    error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function '\(name)'") == true
+                } || error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function 'require'") == true
+            throw RouteScriptError(.load, error.message, traceback: fromBuilder ? nil : error.traceback)
         } catch {
             throw RouteScriptError(.load, "\(error)")
         }

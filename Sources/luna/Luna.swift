@@ -27,7 +27,8 @@ struct Luna: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = fullMessage(for: error)
+                var message = fullMessage(for: error)
+                if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
                 writeError("luna: error: \(message)")
                 terminate(2)
             }

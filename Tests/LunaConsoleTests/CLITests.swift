@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Golden tests of the `luna` binary on examples/ (exact output, exit status).
+@Suite struct CLITests {
+    static let fixtures = repositoryRoot + "/Tests/LunaConsoleTests/Fixtures/"
+
+    @Test func versionAndHelp() throws {
+        let version = try luna(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "luna 0.1.0 (Lua 5.4)\n")
+        let help = try luna(["--help"])
+        #expect(help.status == 0)
+        for command in ["repl", "dispatch", "routes", "check", "graph"] {
+            #expect(help.stdout.contains("  \(command) "), "\(command)")
+            let sub = try luna([command, "--help"])
+            #expect(sub.status == 0)
+            #expect(sub.stdout.contains("USAGE: luna \(command) <script>"), "\(command)")
+        }
+    }
+
+    @Test func dispatchPrintsOneJSONObjectPerRequest() throws {
+        let result = try luna([
+            "dispatch", "examples/books.lua", "books/42?title=Dune", "books/42?title=Dune", "--json",
+        ])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(
+            lines[0]
+                == #"{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"plan":[{"op":"create","id":"switcher:login"},{"op":"create","id":"junction:today"},{"op":"create","id":"stack:today"},{"op":"create","id":"stack:books"},{"op":"create","id":"books"},{"op":"create","id":"books/:id"},{"op":"create","id":"stack:profile"},{"op":"setStack","id":"stack:books","items":["books","books/:id"]},{"op":"setOptions","id":"junction:today","options":["stack:today","stack:books","stack:profile"]},{"op":"select","id":"junction:today","index":1,"option":"stack:books"},{"op":"select","id":"switcher:login","index":2,"option":"junction:today"}],"tree":{"attributes":{},"children":[{"attributes":{},"children":[{"attributes":{},"children":[],"id":"stack:today","kind":"stack","title":"Today"},{"attributes":{},"children":[{"attributes":{},"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"Dune"}],"id":"stack:books","kind":"stack","title":"Books"},{"attributes":{},"children":[],"id":"stack:profile","kind":"stack","title":"Profile"}],"id":"junction:today","kind":"junction","selected":1,"title":"Main"}],"id":"switcher:login","kind":"switcher","selected":2,"title":"switcher:login"}}"#
+        )
+        #expect(lines[1].contains(#""plan":[],"#), "re-dispatching the current request: an empty plan")
+    }
+
+    @Test func aFailedDispatchIsAnErrorObjectAndStatusOneButTheOthersRun() throws {
+        let result = try luna(["dispatch", "examples/routerservice.lua", "products/7/reviews", "home", "--json"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines[0]
+                == #"{"request":"products/7/reviews","error":{"kind":"disabled","message":"route 'products/:id/reviews' is disabled"}}"#
+        )
+        #expect(lines[1].hasPrefix(#"{"request":"home","path":"home""#))
+        let text = try luna(["dispatch", "examples/books.lua", "books/%zz"])
+        #expect(text.status == 1)
+        #expect(text.stderr == "luna: error: bad percent-encoding in segment 2 ('%zz')\n")
+    }
+
+    @Test func dispatchTextHasNoColourWhenPiped() throws {
+        let result = try luna(["dispatch", "examples/books.lua", "today"], environment: ["NO_COLOR": ""])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\u{1B}["))
+        #expect(result.stdout.hasPrefix("today → today\n  plan:\n    create switcher:login\n"))
+    }
+
+    @Test func flagsAndDevicesReachTheScript() throws {
+        let on = try luna(["dispatch", "examples/routerservice.lua", "checkout", "--flag", "newCheckout=on", "--json"])
+        #expect(on.stdout.contains(#""route":"checkout","#))
+        let pad = try luna(["dispatch", "examples/device.lua", "inbox/3", "--device", "pad", "--json"])
+        #expect(pad.stdout.contains(#""id":"split""#))
+    }
+
+    @Test func usageErrorsAndLoadErrorsExitWithTwo() throws {
+        let missing = try luna(["dispatch"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("luna: error: Missing expected argument '<script>'"))
+        let device = try luna(["dispatch", "examples/books.lua", "x", "--device", "tv"])
+        #expect(device.status == 2)
+        #expect(device.stderr.hasPrefix("luna: error: --device must be phone or pad"))
+        let folder = ScriptFolder()
+        let broken = folder.write("broken.lua", "return endpoint { 'a', childs = {} }")
+        let load = try luna(["routes", broken])
+        #expect(load.status == 2)
+        #expect(
+            load.stderr == "luna: error: broken.lua:1: endpoint: unknown field 'childs' (did you mean 'children'?)\n")
+    }
+
+    @Test func routesListsTheTableMostSpecificFirst() throws {
+        let result = try luna(["routes", "examples/featherweight.lua"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                RANK PATTERN                          NAME    NODE CHAIN
+                1    welcome                          -       junction:welcome > stack:welcome > welcome
+                2    login                            -       junction:welcome > stack:login > login
+                3    zoos                             -       junction:welcome > stack:zoos > zoos
+                4    about                            -       junction:welcome > about
+                5    welcome/register                 -       junction:welcome > stack:welcome > welcome > welcome/register
+                6    welcome/register/step2           -       junction:welcome > stack:welcome > welcome > welcome/register > welcome/register/step2
+                7    zoos/:zoo                        zoo     junction:welcome > stack:zoos > zoos > zoos/:zoo
+                8    zoos/:zoo/animals/:animal        animal  junction:welcome > stack:zoos > zoos > zoos/:zoo > zoos/:zoo/animals/:animal
+                9    regex:animals/(?<animal>[a-z]+)  -       junction:welcome > stack:zoos > legacy-animal
+
+                """)
+        let json = try luna(["routes", "examples/featherweight.lua", "--json"])
+        #expect(
+            json.stdout.hasPrefix(
+                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["junction:welcome","stack:welcome","welcome"]}"#
+            ))
+    }
+
+    @Test func checkReportsEachKindOfProblem() throws {
+        let result = try luna(["check", Self.fixtures + "lint.lua"])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout == """
+                lint.lua:4: warning: route 'users/:name' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                lint.lua:5: warning: route 'files/:_' can never win: 'files/:path' (lint.lua:6) matches everything it matches and is a more specific route
+                lint.lua:11: warning: route 'users/:who' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                lint.lua:14: error: route 'about' duplicates 'about' (lint.lua:8)
+                lint.lua:7: warning: validator of 'id' ('[0-9]{0}') rejects every value it was tried with; check the regex
+                lint.lua:10: warning: stack 'dead' has no reachable endpoint: every route under it can never win
+                lint.lua:14: warning: modal 'about-again' can never be presented: every route under it can never win
+                lint.lua: 9 routes, 1 errors, 6 warnings
+
+                """)
+        let clean = try luna(["check", "examples/books.lua"])
+        #expect(clean.status == 0)
+        #expect(clean.stdout == "books.lua: 11 routes, 0 errors, 0 warnings\n")
+        // Problems that are load errors: exit status 2.
+        let folder = ScriptFolder()
+        for (source, message) in [
+            ("return endpoint { 'a/:id/:id' }", "pattern 'a/:id/:id': parameter 'id' appears twice"),
+            ("return endpoint { 'a/:id', where = { id = '(' } }", "where.id: invalid regular expression '('"),
+        ] {
+            let path = folder.write("bad.lua", source)
+            let bad = try luna(["check", path])
+            #expect(bad.status == 2)
+            #expect(bad.stderr.contains(message), "\(bad.stderr)")
+        }
+    }
+
+    @Test func graphPrintsDOTAndRendersThroughDot() throws {
+        let dot = try luna(["graph", "examples/books.lua"])
+        #expect(dot.status == 0)
+        #expect(dot.stdout.hasPrefix("digraph \"books.lua\" {\n  rankdir=LR;\n"))
+        #expect(dot.stdout.contains(#""today" -> "today/story/:type/:id" [style=dashed, label="modal"];"#))
+        #expect(dot.stdout.contains(#""books" -> "books/:id" [label="push"];"#))
+        #expect(dot.stdout.contains(#""switcher:login" [shape=diamond"#))
+        #expect(dot.stdout.hasSuffix("}\n"))
+        let hasDot = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/dot")
+        }
+        let svg = try luna(["graph", "examples/books.lua", "--format", "svg"])
+        if hasDot {
+            #expect(svg.status == 0)
+            #expect(svg.stdout.contains("<svg"))
+        } else {
+            #expect(svg.status == 2)
+            #expect(svg.stderr.contains("'dot' is not on PATH"))
+        }
+    }
+
+    @Test func replInPipeModeRunsTheSameCommandsWithoutAPrompt() throws {
+        let result = try luna(
+            ["repl", "examples/books.lua", "--no-watch", "books"], input: "go books/7\nstate\n= 2 + 3\nquit\n")
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("luna>"))
+        #expect(result.stdout.hasPrefix("books → books\n"))
+        #expect(result.stdout.contains("request  books/7\nroute    books/:id (book)\nparams   id=7\n"))
+        #expect(result.stdout.hasSuffix("5\n"))
+        let json = try luna(["repl", "examples/books.lua", "--no-watch", "--json"], input: "go login\ntree\nnope\n")
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(
+            lines[1]
+                == #"{"attributes":{},"children":[{"attributes":{},"id":"login","kind":"screen","modal":null,"params":{},"query":{},"route":"login","title":"Login"}],"id":"switcher:login","kind":"switcher","selected":0,"title":"switcher:login"}"#
+        )
+    }
+}

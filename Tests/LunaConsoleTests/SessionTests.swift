@@ -1,0 +1,155 @@
+import LunaConsole
+import RouteScript
+import Testing
+
+/// REPL transcripts, driven through the session as pipe mode drives it.
+@Suite struct SessionTests {
+    func transcript(_ script: String, _ lines: [String], json: Bool = false) throws -> String {
+        let host = try RouteScriptHost(contentsOf: example(script))
+        let session = Session(host: host, json: json, style: .plain)
+        return lines.flatMap { line in ["> " + line] + session.execute(line).lines }.joined(separator: "\n")
+    }
+
+    @Test func aShortSession() throws {
+        let text = try transcript(
+            "books.lua", ["go books/42", "/today", "go books --keep", "state", "back", "tree", "nonsense"])
+        #expect(
+            text == """
+                > go books/42
+                books/42 → books/:id (book)  id=42
+                  plan:
+                    create switcher:login
+                    create junction:today
+                    create stack:today
+                    create stack:books
+                    create books
+                    create books/:id
+                    create stack:profile
+                    setStack stack:books [books, books/:id]
+                    setOptions junction:today [stack:today, stack:books, stack:profile]
+                    select junction:today 1 (stack:books)
+                    select switcher:login 2 (junction:today)
+                switcher switcher:login
+                └── junction junction:today "Main"
+                    ├── stack stack:today "Today"
+                    ├── stack stack:books "Books" (selected)
+                    │   ├── screen books "Books"
+                    │   └── screen books/:id "Book 42" id=42
+                    └── stack stack:profile "Profile"
+                > /today
+                today → today
+                  plan:
+                    create today
+                    setStack stack:today [today]
+                    select junction:today 0 (stack:today)
+                switcher switcher:login
+                └── junction junction:today "Main"
+                    ├── stack stack:today "Today" (selected)
+                    │   └── screen today "Today"
+                    ├── stack stack:books "Books"
+                    │   ├── screen books "Books"
+                    │   └── screen books/:id "Book 42" id=42
+                    └── stack stack:profile "Profile"
+                > go books --keep
+                books → books
+                  plan:
+                    select junction:today 1 (stack:books)
+                switcher switcher:login
+                └── junction junction:today "Main"
+                    ├── stack stack:today "Today"
+                    │   └── screen today "Today"
+                    ├── stack stack:books "Books" (selected)
+                    │   ├── screen books "Books"
+                    │   └── screen books/:id "Book 42" id=42
+                    └── stack stack:profile "Profile"
+                > state
+                request  books/42
+                route    books/:id (book)
+                params   id=42
+                chain    switcher:login > junction:today > stack:books > books > books/:id
+                > back
+                back → books
+                  plan:
+                    unwind books/:id
+                switcher switcher:login
+                └── junction junction:today "Main"
+                    ├── stack stack:today "Today"
+                    │   └── screen today "Today"
+                    ├── stack stack:books "Books" (selected)
+                    │   └── screen books "Books"
+                    └── stack stack:profile "Profile"
+                > tree
+                switcher switcher:login
+                └── junction junction:today "Main"
+                    ├── stack stack:today "Today"
+                    │   └── screen today "Today"
+                    ├── stack stack:books "Books" (selected)
+                    │   └── screen books "Books"
+                    └── stack stack:profile "Profile"
+                > nonsense
+                error: unknown command 'nonsense'; type help for the list
+                """)
+    }
+
+    @Test func explainShowsCaretsAndTheWinner() throws {
+        let host = try RouteScriptHost(contentsOf: example("routerservice.lua"))
+        let session = Session(host: host, json: false, style: .plain)
+        let lines = session.execute("explain products/x7").lines
+        #expect(lines.first == "explain products/x7")
+        let index = try #require(lines.firstIndex { $0.hasPrefix("  ✗ products/:id ") })
+        #expect(lines[index] == "  ✗ products/:id  — segment 2: 'x7' does not pass the validator of 'id' ('[0-9]+')")
+        #expect(lines[index + 1] == "      products/x7")
+        #expect(lines[index + 2] == "               ^^")
+        #expect(lines.last == "wins: ...")
+    }
+
+    @Test func explainSaysWhyTheWinnerWon() throws {
+        let host = try RouteScriptHost(contentsOf: example("routerservice.lua"))
+        let session = Session(host: host, json: false, style: .plain)
+        let lines = session.execute("explain products/7").lines
+        #expect(lines.suffix(2) == ["wins: products/:id", "  beats ...: a constant ranks above the catch-all '...'"])
+    }
+
+    @Test func jsonModePrintsOneObjectPerCommand() throws {
+        let text = try transcript(
+            "routerservice.lua",
+            ["go checkout", "flag newCheckout=on", "flags", "= 1 + 1", "go products/7/reviews", "bogus", "routes"],
+            json: true)
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("> ") }
+        #expect(lines.count == 7)
+        #expect(
+            lines[0].hasPrefix(
+                #"{"request":"checkout","path":"checkout/classic","route":"checkout/classic","name":"classicCheckout","#
+            ))
+        #expect(lines[1].hasPrefix(#"{"request":"checkout","path":"checkout","route":"checkout","name":"checkout","#))
+        #expect(lines[2] == #"{"flags":{"newCheckout":"on"}}"#)
+        #expect(lines[3] == #"{"lua":["2"]}"#)
+        #expect(
+            lines[4]
+                == #"{"request":"products/7/reviews","error":{"kind":"disabled","message":"route 'products/:id/reviews' is disabled"}}"#
+        )
+        #expect(lines[5] == #"{"error":{"kind":"usage","message":"unknown command 'bogus'; type help for the list"}}"#)
+        #expect(
+            lines[6].hasPrefix(
+                #"{"routes":[{"rank":1,"pattern":"home","name":"home","id":"home","chain":["switcher:home","stack:home","home"]}"#
+            ))
+    }
+
+    @Test func luaErrorsAndLimitsDoNotEndTheSession() throws {
+        let text = try transcript("books.lua", ["= nosuch.field", "lua while true do end", "= 6 * 7", "quit"])
+        #expect(
+            text == """
+                > = nosuch.field
+                error: repl:1: attempt to index a nil value (global 'nosuch')
+                stack traceback:
+                \trepl:1: in main chunk
+                > lua while true do end
+                error: repl:1: deadline exceeded
+                stack traceback:
+                \trepl:1: in main chunk
+                > = 6 * 7
+                42
+                > quit
+                """)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The repository root, from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+func example(_ name: String) -> String { repositoryRoot + "/examples/" + name }
+
+/// The `luna` binary next to the test bundle.
+let lunaBinary: String = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [bundle.appendingPathComponent("luna").path, repositoryRoot + "/.build/debug/luna"]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+}()
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `luna` with arguments and optional standard input (never a terminal).
+func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: lunaBinary)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A folder for one test's scripts, outside /tmp (some editors write in place under /tmp,
+/// which would hide the rename case), removed afterwards.
+final class ScriptFolder {
+    let path: String
+
+    init() {
+        let base = repositoryRoot + "/.build/test-scripts"
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        path = base + "/console-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        let full = path + "/" + name
+        try? FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        return full
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
