@@ -15,3 +15,4 @@ static inline const char *luna_rl_line(void) { return rl_line_buffer; }
 static inline int luna_rl_point(void) { return rl_point; }
 static inline void luna_rl_set_point(int point) { rl_point = point; }
 static inline void luna_rl_completion_over(void) { rl_attempted_completion_over = 1; }
+static inline int luna_rl_end(void) { return rl_end; }

@@ -29,13 +29,24 @@ public final class LineEditor {
         using_history()
         if let historyPath { read_history(historyPath) }
         rl_callback_handler_install(prompt, lunaLineHandler)
+        // libedit's callback mode drops end-of-file (rl_callback_read_char returns early when
+        // el_gets reports it), so Ctrl-D is bound to a function that ends input on an empty line.
+        rl_add_defun("luna-end-of-input", lunaEndOfInput, 4)
     }
 
-    /// Reads the available keystrokes; returns the lines completed (nil at Ctrl-D).
+    /// Shows a fresh prompt after the output of the lines just read.
+    public func resume() {
+        rl_callback_handler_install(prompt, lunaLineHandler)
+    }
+
+    /// Reads the available keystrokes; returns the lines completed (nil at Ctrl-D). When it
+    /// returns lines, the prompt is taken down until ``resume()``, so output does not land
+    /// after a prompt already drawn.
     public func readAvailable() -> [String]? {
         rl_callback_read_char()
         let lines = EditorState.lines
         EditorState.lines = []
+        if !lines.isEmpty || EditorState.atEnd { rl_callback_handler_remove() }
         for line in lines where !line.trimmingWhitespace().isEmpty {
             add_history(line)
             if let historyPath { write_history(historyPath) }
@@ -58,12 +69,15 @@ public final class LineEditor {
         rl_redisplay()
     }
 
-    /// Ctrl-C: drop the line being typed and show a fresh prompt.
+    /// Ctrl-C: drop the line being typed and show a fresh prompt. (libedit's
+    /// rl_replace_line ignores an empty replacement, so the text is deleted instead.)
     public func cancelLine() {
-        rl_replace_line("", 0)
+        let end = luna_rl_end()
+        if end > 0 { rl_delete_text(0, end) }
+        luna_rl_set_point(0)
+        rl_callback_handler_remove()
         writeAll(STDOUT_FILENO, "^C\n")
-        rl_on_new_line()
-        rl_redisplay()
+        rl_callback_handler_install(prompt, lunaLineHandler)
     }
 
     /// Restores the terminal.
@@ -88,6 +102,11 @@ private func lunaLineHandler(_ line: UnsafeMutablePointer<CChar>?) {
     }
     EditorState.lines.append(String(cString: line))
     free(line)
+}
+
+private func lunaEndOfInput(_ count: Int32, _ key: Int32) -> Int32 {
+    if luna_rl_end() == 0 { EditorState.atEnd = true }
+    return 0
 }
 
 private func lunaAttemptCompletion(

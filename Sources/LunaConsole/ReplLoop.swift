@@ -43,9 +43,19 @@ public final class ReplLoop {
         watcher?.watch(session.host.files)
     }
 
-    /// Runs until end of input or `quit`.
-    public func run() {
+    /// Runs `first` (if any), then commands until end of input or `quit`.
+    public func run(first: String? = nil) {
+        if let first {
+            let result = session.execute(first)
+            if let editor { editor.printAbovePrompt(result.lines.joined(separator: "\n")) } else { emit(result.lines) }
+        }
         _ = interruptPipe
+        // A parent may have blocked SIGINT (a test runner's thread, an IDE); the mask is
+        // inherited across exec, and Ctrl-C must work here.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         signal(SIGINT) { _ in
             var byte: UInt8 = 1
             _ = write(interruptPipe.write, &byte, 1)
@@ -87,6 +97,7 @@ public final class ReplLoop {
                     emit(result.lines)
                     if result.quit { return }
                 }
+                if !lines.isEmpty { editor?.resume() }
                 if editor == nil && reader.isAtEnd { return }
             }
         }

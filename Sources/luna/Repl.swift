@@ -30,17 +30,14 @@ struct Repl: ParsableCommand {
         if interactive && !json {
             emit(
                 style.dim(
-                    "luna \(Luna.configuration.version) · \(script) · \(host.routeTree?.endpoints.count ?? 0) routes · type help"
+                    "\(Luna.configuration.version) · \(script) · \(host.routeTree?.endpoints.count ?? 0) routes · type help"
                 ))
         }
-        if let path {
-            let result = session.execute("go " + path)
-            for line in result.lines { emit(line) }
-        }
+        // The watch starts before anything is shown, so no save after the first output is missed.
         let home = getenv("HOME").map { String(cString: $0) }
         let loop = ReplLoop(
             session: session, interactive: interactive, watcher: noWatch ? nil : makeFileWatcher(),
             historyPath: home.map { $0 + "/.luna_history" })
-        loop.run()
+        loop.run(first: path.map { "go " + $0 })
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The REPL reloads a saved script once, keeps the state, and survives a broken save.
+@Suite struct HotReloadTests {
+    static let version1 = """
+        return stack { title = "Books",
+          endpoint { "books", title = "Books", children = { endpoint { "./:id", title = "Book" } } } }
+        """
+    static let version2 = """
+        return stack { title = "Books",
+          endpoint { "books", title = "Library", children = { endpoint { "./:id", title = "Book" } } },
+          endpoint { "authors" } }
+        """
+
+    @Test(arguments: WatcherTests.Save.allCases)
+    func aSaveReloadsOnceAndKeepsTheState(style: WatcherTests.Save) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("live.lua", Self.version1)
+        let repl = try LiveProcess(["repl", script, "books/7"])
+        defer { repl.finish() }
+        #expect(repl.lines { $0.contains("screen books/:id") } != nil)
+        try WatcherTests.save(style, script, Self.version2)
+        let reload = try #require(repl.lines { $0.hasPrefix("reloaded in ") })
+        #expect(reload.last?.hasSuffix(" ms: 1 added, 0 removed, 1 changed") == true)
+        repl.send("state\ntree\n")
+        let after = try #require(repl.lines { $0.contains("screen books/:id") })
+        #expect(after.contains("request  books/7"))
+        #expect(after.contains { $0.contains("screen books \"Library\"") })
+        #expect(!after.contains { $0.hasPrefix("reloaded in ") }, "exactly one reload")
+        repl.send("quit\n")
+    }
+
+    @Test func aBrokenSaveKeepsTheTreeAndAFixedOneReloads() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("live.lua", Self.version1)
+        let repl = try LiveProcess(["repl", script, "books/7"])
+        defer { repl.finish() }
+        #expect(repl.lines { $0.contains("screen books/:id") } != nil)
+        try WatcherTests.save(.tempThenRename, script, "return stack { endpoint { 'books' ")
+        let failure = try #require(repl.lines { $0.hasPrefix("reload failed: ") })
+        #expect(failure.last == "reload failed: live.lua:1: '}' expected near <eof>")
+        repl.send("state\n")
+        #expect(repl.lines { $0 == "request  books/7" } != nil)
+        try WatcherTests.save(.tempThenRename, script, Self.version2)
+        #expect(repl.lines { $0.hasPrefix("reloaded in ") } != nil)
+        repl.send("quit\n")
+    }
+
+    @Test func aDeletedScriptKeepsRunningUntilItComesBack() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("live.lua", Self.version1)
+        let repl = try LiveProcess(["repl", script, "books"])
+        defer { repl.finish() }
+        #expect(repl.lines { $0.contains("screen books") } != nil)
+        try FileManager.default.removeItem(atPath: script)
+        #expect(repl.lines { $0 == "live.lua was deleted; keeping the last tree until it comes back" } != nil)
+        folder.write("live.lua", Self.version2)
+        #expect(repl.lines { $0.hasPrefix("reloaded in ") } != nil)
+        repl.send("quit\n")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running `luna` with its standard input held open, read line by line. Waiting for a
+/// line is bounded (so a broken build fails instead of hanging) but asserts nothing about
+/// time.
+final class LiveProcess {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: lunaBinary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+    }
+
+    func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// Lines until one satisfies `done` (inclusive), or nil if the process ended or 20 s passed.
+    func lines(until done: (String) -> Bool) -> [String]? {
+        var collected: [String] = []
+        let fd = output.fileHandleForReading.fileDescriptor
+        let limit = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < limit {
+            while let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                collected.append(line)
+                if done(line) { return collected }
+            }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 1, 200) >= 0 else { return nil }
+            if fds[0].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = read(fd, &chunk, chunk.count)
+                if count <= 0 { return nil }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+        return nil
+    }
+
+    func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

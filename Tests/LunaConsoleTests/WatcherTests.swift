@@ -1,0 +1,102 @@
+import Foundation
+import LunaConsole
+import Testing
+
+/// Every way an editor saves gives exactly one settled change. The kernel queues inotify
+/// events when each file operation returns, so the tests read them right away and move time
+/// forward by passing it in: nothing sleeps.
+@Suite struct WatcherTests {
+    enum Kind: String, CaseIterable, Sendable { case inotify, polling }
+
+    static func watcher(_ kind: Kind) -> FileWatcher {
+        switch kind {
+        case .inotify:
+            #if os(Linux)
+                return InotifyWatcher()!
+            #else
+                return PollingWatcher()
+            #endif
+        case .polling: return PollingWatcher()
+        }
+    }
+
+    /// Saves that an editor might do.
+    enum Save: String, CaseIterable, Sendable {
+        case inPlace, truncateThenWrite, tempThenRename, deleteThenRecreate
+    }
+
+    static func save(_ style: Save, _ path: String, _ text: String) throws {
+        let data = Data(text.utf8)
+        switch style {
+        case .inPlace:
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: data)
+            try handle.close()
+        case .truncateThenWrite:
+            let truncate = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try truncate.truncate(atOffset: 0)
+            try truncate.close()
+            let write = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try write.write(contentsOf: data)
+            try write.close()
+        case .tempThenRename:
+            let temp = path + ".swp~"
+            _ = FileManager.default.createFile(atPath: temp, contents: data)
+            _ = rename(temp, path)
+        case .deleteThenRecreate:
+            try FileManager.default.removeItem(atPath: path)
+            _ = FileManager.default.createFile(atPath: path, contents: data)
+        }
+    }
+
+    @Test(arguments: Kind.allCases, Save.allCases)
+    func eachSaveStyleGivesExactlyOneChange(kind: Kind, style: Save) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return endpoint { 'a' }\n")
+        let watcher = Self.watcher(kind)
+        let start = ContinuousClock.now
+        watcher.watch([script])
+        watcher.collect(now: start)
+        #expect(watcher.settled(now: start + .seconds(5)) == nil, "nothing changed yet")
+        try Self.save(style, script, "return endpoint { 'b' }    \n")
+        let t0 = start + .seconds(10)
+        watcher.collect(now: t0)
+        #expect(watcher.settled(now: t0 + .milliseconds(10)) == nil, "not settled yet")
+        #expect(watcher.nextCheck(now: t0) != nil)
+        #expect(watcher.settled(now: t0 + .seconds(1)) == .modified)
+        watcher.collect(now: t0 + .seconds(2))
+        #expect(watcher.settled(now: t0 + .seconds(3)) == nil, "exactly one change")
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aDeletedScriptIsReportedAndPickedUpWhenItReturns(kind: Kind) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return endpoint { 'a' }\n")
+        let watcher = Self.watcher(kind)
+        let start = ContinuousClock.now
+        watcher.watch([script])
+        try FileManager.default.removeItem(atPath: script)
+        watcher.collect(now: start)
+        #expect(watcher.settled(now: start + .seconds(1)) == .deleted([script]))
+        folder.write("main.lua", "return endpoint { 'b' }\n")
+        watcher.collect(now: start + .seconds(2))
+        #expect(watcher.settled(now: start + .seconds(3)) == .modified)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func requiredModulesAreWatchedAndOtherFilesIgnored(kind: Kind) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return require 'tabs.books'\n")
+        let module = folder.write("tabs/books.lua", "return endpoint { 'books' }\n")
+        let watcher = Self.watcher(kind)
+        let start = ContinuousClock.now
+        watcher.watch([script, module])
+        folder.write("notes.txt", "unrelated")
+        folder.write("tabs/other.lua", "return 1")
+        watcher.collect(now: start)
+        #expect(watcher.settled(now: start + .seconds(1)) == nil, "unwatched files do not count")
+        try Self.save(.tempThenRename, module, "return endpoint { 'books2' }\n")
+        watcher.collect(now: start + .seconds(2))
+        #expect(watcher.settled(now: start + .seconds(3)) == .modified)
+    }
+}
