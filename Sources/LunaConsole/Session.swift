@@ -176,7 +176,13 @@ public final class Session {
                 ])
             }
             var lines = ["explain " + Lint.show(request.path)]
+            // Routes whose first constant already differs say little one by one.
+            var elsewhere: [String] = []
             for attempt in explanation.attempts {
+                if case .constantMismatch(0, _, _) = attempt.outcome {
+                    elsewhere.append(Lint.show(attempt.pattern))
+                    continue
+                }
                 let mark = attempt.outcome == .matched ? style.green("✓") : style.red("✗")
                 lines.append("  \(mark) \(Lint.show(attempt.pattern))  — \(attempt.reason)")
                 if let segment = attempt.failingSegment {
@@ -184,6 +190,12 @@ public final class Session {
                     lines.append("      " + text)
                     lines.append("      " + style.red(caret))
                 }
+            }
+            if !elsewhere.isEmpty {
+                let shown = elsewhere.prefix(6).joined(separator: ", ") + (elsewhere.count > 6 ? ", …" : "")
+                lines.append(
+                    "  \(style.red("✗")) \(elsewhere.count) more whose first segment is not '\(request.segments.first ?? "")': \(shown)"
+                )
             }
             if let winner = explanation.winner {
                 lines.append("wins: " + style.bold(Lint.show(tree.endpoints[winner].definition.displayText)))
