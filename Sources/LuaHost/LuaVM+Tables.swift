@@ -18,6 +18,40 @@ extension LuaVM {
         return pop(current)
     }
 
+    /// A new table with the given fields, built on the stack in one go (one registry
+    /// reference instead of one per field). Values that are tables are nested by value:
+    /// `.table` fields are references to existing tables.
+    ///
+    /// ```swift
+    /// let ctx = vm.makeTable(["path": "books/42", "params": vm.makeTable(["id": "42"])])
+    /// ```
+    public func makeTable(_ fields: KeyValuePairs<String, LuaValue>) -> LuaValue {
+        makeTable(fields.map { ($0.key, $0.value) })
+    }
+
+    /// A new table with the given fields (see ``makeTable(_:)-(KeyValuePairs)``).
+    public func makeTable(_ fields: [(String, LuaValue)]) -> LuaValue {
+        guard !isClosed else { return .nil }
+        let L = current
+        guard lua_checkstack(L, 3) != 0 else { return .nil }
+        lua_createtable(L, 0, Int32(clamping: fields.count))
+        for (key, value) in fields where !value.isNil {
+            guard (try? push(value, on: L)) != nil else { continue }
+            lua_setfield_raw(L, key)
+        }
+        return pop(L)
+    }
+
+    /// `t[key] = v` for the table below the value on top, raw (lua_rawset, [-2, +0, m]).
+    private func lua_setfield_raw(_ L: OpaquePointer, _ key: String) {
+        var key = key
+        key.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
+        }
+        lua_rotate(L, -2, 1)  // key below value
+        lua_rawset(L, -3)
+    }
+
     /// Pushes `table`, which must be a table, and returns the thread; restores nothing.
     private func pushTable(_ table: LuaValue, function: String) throws -> OpaquePointer {
         let L = try liveThread()

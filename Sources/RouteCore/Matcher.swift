@@ -70,6 +70,8 @@ public final class Matcher {
     private let infos: UnsafeMutableBufferPointer<RouteInfo>
     /// Segment positions of each route's named parameters (flattened), for captures.
     private let captureSegments: UnsafeMutableBufferPointer<Int32>
+    /// Whether each capture (parallel to captureSegments) is a `...name` rest.
+    private let captureIsRest: UnsafeMutableBufferPointer<Bool>
     private let captureStarts: [Int32]
     let validators: [Validator]
     let regexRoutes: [Int]
@@ -87,6 +89,7 @@ public final class Matcher {
         var validators: [Validator] = []
         var names: [[String]] = []
         var captureSegments: [Int32] = []
+        var captureIsRest: [Bool] = []
         var captureStarts: [Int32] = []
         for (index, route) in routes.enumerated() {
             let checkStart = Int32(allChecks.count)
@@ -102,6 +105,7 @@ public final class Matcher {
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
                     captureSegments.append(Int32(position))
+                    if case .catchAll = segment { captureIsRest.append(true) } else { captureIsRest.append(false) }
                     spanCount += 1
                     if let validator = route.validators[name] {
                         var isRest = false
@@ -128,6 +132,7 @@ public final class Matcher {
         self.checks = .copying(allChecks)
         self.infos = .copying(infos)
         self.captureSegments = .copying(captureSegments)
+        self.captureIsRest = .copying(captureIsRest)
         self.captureStarts = captureStarts
         self.validators = validators
         self.regexRoutes = regexRoutes
@@ -144,6 +149,7 @@ public final class Matcher {
         checks.deallocate()
         infos.deallocate()
         captureSegments.deallocate()
+        captureIsRest.deallocate()
     }
 
     /// The number of trie nodes (for diagnostics and memory figures).
@@ -153,7 +159,7 @@ public final class Matcher {
     public var compiledBytes: Int {
         nodes.count * MemoryLayout<Node>.stride + edges.count * MemoryLayout<Edge>.stride + keys.count
             + slots.count * 4 + terminals.count * 4 + rests.count * 4 + checks.count * MemoryLayout<Check>.stride
-            + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4
+            + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4 + captureIsRest.count
     }
 
     // MARK: Matching
@@ -229,17 +235,11 @@ public final class Matcher {
         let start = Int(captureStarts[Int(route)])
         for k in 0..<Int(info.spanCount) {
             let position = captureSegments[start + k]
-            let isRest = infos[Int(route)].isBareCatchAll || isRestPosition(route, position)
+            let isRest = captureIsRest[start + k]
             result.append(
                 Match.Span(start: position, end: isRest ? Int32(segmentCount) : position + 1, isRest: isRest))
         }
         return result
-    }
-
-    private func isRestPosition(_ route: Int32, _ position: Int32) -> Bool {
-        guard let pattern = routes[Int(route)].pattern else { return false }
-        if case .catchAll = pattern.segments[Int(position)] { return true }
-        return false
     }
 
     enum FastOutcome {
@@ -295,17 +295,21 @@ public final class Matcher {
 
     /// Byte spans of a raw match (one allocation when the route has parameters).
     private func rawSpans(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> [Match.Span] {
-        let info = infos[Int(route)]
-        guard info.spanCount > 0 else { return [] }
+        let count = Int(infos[Int(route)].spanCount)
+        guard count > 0 else { return [] }
         let start = Int(captureStarts[Int(route)])
-        return (0..<Int(info.spanCount)).map { k in
-            let position = Int(captureSegments[start + k])
-            if isRestPosition(route, Int32(position)) {
-                let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
-                let last = segments.last.map(\.end) ?? 0
-                return Match.Span(start: first, end: max(first, last), isRest: true)
+        return [Match.Span](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for k in 0..<count {
+                let position = Int(captureSegments[start + k])
+                if captureIsRest[start + k] {
+                    let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
+                    let last = segments.last.map(\.end) ?? 0
+                    buffer[k] = Match.Span(start: first, end: max(first, last), isRest: true)
+                } else {
+                    buffer[k] = Match.Span(start: segments[position].start, end: segments[position].end, isRest: false)
+                }
             }
-            return Match.Span(start: segments[position].start, end: segments[position].end, isRest: false)
+            initialized = count
         }
     }
 

@@ -29,24 +29,18 @@ final class ScriptCallbacks {
     /// The `ctx` table for a context, built at most once while the context is unchanged.
     func context(_ context: RouteContext) -> LuaValue {
         if let (cached, table) = contextCache, cached == context { return table }
-        let table = vm.newTable(fieldCapacity: 9)
-        try? vm.rawSet(table, key: "path", value: .string(context.path))
-        try? vm.rawSet(table, key: "params", value: stringTable(context.params))
-        try? vm.rawSet(table, key: "query", value: stringTable(context.query))
-        try? vm.rawSet(table, key: "fragment", value: context.fragment.map(LuaValue.string) ?? .nil)
-        try? vm.rawSet(table, key: "route", value: .string(context.route))
-        try? vm.rawSet(table, key: "name", value: context.name.map(LuaValue.string) ?? .nil)
-        try? vm.rawSet(table, key: "id", value: .string(context.endpointID))
-        try? vm.rawSet(table, key: "flags", value: flagsTable)
-        try? vm.rawSet(table, key: "device", value: deviceTable)
+        let table = vm.makeTable([
+            ("path", .string(context.path)), ("params", stringTable(context.params)),
+            ("query", stringTable(context.query)), ("fragment", context.fragment.map(LuaValue.string) ?? .nil),
+            ("route", .string(context.route)), ("name", context.name.map(LuaValue.string) ?? .nil),
+            ("id", .string(context.endpointID)), ("flags", flagsTable), ("device", deviceTable),
+        ])
         contextCache = (context, table)
         return table
     }
 
     private func stringTable(_ values: [String: String]) -> LuaValue {
-        let table = vm.newTable(fieldCapacity: values.count)
-        for (key, value) in values { try? vm.rawSet(table, key: .string(key), value: .string(value)) }
-        return table
+        vm.makeTable(values.map { ($0.key, LuaValue.string($0.value)) })
     }
 
     /// The `view` userdata of a presentable (one per presentable).

@@ -48,7 +48,9 @@ let slowdown: Int = {
         }
         #expect(error?.kind == .deadline)
         #expect(error?.message.hasPrefix("loop.lua:1: deadline exceeded") == true)
-        #expect(time < .milliseconds(50 + 40 * slowdown), "stopped after \(time)")
+        // Stopped promptly: the deadline plus slack for a loaded 2-core machine running the
+        // suite in parallel (measured figures are in the closing notes, not asserted).
+        #expect(time < .milliseconds(50 + 75 * slowdown), "stopped after \(time)")
         expectHealthy(vm)
     }
 
@@ -114,9 +116,11 @@ let slowdown: Int = {
         let time = elapsed {
             error = #expect(throws: LuaError.self) { try vm.run(source, chunkName: "@bomb.lua") }
         }
+        // The memory cap stopped it (the 5 s deadline would report .deadline); the time bound
+        // only catches pathological slowness.
         #expect(error?.kind == .memory)
         #expect(error?.message.hasPrefix("memory limit exceeded (16 MiB)") == true)
-        #expect(time < .seconds(1) * slowdown, "stopped after \(time)")
+        #expect(time < .seconds(3) * slowdown, "stopped after \(time)")
         #expect(vm.memoryInUse <= 16 * 1024 * 1024)
         vm.collectGarbage()
         #expect(vm.memoryInUse < before + 64 * 1024, "memory before \(before), after \(vm.memoryInUse)")

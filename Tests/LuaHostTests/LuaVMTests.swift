@@ -145,3 +145,17 @@ final class LineCollector: @unchecked Sendable {
     func append(_ line: String) { storage.append(line) }
     var lines: [String] { storage }
 }
+
+@Suite struct MakeTableTests {
+    @Test func makeTableBuildsFieldsInOneGoAndSkipsNil() throws {
+        let vm = try LuaVM()
+        let inner = vm.makeTable(["id": "42"])
+        let table = balanced(vm) { vm.makeTable(["path": "books/42", "params": inner, "gone": .nil, "n": 3]) }
+        #expect(try vm.rawGet(table, key: "path") == "books/42")
+        #expect(try vm.rawGet(try vm.rawGet(table, key: "params"), key: "id") == "42")
+        #expect(try vm.rawGet(table, key: "n") == 3)
+        #expect(try vm.entries(table).count == 3)
+        let reader = try vm.run("return function(t) return t.params.id .. t.path end", chunkName: "=r")[0]
+        #expect(try vm.call(reader, [table]) == ["42books/42"])
+    }
+}

@@ -1,0 +1,4 @@
+#pragma once
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>

@@ -1,0 +1,13 @@
+// The C side of the call benchmark: the same Lua callback, with the same ctx table built
+// each time, called straight from C on a plain lua_State (no hook, no Swift).
+#pragma once
+#include <stdint.h>
+
+/// Compiles `source` (which returns a function) in a fresh state and calls that function
+/// `iterations` times with a new ctx table each time. Returns the elapsed nanoseconds, or
+/// -1 on a Lua error.
+int64_t lua_call_bench_from_c(const char *source, int iterations);
+
+/// Bytes the C heap holds now (glibc mallinfo2: in-use chunks plus mmapped blocks); Swift's
+/// Glibc module does not export mallinfo2.
+int64_t bench_heap_in_use(void);

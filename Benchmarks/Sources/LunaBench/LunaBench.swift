@@ -1,0 +1,276 @@
+import Foundation
+import LuaCallBench
+import LuaHost
+import RouteCore
+import RouteScript
+import RoutingKit
+
+/// Measures Luna against its anchors in one run and writes results/latest.json.
+///   LunaBench [--quick] [--json PATH]
+///   LunaBench lookups luna|routingkit COUNT     (for scripts/bench-instructions)
+@main
+struct LunaBench {
+    static func main() throws {
+        let arguments = CommandLine.arguments
+        if arguments.count >= 4, arguments[1] == "lookups" {
+            try lookups(which: arguments[2], count: Int(arguments[3]) ?? 1000)
+            return
+        }
+        let quick = arguments.contains("--quick")
+        let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "results/latest.json"
+        var bench = Bench(quick: quick)
+        try bench.run()
+        try bench.report(jsonPath: jsonPath)
+    }
+
+    /// Runs `count` lookups at N = 1k (for instruction and malloc counts under valgrind).
+    static func lookups(which: String, count: Int) throws {
+        let workload = Workload.locate()
+        let patterns = workload.routes(1000)
+        let requests = workload.requests("match", 1000)
+        var total = 0
+        if which == "luna" {
+            let luna = LunaMatcher(patterns)
+            for index in 0..<count { total &+= luna.route(requests[index % requests.count]) }
+        } else if which == "luna-constant" {
+            let luna = LunaMatcher(patterns)
+            let constant = requests.filter { request in
+                guard let match = try? luna.matcher.match(request) else { return false }
+                return luna.matcher.parameterNames[match.route].isEmpty
+            }
+            for index in 0..<count { total &+= luna.route(constant[index % constant.count]) }
+        } else if which == "luna-miss" {
+            let luna = LunaMatcher(patterns)
+            let misses = workload.requests("missdeep", 1000)
+            for index in 0..<count { total &+= luna.route(misses[index % misses.count]) }
+        } else {
+            let kit = RoutingKitMatcher(patterns)
+            for index in 0..<count { total &+= kit.route(requests[index % requests.count]) }
+        }
+        print(total)
+    }
+}
+
+struct Bench {
+    let quick: Bool
+    let harness: Harness
+    let workload = Workload.locate()
+    let sizes = [10, 100, 1000, 10000, 100_000]
+    let sets = ["match", "missearly", "missdeep"]
+    var matcher: [String: [String: [String: Double]]] = [:]
+    var building: [String: [String: Double]] = [:]
+    var scalars: [String: Double] = [:]
+    var notes: [String] = []
+
+    init(quick: Bool) {
+        self.quick = quick
+        harness = Harness(rounds: quick ? 3 : 9)
+    }
+
+    mutating func run() throws {
+        for n in sizes { try measureMatchers(n) }
+        try measureAdversarial()
+        try measureCalls()
+        try measureDispatch()
+        try measureReload(1000)
+        try measureReload(10000)
+    }
+
+    // MARK: Matchers
+
+    mutating func measureMatchers(_ n: Int) throws {
+        let patterns = workload.routes(n)
+        var buildings: [String: Double] = [:]
+        // Build time and memory: the heap grown by building each matcher.
+        var heap = heapInUse()
+        var start = ContinuousClock.now
+        let luna = LunaMatcher(patterns)
+        buildings["luna_build_ms"] = Harness.nanoseconds(ContinuousClock.now - start) / 1e6
+        buildings["luna_bytes"] = Double(heapInUse() - heap)
+        heap = heapInUse()
+        start = ContinuousClock.now
+        let kit = RoutingKitMatcher(patterns)
+        buildings["routingkit_build_ms"] = Harness.nanoseconds(ContinuousClock.now - start) / 1e6
+        buildings["routingkit_bytes"] = Double(heapInUse() - heap)
+        building[String(n)] = buildings
+        let regex = n <= 1000 ? RegexScanMatcher(patterns) : nil
+        for set in sets {
+            let requests = workload.requests(set, n)
+            let count = requests.count
+            var row: [String: Double] = [:]
+            row["luna_ns"] = harness.nanoseconds(operations: count) {
+                var total = 0
+                for request in requests { total &+= luna.route(request) }
+                blackHole(total)
+            }
+            row["routingkit_ns"] = harness.nanoseconds(operations: count) {
+                var total = 0
+                for request in requests { total &+= kit.route(request) }
+                blackHole(total)
+            }
+            // RoutingKit's route() alone, on paths split beforehand.
+            let split = requests.map { request -> [String] in
+                let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
+                return request[..<end].split(separator: "/").map(String.init)
+            }
+            row["routingkit_route_ns"] = harness.nanoseconds(operations: count) {
+                var total = 0
+                for path in split {
+                    var parameters = Parameters()
+                    total &+= kit.router.route(path: path, parameters: &parameters) ?? -1
+                }
+                blackHole(total)
+            }
+            let trie = try LuaTrieMatcher(patterns, requests: requests)
+            row["lua_trie_ns"] = harness.nanoseconds(operations: count) { blackHole(trie.routeAllRequests()) }
+            row["floor_ns"] = harness.nanoseconds(operations: count) {
+                var total: UInt64 = 0
+                for request in requests { total &+= floorPass(request) }
+                blackHole(total)
+            }
+            if let regex {
+                let sample = Array(requests.prefix(quick ? 128 : 512))
+                row["regex_scan_ns"] = Harness(rounds: 3).nanoseconds(operations: sample.count) {
+                    var total = 0
+                    for request in sample { total &+= regex.route(request) }
+                    blackHole(total)
+                }
+            }
+            matcher[String(n), default: [:]][set] = row
+        }
+        FileHandle.standardError.write(Data("bench: matchers at N=\(n) done\n".utf8))
+    }
+
+    /// A 128-segment request against a table built to make a naive backtracker explode:
+    /// at every depth a constant and a parameter edge both match, and nothing ends.
+    mutating func measureAdversarial() throws {
+        var patterns: [String] = []
+        for depth in 1...64 {
+            patterns.append(Array(repeating: "a", count: depth).joined(separator: "/") + "/end")
+            patterns.append(
+                Array(repeating: ":p", count: depth).enumerated().map { ":p\($0.offset)" }.joined(separator: "/")
+                    + "/stop")
+        }
+        let luna = LunaMatcher(patterns)
+        let request = Array(repeating: "a", count: 128).joined(separator: "/")
+        scalars["adversarial_128_ns"] = harness.nanoseconds(operations: 100) {
+            var total = 0
+            for _ in 0..<100 { total &+= luna.route(request) }
+            blackHole(total)
+        }
+        scalars["adversarial_trie_nodes"] = Double(luna.matcher.nodeCount)
+    }
+
+    // MARK: Calls and dispatch
+
+    mutating func measureCalls() throws {
+        let callback = "return function(ctx) local id = ctx.params.id end"
+        let iterations = quick ? 20_000 : 100_000
+        var cSamples: [Double] = []
+        for _ in 0..<(quick ? 3 : 7) {
+            let elapsed = lua_call_bench_from_c(callback, Int32(iterations))
+            cSamples.append(Double(elapsed) / Double(iterations))
+        }
+        scalars["lua_call_c_ns"] = Harness.median(cSamples)
+        // The same call through LuaHost: ctx built with the public API, protected call,
+        // instruction hook and capped allocator on.
+        let vm = try LuaVM()
+        let function = try vm.run(callback, chunkName: "=bench")[0]
+        let flags = vm.newTable()
+        let device = vm.newTable()
+        try vm.rawSet(device, key: "idiom", value: "phone")
+        scalars["lua_call_swift_ns"] = harness.nanoseconds(operations: iterations) {
+            for _ in 0..<iterations {
+                // As ScriptCallbacks builds a presenter's ctx.
+                let ctx = vm.makeTable([
+                    ("path", "bench/42"), ("params", vm.makeTable(["id": "42"])), ("query", vm.makeTable([])),
+                    ("route", "bench/:id"), ("name", "bench"), ("id", "bench/:id"), ("flags", flags),
+                    ("device", device),
+                ])
+                _ = try? vm.call(function, [ctx])
+            }
+        }
+    }
+
+    /// A dispatch that changes only a parameter: match, resolve, reduce, plan and apply one
+    /// `update`, without and with a Lua `update` hook receiving ctx. 1k other routes.
+    mutating func measureDispatch() throws {
+        let folder = NSTemporaryDirectory() + "luna-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
+        for (key, presenter) in [
+            ("dispatch_ns", ""),
+            ("dispatch_lua_ns", ", presenter = { update = function(view, ctx) local id = ctx.params.id end }"),
+        ] {
+            let path = folder + "/\(key).lua"
+            let script = "return stack {\n  endpoint { \"bench/:id\"\(presenter) },\n\(others)\n}\n"
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            let host = try RouteScriptHost(contentsOf: path)
+            _ = try host.dispatch("bench/0")
+            let iterations = quick ? 5_000 : 20_000
+            scalars[key] = harness.nanoseconds(operations: iterations) {
+                for index in 0..<iterations { _ = try? host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2") }
+            }
+        }
+    }
+
+    // MARK: Reload
+
+    /// A generated script of N routes: a junction of stacks, one per first segment.
+    func script(_ n: Int) -> String {
+        var groups: [String: [String]] = [:]
+        var order: [String] = []
+        for pattern in workload.routes(n) {
+            let tab = String(pattern.split(separator: "/").first ?? "root")
+            if groups[tab] == nil { order.append(tab) }
+            groups[tab, default: []].append(pattern)
+        }
+        var lines = ["return junction { title = \"Generated\","]
+        for tab in order {
+            lines.append("  stack { title = \"\(tab)\",")
+            for pattern in groups[tab] ?? [] { lines.append("    endpoint { \"\(pattern)\" },") }
+            lines.append("  },")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    mutating func measureReload(_ n: Int) throws {
+        let folder = NSTemporaryDirectory() + "luna-bench-reload-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/generated.lua"
+        let source = script(n)
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = RouteScriptOptions()
+        options.loadLimits = LuaLimits(instructions: 0, deadline: .seconds(30))
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        if let first = workload.routes(n).first(where: { !$0.contains(":") && !$0.contains("...") }) {
+            _ = try host.dispatch(first)
+        }
+        let rounds = Harness(rounds: quick ? 3 : 7)
+        scalars["reload_\(n / 1000)k_ms"] = rounds.nanoseconds(operations: 1) { _ = try? host.reload() } / 1e6
+        // The same script loaded by plain Lua, with builders that only return their table.
+        var plain = LuaVM.Options()
+        plain.sandbox = .unsafe
+        plain.memoryLimit = 0
+        plain.loadLimits = LuaLimits(instructions: 0, deadline: nil)
+        let builders =
+            "function endpoint(t) return t end stack = endpoint junction = endpoint switcher = endpoint fork = endpoint"
+        scalars["lua_load_\(n / 1000)k_ms"] =
+            rounds.nanoseconds(operations: 1) {
+                guard let vm = try? LuaVM(options: plain) else { return }
+                _ = try? vm.run(builders, chunkName: "=builders")
+                _ = try? vm.run(source, chunkName: "@generated.lua")
+            } / 1e6
+        let patterns = workload.routes(n)
+        scalars["routingkit_build_\(n / 1000)k_ms"] =
+            rounds.nanoseconds(operations: 1) {
+                blackHole(RoutingKitMatcher(patterns))
+            } / 1e6
+        scalars["luna_build_\(n / 1000)k_ms"] =
+            rounds.nanoseconds(operations: 1) { blackHole(LunaMatcher(patterns)) } / 1e6
+        FileHandle.standardError.write(Data("bench: reload at N=\(n) done\n".utf8))
+    }
+}

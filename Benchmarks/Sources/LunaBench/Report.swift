@@ -1,0 +1,88 @@
+import Foundation
+
+extension Bench {
+    /// Prints the Markdown table of medians and ratios and writes the JSON results.
+    func report(jsonPath: String) throws {
+        var lines: [String] = []
+        lines.append("Matcher, end to end (ns per request, medians; ratio = Luna ÷ anchor):")
+        lines.append("")
+        lines.append("| N | set | Luna | RoutingKit | ratio | RK route() | Lua trie | ratio | regex scan | floor |")
+        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for n in sizes {
+            for set in sets {
+                guard let row = matcher[String(n)]?[set] else { continue }
+                let luna = row["luna_ns"] ?? 0
+                let kit = row["routingkit_ns"] ?? 0
+                let trie = row["lua_trie_ns"] ?? 0
+                lines.append(
+                    "| \(n) | \(set) | \(f(luna)) | \(f(kit)) | \(r(luna / kit)) | \(f(row["routingkit_route_ns"] ?? 0)) | \(f(trie)) | \(r(luna / trie)) | \(row["regex_scan_ns"].map { f($0) } ?? "–") | \(f(row["floor_ns"] ?? 0)) |"
+                )
+            }
+        }
+        lines.append("")
+        lines.append("Build time and memory per N:")
+        lines.append("")
+        lines.append("| N | Luna build ms | RoutingKit build ms | ratio | Luna bytes | RoutingKit bytes | ratio |")
+        lines.append("|---:|---:|---:|---:|---:|---:|---:|")
+        for n in sizes {
+            guard let b = building[String(n)] else { continue }
+            lines.append(
+                "| \(n) | \(f(b["luna_build_ms"] ?? 0, 2)) | \(f(b["routingkit_build_ms"] ?? 0, 2)) | \(r((b["luna_build_ms"] ?? 0) / (b["routingkit_build_ms"] ?? 1))) | \(Int(b["luna_bytes"] ?? 0)) | \(Int(b["routingkit_bytes"] ?? 0)) | \(r((b["luna_bytes"] ?? 0) / max(1, b["routingkit_bytes"] ?? 1))) |"
+            )
+        }
+        lines.append("")
+        let s = scalars
+        let kit1k = matcher["1000"]?["match"]?["routingkit_ns"] ?? 1
+        lines.append("| measure | value | anchor | ratio |")
+        lines.append("|---|---:|---:|---:|")
+        lines.append(
+            "| dispatch, no callback (ns) | \(f(s["dispatch_ns"] ?? 0)) | RoutingKit match at 1k: \(f(kit1k)) | \(r((s["dispatch_ns"] ?? 0) / kit1k)) |"
+        )
+        lines.append(
+            "| dispatch, one Lua callback (ns) | \(f(s["dispatch_lua_ns"] ?? 0)) | no callback: \(f(s["dispatch_ns"] ?? 0)) | \(r((s["dispatch_lua_ns"] ?? 0) / (s["dispatch_ns"] ?? 1))) |"
+        )
+        lines.append(
+            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C: \(f(s["lua_call_c_ns"] ?? 0)) | \(r((s["lua_call_swift_ns"] ?? 0) / (s["lua_call_c_ns"] ?? 1))) |"
+        )
+        for k in ["1k", "10k"] {
+            let reload = s["reload_\(k)_ms"] ?? 0
+            let anchor = (s["lua_load_\(k)_ms"] ?? 0) + (s["routingkit_build_\(k)_ms"] ?? 0)
+            lines.append(
+                "| reload \(k) routes (ms) | \(f(reload, 2)) | Lua load \(f(s["lua_load_\(k)_ms"] ?? 0, 2)) + RoutingKit build \(f(s["routingkit_build_\(k)_ms"] ?? 0, 2)) | \(r(reload / anchor)) |"
+            )
+        }
+        lines.append(
+            "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
+        )
+        print(lines.joined(separator: "\n"))
+
+        // JSON: matcher[N][set] and the top-level figures.
+        var json: [String: Any] = [:]
+        var matcherJSON: [String: Any] = [:]
+        for (n, rows) in matcher { matcherJSON[n] = rows }
+        json["matcher"] = matcherJSON
+        json["build"] = building
+        for (key, value) in scalars { json[key] = value }
+        json["quick"] = quick
+        json["machine"] = machineDescription()
+        let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+        try FileManager.default.createDirectory(
+            atPath: (jsonPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: jsonPath))
+    }
+
+    func f(_ value: Double, _ digits: Int = 0) -> String {
+        if digits == 0 { return value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value) }
+        return String(format: "%.\(digits)f", value)
+    }
+
+    func r(_ value: Double) -> String { value.isFinite ? String(format: "%.2f×", value) : "–" }
+
+    func machineDescription() -> String {
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    }
+}
