@@ -33,9 +33,11 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``RouteDefinitionError`` for an empty or invalid parameter name, a `...`
     ///   that is not last, a repeated parameter name, or a relative pattern with no base.
     public init(_ source: String, relativeTo base: Pattern? = nil) throws(RouteDefinitionError) {
-        var text = Substring(source)
-        var prefix: [Segment] = []
-        if text.hasPrefix("./") {
+        // One pass over the bytes: patterns are parsed for every endpoint at every (re)load.
+        let bytes = source.utf8
+        var index = bytes.startIndex
+        var segments: [Segment] = []
+        if bytes.starts(with: "./".utf8) {
             guard let base else {
                 throw RouteDefinitionError(
                     "pattern '\(source)': a relative pattern ('./…') needs an enclosing endpoint")
@@ -43,34 +45,45 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
             if case .catchAll = base.segments.last {
                 throw RouteDefinitionError("pattern '\(source)': cannot extend '\(base)', which ends in '...'")
             }
-            prefix = base.segments
-            text = text.dropFirst(2)
+            segments = base.segments
+            index = bytes.index(index, offsetBy: 2)
         }
-        var segments = prefix
-        let parts = text.split(separator: "/", omittingEmptySubsequences: true)
-        for (offset, part) in parts.enumerated() {
-            if part.hasPrefix("...") {
-                guard offset == parts.count - 1 else {
+        segments.reserveCapacity(segments.count + 4)
+        var names: [String] = []
+        while index < bytes.endIndex {
+            guard bytes[index] != Bytes.slash else {
+                index = bytes.index(after: index)
+                continue
+            }
+            let start = index
+            while index < bytes.endIndex && bytes[index] != Bytes.slash { index = bytes.index(after: index) }
+            let part = source[start..<index]
+            let segment: Segment
+            if part.utf8.starts(with: "...".utf8) {
+                guard index == bytes.endIndex || source[index...].utf8.allSatisfy({ $0 == Bytes.slash }) else {
                     throw RouteDefinitionError("pattern '\(source)': '\(part)' must be the last segment")
                 }
                 let name = part.dropFirst(3)
                 if !name.isEmpty { try Self.checkName(name, in: source) }
-                segments.append(.catchAll(name.isEmpty ? nil : String(name)))
-            } else if part.hasPrefix(":") {
+                segment = .catchAll(name.isEmpty ? nil : String(name))
+            } else if part.utf8.first == Bytes.colon {
                 let name = part.dropFirst()
                 if name == "_" {
-                    segments.append(.wildcard)
+                    segment = .wildcard
                 } else {
                     try Self.checkName(name, in: source)
-                    segments.append(.parameter(String(name)))
+                    segment = .parameter(String(name))
                 }
             } else {
-                segments.append(.constant(String(part)))
+                segment = .constant(String(part))
             }
-        }
-        var seen: Set<String> = []
-        for name in segments.compactMap(\.parameterName) where !seen.insert(name).inserted {
-            throw RouteDefinitionError("pattern '\(source)': parameter '\(name)' appears twice")
+            if let name = segment.parameterName {
+                if names.contains(name) || base?.parameterNames.contains(name) == true {
+                    throw RouteDefinitionError("pattern '\(source)': parameter '\(name)' appears twice")
+                }
+                names.append(name)
+            }
+            segments.append(segment)
         }
         self.segments = segments
     }

@@ -11,13 +11,16 @@ public struct RouteDefinition {
         case regex(PathRegex)
     }
 
-    public var shape: Shape
+    public let shape: Shape
     /// Validators by parameter name.
-    public var validators: [String: Validator]
+    public let validators: [String: Validator]
+    /// The pattern text, or `regex:SOURCE` (computed once: ids, summaries and lints use it).
+    public let displayText: String
 
     public init(pattern: Pattern, validators: [String: Validator] = [:]) throws(RouteDefinitionError) {
         self.shape = .pattern(pattern)
         self.validators = validators
+        self.displayText = pattern.description
         let names = Set(pattern.parameterNames)
         for name in validators.keys.sorted() where !names.contains(name) {
             throw RouteDefinitionError("pattern '\(pattern)': 'where' names '\(name)', which is not a parameter")
@@ -27,14 +30,7 @@ public struct RouteDefinition {
     public init(regex: PathRegex) {
         self.shape = .regex(regex)
         self.validators = [:]
-    }
-
-    /// The pattern text, or `regex:SOURCE`.
-    public var displayText: String {
-        switch shape {
-        case .pattern(let p): p.description
-        case .regex(let r): "regex:" + r.source
-        }
+        self.displayText = "regex:" + regex.source
     }
 
     public var pattern: Pattern? {

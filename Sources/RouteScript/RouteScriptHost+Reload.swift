@@ -201,18 +201,25 @@ extension RouteScriptHost {
         transition.plan.operations = operations
     }
 
-    /// Endpoint ids added, removed and changed between two trees.
+    /// Endpoint ids added, removed and changed between two trees: changed means another
+    /// route, name, title, validators, or parent.
     static func compare(_ old: RouteTree, _ new: RouteTree) -> ([String], [String], [String]) {
-        func signatures(_ tree: RouteTree) -> [String: String] {
-            var result: [String: String] = [:]
+        struct Signature: Equatable {
+            var route: String
+            var name: String?
+            var title: String
+            var validators: [String: String]
+            var parent: String?
+        }
+        func signatures(_ tree: RouteTree) -> [String: Signature] {
+            var result: [String: Signature] = [:]
+            result.reserveCapacity(tree.endpoints.count)
             for endpoint in tree.endpoints {
                 let node = tree.nodes[endpoint.node]
-                let validators = endpoint.definition.validators.map { "\($0.key)=\($0.value.source)" }.sorted()
-                let chain = tree.chain(to: node.index).map { tree.nodes[$0].id }
-                result[node.id] = [
-                    endpoint.definition.displayText, endpoint.name ?? "", node.title, validators.joined(separator: ","),
-                    chain.joined(separator: ">"),
-                ].joined(separator: "|")
+                result[node.id] = Signature(
+                    route: endpoint.definition.displayText, name: endpoint.name, title: node.title,
+                    validators: endpoint.definition.validators.mapValues(\.source),
+                    parent: node.parent.map { tree.nodes[$0].id })
             }
             return result
         }
@@ -220,7 +227,7 @@ extension RouteScriptHost {
         let after = signatures(new)
         let added = after.keys.filter { before[$0] == nil }.sorted()
         let removed = before.keys.filter { after[$0] == nil }.sorted()
-        let changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+        let changed = after.keys.filter { key in before[key].map { $0 != after[key] } ?? false }.sorted()
         return (added, removed, changed)
     }
 }

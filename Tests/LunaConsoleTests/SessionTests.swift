@@ -1,3 +1,4 @@
+import Foundation
 import LunaConsole
 import RouteScript
 import Testing
@@ -137,14 +138,18 @@ import Testing
 
     @Test func luaErrorsAndLimitsDoNotEndTheSession() throws {
         let text = try transcript("books.lua", ["= nosuch.field", "lua while true do end", "= 6 * 7", "quit"])
+        // The loop hits the 10M-instruction budget or the 100 ms deadline first, depending
+        // on the machine: either is the right answer.
+        let normalized = text.replacingOccurrences(of: "instruction budget exceeded", with: "LIMIT")
+            .replacingOccurrences(of: "deadline exceeded", with: "LIMIT")
         #expect(
-            text == """
+            normalized == """
                 > = nosuch.field
                 error: repl:1: attempt to index a nil value (global 'nosuch')
                 stack traceback:
                 \trepl:1: in main chunk
                 > lua while true do end
-                error: repl:1: deadline exceeded
+                error: repl:1: LIMIT
                 stack traceback:
                 \trepl:1: in main chunk
                 > = 6 * 7

@@ -82,7 +82,7 @@ import Testing
             }
             """)
         var options = RouteScriptOptions()
-        options.callLimits.deadline = .milliseconds(20)
+        options.callLimits = LuaLimits(instructions: 0, deadline: .milliseconds(20))
         let host = try RouteScriptHost(contentsOf: path, options: options)
         #expect(try host.dispatch("a/ok").resolution.params == ["x": "ok"])
         let validator = #expect(throws: RouteError.self) { try host.dispatch("a/boom") }

@@ -1,3 +1,4 @@
+import LuaHost
 import Testing
 
 @testable import RouteScript
@@ -103,7 +104,7 @@ import Testing
         let folder = ScriptFolder()
         let path = folder.write("bad.lua", source)
         var options = RouteScriptOptions()
-        options.loadLimits.deadline = .milliseconds(50)
+        options.loadLimits = LuaLimits(instructions: 0, deadline: .milliseconds(50))
         let error = #expect(throws: RouteScriptError.self) { try RouteScriptHost(contentsOf: path, options: options) }
         #expect(error?.kind == .load)
         #expect(error?.message.hasPrefix(message) == true, "got: \(error?.message ?? "no error")")

@@ -12,6 +12,18 @@ import RoutingKit
 struct LunaBench {
     static func main() throws {
         let arguments = CommandLine.arguments
+        if arguments.count >= 4, arguments[1] == "reloads" {
+            // For profiling: COUNT reloads of a generated N-route script.
+            let bench = Bench(quick: true)
+            let path = NSTemporaryDirectory() + "luna-profile-\(getpid()).lua"
+            try bench.script(Int(arguments[2]) ?? 1000).write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var options = RouteScriptOptions()
+            options.loadLimits = LuaLimits(instructions: 0, deadline: nil)
+            let host = try RouteScriptHost(contentsOf: path, options: options)
+            for _ in 0..<(Int(arguments[3]) ?? 1) { _ = try host.reload() }
+            return
+        }
         if arguments.count >= 4, arguments[1] == "lookups" {
             try lookups(which: arguments[2], count: Int(arguments[3]) ?? 1000)
             return
