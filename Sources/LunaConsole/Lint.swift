@@ -2,7 +2,9 @@ import RouteCore
 
 /// `luna check`: problems a tree can have that still load.
 public struct Lint {
+    /// One problem, with where it is.
     public struct Finding: Equatable, Sendable {
+        /// Errors fail `check` (status 1); warnings do not.
         public enum Severity: String, Sendable { case error, warning }
         public var severity: Severity
         /// `books.lua:12`, when the node has one.

@@ -1,6 +1,7 @@
 /// Why each route did or did not match a request: the REPL's `explain` and the message of
 /// a `noMatch` error. Computed on demand, never on the matching path.
 public struct RouteAttempt: Equatable, Sendable {
+    /// How the route fared.
     public enum Outcome: Equatable, Sendable {
         case matched
         /// A constant segment differed.

@@ -10,6 +10,7 @@
 /// any one segment, bound to nothing; `...` (last only) zero or more segments, and `...name`
 /// binds them joined with `/`. Leading and trailing `/` are ignored; `""` is the root.
 public struct Pattern: Hashable, Sendable, CustomStringConvertible {
+    /// One segment of a pattern.
     public enum Segment: Hashable, Sendable {
         case constant(String)
         case parameter(String)

@@ -4,6 +4,7 @@
 /// let route = try RouteDefinition(pattern: Pattern("orders/:id"), validators: ["id": Validator(regex: "[0-9]+")])
 /// ```
 public struct RouteDefinition {
+    /// A pattern or a whole-path regex.
     public enum Shape {
         /// A MonarchRouter-style pattern.
         case pattern(Pattern)

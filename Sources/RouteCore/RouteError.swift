@@ -6,6 +6,7 @@
 /// // invalidRequest bad percent-encoding '%zz' in segment 2 ('%zz')
 /// ```
 public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The error kinds of SPEC §4.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// No route matches the path (and there is no catch-all).
         case noMatch

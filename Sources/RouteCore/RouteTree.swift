@@ -20,6 +20,7 @@ public final class RouteTree {
         case modal
     }
 
+    /// One node of the compiled tree.
     public struct Node {
         public let index: Int
         public let kind: NodeKind

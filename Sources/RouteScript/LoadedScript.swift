@@ -17,7 +17,20 @@ final class LoadedScript {
     /// Loads `path` with `options`; `hostPresenters` are the names a script may use.
     ///
     /// - Throws: ``RouteScriptError`` of kind `load` with the file and line.
-    init(path: String, options: RouteScriptOptions, hostPresenters: Set<String>) throws(RouteScriptError) {
+    convenience init(path: String, options: RouteScriptOptions, hostPresenters: Set<String>) throws(RouteScriptError) {
+        let source: String
+        do { source = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
+        try self.init(
+            source: source, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
+            options: options, hostPresenters: hostPresenters)
+    }
+
+    /// Loads script text. `name` is the chunk name errors show (`books.lua`); `folder` is
+    /// where `require` looks.
+    init(
+        source: String, name: String, folder: String, path: String, options: RouteScriptOptions,
+        hostPresenters: Set<String>
+    ) throws(RouteScriptError) {
         self.path = path
         var vmOptions = LuaVM.Options()
         vmOptions.sandbox = options.sandbox
@@ -27,14 +40,11 @@ final class LoadedScript {
         vmOptions.output = options.output
         let vm: LuaVM
         do { vm = try LuaVM(options: vmOptions) } catch { throw RouteScriptError(.load, "\(error)") }
-        let name = ScriptFile.name(of: path)
-        let source: String
-        do { source = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
         let callbacks = ScriptCallbacks(vm: vm, options: options)
         self.callbacks = callbacks
         let builders = Builders(vm: vm)
         let environment = ScriptEnvironment(
-            vm: vm, folder: ScriptFile.folder(of: path), builders: builders, callbacks: callbacks)
+            vm: vm, folder: folder, builders: builders, callbacks: callbacks)
         let root: ScriptNode
         do {
             environment.install()
@@ -60,7 +70,7 @@ final class LoadedScript {
         } catch {
             throw RouteScriptError(.load, "\(error)")
         }
-        self.files = [path] + environment.requiredFiles
+        self.files = (path.isEmpty ? [] : [path]) + environment.requiredFiles
         var converter = SpecConverter(callbacks: callbacks, hostPresenters: hostPresenters)
         do {
             let tree = try RouteTree(root: try converter.spec(root))

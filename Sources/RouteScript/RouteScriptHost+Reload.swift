@@ -30,11 +30,19 @@ extension RouteScriptHost {
     @discardableResult
     public func reload() throws -> ReloadSummary {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot reload from inside a presenter or guard") }
-        guard let path else { throw RouteScriptError(.notLoaded, "no script is loaded") }
         let clock = ContinuousClock()
         let start = clock.now
         let (oldScript, oldRouter) = try loaded()
-        let fresh = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+        let fresh: LoadedScript
+        if let path {
+            fresh = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+        } else if let source {
+            fresh = try LoadedScript(
+                source: source.text, name: source.name, folder: source.folder, path: "", options: options,
+                hostPresenters: Set(hostPresenters.keys))
+        } else {
+            throw RouteScriptError(.notLoaded, "no script is loaded")
+        }
         busy = true
         defer { busy = false }
         let newTree = fresh.tree

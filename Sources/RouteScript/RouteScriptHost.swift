@@ -22,6 +22,8 @@ public final class RouteScriptHost {
     var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
     var busy = false
+    /// The text, name and folder of a script loaded from a string.
+    var source: (text: String, name: String, folder: String)?
 
     /// What a dispatch did.
     public struct Outcome {
@@ -55,6 +57,21 @@ public final class RouteScriptHost {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
         let loaded = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
         self.path = path
+        self.source = nil
+        install(loaded, state: .initial, presentables: [:])
+    }
+
+    /// Loads (or replaces) the script from text. `name` is what errors show
+    /// (`books.lua:12: …`); `require` looks in `folder` (default: the working directory).
+    /// A script loaded from text has no file to reload from: ``reload()`` re-evaluates the
+    /// same text (for a new device, say).
+    public func load(source: String, name: String = "script.lua", folder: String = ".") throws {
+        guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
+        let loaded = try LoadedScript(
+            source: source, name: name, folder: folder, path: "", options: options,
+            hostPresenters: Set(hostPresenters.keys))
+        self.path = nil
+        self.source = (source, name, folder)
         install(loaded, state: .initial, presentables: [:])
     }
 

@@ -69,3 +69,23 @@ import Testing
         }
     }
 }
+
+@Suite struct LoadFromTextTests {
+    @Test func aScriptLoadsFromTextAndReEvaluatesForADevice() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                if device.idiom == 'pad' then return junction { endpoint { 'a', title = 'Pad' } } end
+                return stack { endpoint { 'a', title = 'Phone' } }
+                """, name: "inline.lua")
+        _ = try host.dispatch("a")
+        #expect(host.tree?.children.first?.title == "Phone")
+        try host.setDevice(.pad)
+        #expect(host.tree?.children.first?.title == "Pad")
+        #expect(host.files.isEmpty)
+        let error = #expect(throws: RouteScriptError.self) {
+            try RouteScriptHost().load(source: "return endpoint { 'a', titel = 'x' }", name: "inline.lua")
+        }
+        #expect(error?.message == "inline.lua:1: endpoint: unknown field 'titel' (did you mean 'title'?)")
+    }
+}
