@@ -265,9 +265,7 @@ public final class Matcher {
             if byte == Bytes.percent { return .slowPath }
             index += 1
         }
-        if end > 0, let schemeEnd = Self.schemeEnd(bytes, end) {
-            start = schemeEnd.pathStart
-        }
+        if end > 0, let pathStart = Bytes.pathStart(afterSchemeIn: bytes, end: end) { start = pathStart }
         guard end - start <= Request.maximumPathBytes else { return .slowPath }
         return withUnsafeTemporaryAllocation(of: SegmentRange.self, capacity: Request.maximumSegments) { ranges in
             var count = 0
@@ -311,39 +309,6 @@ public final class Matcher {
             }
             initialized = count
         }
-    }
-
-    /// Where the path starts after `scheme://` (and the host for http/https), if any.
-    static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> (pathStart: Int, Void)? {
-        let first = bytes[0]
-        guard (65...90).contains(first) || (97...122).contains(first) else { return nil }
-        var index = 1
-        while index < end {
-            let byte = bytes[index]
-            if byte == Bytes.colon { break }
-            let allowed =
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            guard allowed else { return nil }
-            index += 1
-        }
-        guard index + 2 < end, bytes[index] == Bytes.colon, bytes[index + 1] == Bytes.slash,
-            bytes[index + 2] == Bytes.slash
-        else { return nil }
-        let isWeb: Bool
-        switch index {
-        case 4: isWeb = (bytes[0] | 0x20, bytes[1] | 0x20, bytes[2] | 0x20, bytes[3] | 0x20) == (104, 116, 116, 112)
-        case 5:
-            isWeb =
-                (bytes[0] | 0x20, bytes[1] | 0x20, bytes[2] | 0x20, bytes[3] | 0x20, bytes[4] | 0x20)
-                == (104, 116, 116, 112, 115)
-        default: isWeb = false
-        }
-        var pathStart = index + 3
-        if isWeb {
-            while pathStart < end && bytes[pathStart] != Bytes.slash { pathStart += 1 }
-        }
-        return (pathStart, ())
     }
 
     // MARK: The search

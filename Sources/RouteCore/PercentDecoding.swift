@@ -74,4 +74,33 @@ enum Bytes {
         }
         return String(decoding: result, as: UTF8.self)
     }
+
+    /// Where the path starts in `bytes[..<end]` after a leading `scheme://`: a custom
+    /// scheme's host is the first segment (`myapp://books/42` → `books/42`); an http(s) host
+    /// is dropped (`https://example.com/books` → `/books`). Nil without a scheme.
+    static func pathStart(afterSchemeIn bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        guard end > 0, (65...90).contains(bytes[0]) || (97...122).contains(bytes[0]) else { return nil }
+        var index = 1
+        while index < end, bytes[index] != colon {
+            let byte = bytes[index]
+            let allowed =
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard allowed else { return nil }
+            index += 1
+        }
+        guard index + 2 < end, bytes[index] == colon, bytes[index + 1] == slash, bytes[index + 2] == slash else {
+            return nil
+        }
+        // "http" or "https", case-insensitively (no allocation: this is on the matcher's path).
+        let isWeb =
+            (index == 4 || index == 5) && bytes[0] | 0x20 == UInt8(ascii: "h") && bytes[1] | 0x20 == UInt8(ascii: "t")
+            && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "p")
+            && (index == 4 || bytes[4] | 0x20 == UInt8(ascii: "s"))
+        var pathStart = index + 3
+        if isWeb {
+            while pathStart < end && bytes[pathStart] != slash { pathStart += 1 }
+        }
+        return pathStart
+    }
 }

@@ -129,35 +129,11 @@ struct RequestParts {
             query = bytes[(question + 1)..<end]
             end = question
         }
-        if let (schemeEnd, isWeb) = Self.scheme(bytes[..<end]) {
-            start = schemeEnd + 3  // past "://"
-            if isWeb {
-                // http(s): the host is dropped.
-                start = bytes[start..<end].firstIndex(of: Bytes.slash) ?? end
-            }
+        if end > 0, let pathStart = bytes.withUnsafeBufferPointer({ Bytes.pathStart(afterSchemeIn: $0, end: end) }) {
+            start = pathStart
         }
         self.path = bytes[start..<end]
         self.query = query
         self.fragment = fragment
-    }
-
-    /// The index of the `:` of a leading `scheme://`, and whether it is http or https.
-    static func scheme(_ bytes: ArraySlice<UInt8>) -> (Int, Bool)? {
-        guard let first = bytes.first, (65...90).contains(first) || (97...122).contains(first) else { return nil }
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == Bytes.colon { break }
-            let allowed =
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            guard allowed else { return nil }
-            index += 1
-        }
-        guard index + 2 < bytes.endIndex, bytes[index] == Bytes.colon, bytes[index + 1] == Bytes.slash,
-            bytes[index + 2] == Bytes.slash
-        else { return nil }
-        let name = String(decoding: bytes[bytes.startIndex..<index], as: UTF8.self).lowercased()
-        return (index, name == "http" || name == "https")
     }
 }
