@@ -71,15 +71,37 @@ import Testing
             return false
         }
 
-        /// Waits for the process to end; its exit status.
+        /// Reads until the screen ends with the prompt (the REPL is waiting for input).
+        @discardableResult
+        func waitForPrompt() -> Bool {
+            let limit = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < limit {
+                if screen.hasSuffix("luna> ") { return true }
+                var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
+                guard poll(&fds, 1, 200) >= 0 else { return false }
+                if fds[0].revents != 0 {
+                    var chunk = [UInt8](repeating: 0, count: 4096)
+                    let count = read(master, &chunk, chunk.count)
+                    if count <= 0 { return false }
+                    screen += String(decoding: chunk[0..<count], as: UTF8.self)
+                }
+            }
+            return false
+        }
+
+        /// Waits (up to 20 s) for the process to end; its exit status. Once the child closes
+        /// the pty, poll reports a hang-up at once, so the loop also naps between checks.
         func exitStatus() -> Int32 {
             var status: Int32 = 0
-            for _ in 0..<200 {
+            let limit = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < limit {
                 if waitpid(pid, &status, WNOHANG) == pid { return (status >> 8) & 0xff }
                 var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
-                if poll(&fds, 1, 100) > 0 {
+                if poll(&fds, 1, 100) > 0, fds[0].revents & Int16(POLLIN) != 0 {
                     var chunk = [UInt8](repeating: 0, count: 4096)
                     _ = read(master, &chunk, chunk.count)
+                } else {
+                    usleep(10_000)
                 }
             }
             kill(pid, SIGKILL)
@@ -116,7 +138,7 @@ import Testing
             #expect(!terminal.screen[mark...].contains("nowhere-at-all"))
             // Ctrl-D on an empty line ends the REPL; the history was saved (libedit's format
             // escapes spaces as \040).
-            mark = terminal.screen.endIndex
+            #expect(terminal.waitForPrompt())
             terminal.type("\u{04}")
             #expect(terminal.exitStatus() == 0)
             let history = try String(contentsOfFile: home.path + "/.luna_history", encoding: .utf8)
@@ -131,6 +153,7 @@ import Testing
             mark = again.screen.endIndex
             again.type("\u{1B}[A\r")
             #expect(again.wait(for: "é✓", after: mark))
+            #expect(again.waitForPrompt())
             again.type("quit\r")
             #expect(again.exitStatus() == 0)
         }
