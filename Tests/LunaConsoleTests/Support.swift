@@ -41,8 +41,15 @@ func luna(_ arguments: [String], input: String? = nil, environment: [String: Str
     try process.run()
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try stdin.fileHandleForWriting.close()
+    // Drain both pipes at once: a child that fills one while we wait on the other would
+    // block forever (an ASan build's leak report on stderr does).
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errBox = Box()
+    let reader = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    while !reader.isFinished { usleep(1_000) }
+    let errData = errBox.data
     process.waitUntilExit()
     return RunResult(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
