@@ -4,7 +4,8 @@ import RouteCore
 /// The builder functions (`endpoint`, `stack`, `junction`/`fork`, `switcher`): each decodes
 /// its table with raw access into a ``ScriptNode`` and returns it as userdata.
 struct Builders {
-    let vm: LuaVM
+    /// Unowned: the builder closures live in the VM, so holding it strongly would be a cycle.
+    unowned let vm: LuaVM
     let nodeClass: LuaClass
 
     init(vm: LuaVM) {

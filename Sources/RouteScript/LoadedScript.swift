@@ -11,6 +11,8 @@ final class LoadedScript {
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
+    /// Kept for `require` calls made later, from callbacks.
+    let environment: ScriptEnvironment
 
     var vm: LuaVM { callbacks.vm }
 
@@ -45,6 +47,7 @@ final class LoadedScript {
         let builders = Builders(vm: vm)
         let environment = ScriptEnvironment(
             vm: vm, folder: folder, builders: builders, callbacks: callbacks)
+        self.environment = environment
         let root: ScriptNode
         do {
             environment.install()

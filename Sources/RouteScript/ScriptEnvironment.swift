@@ -3,7 +3,8 @@ import LuaHost
 /// The globals a route script sees on top of the sandbox: the builders (also as the module
 /// `luna`), `device`, `flags`, and a `require` limited to the script's own folder.
 final class ScriptEnvironment {
-    let vm: LuaVM
+    /// Unowned: `require` lives in the VM; the loaded script owns both.
+    unowned let vm: LuaVM
     let folder: String
     let builders: Builders
     let callbacks: ScriptCallbacks

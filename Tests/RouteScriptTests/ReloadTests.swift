@@ -162,3 +162,31 @@ extension String {
         #expect(host.tree?.rendered() == "stack stack:a\n└── screen a")
     }
 }
+
+@Suite struct LifetimeTests {
+    @Test func aHostFreesItsCurrentLuaState() throws {
+        weak var weakVM: LuaVM?
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "l.lua", "return stack { endpoint { 'a', presenter = { update = function(v) v.n = 1 end } } }")
+        do {
+            let host = try RouteScriptHost(contentsOf: path)
+            _ = try host.dispatch("a")
+            weakVM = host.vm
+            #expect(weakVM != nil)
+        }
+        #expect(weakVM == nil, "the builders' closures must not keep the VM alive")
+    }
+
+    @Test func requireWorksFromACallbackAfterLoading() throws {
+        let folder = ScriptFolder()
+        folder.write("helpers.lua", "return { title = function(id) return 'Item ' .. id end }")
+        let path = folder.write(
+            "late.lua",
+            "return stack { endpoint { 'items/:id', presenter = { update = function(view, ctx) view.title = require('helpers').title(ctx.params.id) end } } }"
+        )
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("items/3")
+        #expect(host.tree?.children.first?.title == "Item 3")
+    }
+}
