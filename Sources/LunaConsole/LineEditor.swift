@@ -80,8 +80,11 @@ public final class LineEditor {
         rl_callback_handler_install(prompt, lunaLineHandler)
     }
 
-    /// Restores the terminal.
+    /// Restores the terminal and lets go of the completion closure (it holds the host, which
+    /// must not outlive the REPL in a process-global).
     public func close() {
+        EditorState.completions = { _, _ in [] }
+        EditorState.candidates = []
         rl_callback_handler_remove()
         writeAll(STDOUT_FILENO, "\n")
     }
