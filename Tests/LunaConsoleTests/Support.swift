@@ -45,10 +45,10 @@ func luna(_ arguments: [String], input: String? = nil, environment: [String: Str
     // block forever (an ASan build's leak report on stderr does).
     final class Box: @unchecked Sendable { var data = Data() }
     let errBox = Box()
-    let reader = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    while !reader.isFinished { usleep(1_000) }
+    group.wait()
     let errData = errBox.data
     process.waitUntilExit()
     return RunResult(
