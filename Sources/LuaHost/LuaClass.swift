@@ -7,9 +7,9 @@ internal import CLuaShims
 /// ```swift
 /// let viewClass = vm.registerClass(LuaClassDefinition(
 ///     name: "view",
-///     index: { object, key in (object as! View).attribute(key) },
-///     newIndex: { object, key, value in try (object as! View).set(key, value) },
-///     toString: { object in "view \((object as! View).id)" }))
+///     index: { object, key in (object as? View)?.attribute(key) ?? .nil },
+///     newIndex: { object, key, value in try (object as? View)?.set(key, value) },
+///     toString: { object in "view \((object as? View)?.id ?? "?")" }))
 /// try vm.rawSet(vm.globals, key: "v", value: vm.wrap(view, as: viewClass))
 /// ```
 ///

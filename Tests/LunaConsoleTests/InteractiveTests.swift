@@ -52,13 +52,11 @@ import Testing
             _ = text.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
         }
 
-        /// Reads until the screen text contains `text` (after `from`), or 20 s pass.
-        @discardableResult
-        func wait(for text: String, after from: String.Index? = nil) -> Bool {
+        /// Reads what the terminal shows until `done` holds for the screen, or 20 s pass.
+        private func readScreen(until done: (String) -> Bool) -> Bool {
             let limit = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < limit {
-                let searched = from.map { screen[$0...] } ?? screen[...]
-                if searched.contains(text) { return true }
+                if done(screen) { return true }
                 var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
                 guard poll(&fds, 1, 200) >= 0 else { return false }
                 if fds[0].revents != 0 {
@@ -71,23 +69,15 @@ import Testing
             return false
         }
 
+        /// Reads until the screen contains `text` (after `from`).
+        @discardableResult
+        func wait(for text: String, after from: String.Index? = nil) -> Bool {
+            readScreen { screen in (from.map { screen[$0...] } ?? screen[...]).contains(text) }
+        }
+
         /// Reads until the screen ends with the prompt (the REPL is waiting for input).
         @discardableResult
-        func waitForPrompt() -> Bool {
-            let limit = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < limit {
-                if screen.hasSuffix("luna> ") { return true }
-                var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
-                guard poll(&fds, 1, 200) >= 0 else { return false }
-                if fds[0].revents != 0 {
-                    var chunk = [UInt8](repeating: 0, count: 4096)
-                    let count = read(master, &chunk, chunk.count)
-                    if count <= 0 { return false }
-                    screen += String(decoding: chunk[0..<count], as: UTF8.self)
-                }
-            }
-            return false
-        }
+        func waitForPrompt() -> Bool { readScreen { $0.hasSuffix("luna> ") } }
 
         /// Waits (up to 20 s) for the process to end; its exit status. Once the child closes
         /// the pty, poll reports a hang-up at once, so the loop also naps between checks.

@@ -8,19 +8,13 @@ import Foundation
 /// line is bounded (so a broken build fails instead of hanging) but asserts nothing about
 /// time.
 final class LiveProcess {
-    let process = Process()
+    let process: Process
     private let input = Pipe()
     private let output = Pipe()
     private var buffer: [UInt8] = []
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: lunaBinary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process = lunaProcess(arguments, environment: environment)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output

@@ -22,8 +22,8 @@ struct RunResult {
     var stderr: String
 }
 
-/// Runs `luna` with arguments and optional standard input (never a terminal).
-func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+/// A `luna` process in the repository root, with NO_COLOR and extra environment.
+func lunaProcess(_ arguments: [String], environment: [String: String] = [:]) -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: lunaBinary)
     process.arguments = arguments
@@ -32,6 +32,12 @@ func luna(_ arguments: [String], input: String? = nil, environment: [String: Str
     env["NO_COLOR"] = "1"
     for (key, value) in environment { env[key] = value }
     process.environment = env
+    return process
+}
+
+/// Runs `luna` with arguments and optional standard input (never a terminal).
+func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    let process = lunaProcess(arguments, environment: environment)
     let out = Pipe()
     let err = Pipe()
     let stdin = Pipe()
