@@ -55,18 +55,12 @@ public final class LineEditor {
         return lines
     }
 
-    /// Prints text above the prompt, keeping what the user was typing.
+    /// Prints text above the prompt, keeping what the user was typing: erase the visible
+    /// line, print, then let libedit redraw the prompt and the line buffer (it still holds the
+    /// text; rl_replace_line cannot be used, libedit ignores an empty replacement).
     public func printAbovePrompt(_ text: String) {
-        let saved = luna_rl_line().map { String(cString: $0) } ?? ""
-        let point = luna_rl_point()
-        rl_set_prompt("")
-        rl_replace_line("", 0)
-        rl_redisplay()
-        writeAll(STDOUT_FILENO, "\r" + text + "\n")
-        rl_set_prompt(prompt)
-        rl_replace_line(saved, 0)
-        luna_rl_set_point(point)
-        rl_redisplay()
+        writeAll(STDOUT_FILENO, "\r\u{1B}[K" + text + "\n")
+        rl_forced_update_display()
     }
 
     /// Ctrl-C: drop the line being typed and show a fresh prompt. (libedit's

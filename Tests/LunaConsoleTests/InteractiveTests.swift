@@ -147,5 +147,25 @@ import Testing
             again.type("quit\r")
             #expect(again.exitStatus() == 0)
         }
+
+        @Test func aReloadNoticeAppearsAtThePromptAndKeepsTheTypedLine() throws {
+            let home = ScriptFolder()
+            let script = home.write("live.lua", HotReloadTests.version1)
+            let terminal = try TerminalSession(["repl", script, "books"], home: home.path)
+            #expect(terminal.waitForPrompt())
+            terminal.type("go boo")
+            #expect(terminal.wait(for: "go boo"))
+            var mark = terminal.screen.endIndex
+            try WatcherTests.save(.tempThenRename, script, HotReloadTests.version2)
+            #expect(terminal.wait(for: "reloaded in", after: mark))
+            // The prompt comes back with what was typed.
+            #expect(terminal.wait(for: "luna> go boo", after: mark))
+            mark = terminal.screen.endIndex
+            terminal.type("ks/3\r")
+            #expect(terminal.wait(for: "books/3 → books/:id", after: mark))
+            #expect(terminal.waitForPrompt())
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
     }
 #endif
