@@ -37,13 +37,13 @@ extension LuaVM {
         lua_createtable(L, 0, Int32(clamping: fields.count))
         for (key, value) in fields where !value.isNil {
             guard (try? push(value, on: L)) != nil else { continue }
-            lua_setfield_raw(L, key)
+            setRawField(L, key)
         }
         return pop(L)
     }
 
     /// `t[key] = v` for the table below the value on top, raw (lua_rawset, [-2, +0, m]).
-    private func lua_setfield_raw(_ L: OpaquePointer, _ key: String) {
+    private func setRawField(_ L: OpaquePointer, _ key: String) {
         var key = key
         key.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }

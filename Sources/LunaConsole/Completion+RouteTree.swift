@@ -1,6 +1,6 @@
 import RouteCore
 
-extension RouteTree: RouteTreeProviding {
+extension RouteTree {
     /// Route patterns (as written) and route names, for tab completion.
     public var completionWords: [String] {
         var words = Set<String>()

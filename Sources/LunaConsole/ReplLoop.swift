@@ -131,7 +131,7 @@ public final class ReplLoop {
 
 /// Tab completion: commands at the start of a line; route patterns and names after.
 public enum Completion {
-    public static func candidates(for word: String, atStart: Bool, tree: RouteTreeProviding?) -> [String] {
+    public static func candidates(for word: String, atStart: Bool, tree: RouteTree?) -> [String] {
         if atStart && !word.hasPrefix("/") {
             return Session.commands.map(\.name).filter { $0.hasPrefix(word) && $0 != "=" }
         }
@@ -142,9 +142,4 @@ public enum Completion {
         options = options.filter { $0.hasPrefix(stem) }
         return options.sorted().map { slash ? "/" + $0 : $0 }
     }
-}
-
-/// What completion needs of a tree (patterns and route names).
-public protocol RouteTreeProviding {
-    var completionWords: [String] { get }
 }

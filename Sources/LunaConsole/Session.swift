@@ -50,7 +50,7 @@ public final class Session {
         let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("--") else { return Result(lines: []) }
         if trimmed.hasPrefix("/") { return go(String(trimmed.dropFirst()), keep: false) }
-        if trimmed.hasPrefix("=") { return lua("return " + trimmed.dropFirst()) }
+        if trimmed.hasPrefix("=") { return lua(trimmed.dropFirst()) }
         let (command, argument) = trimmed.splitCommand()
         switch command {
         case "go":
@@ -89,13 +89,8 @@ public final class Session {
     /// Called by the loop when the watcher saw the script change.
     public func reloadAfterChange() -> Result {
         do { return Result(lines: reloadLines(try host.reload()).lines) } catch {
-            var result = failure(error)
-            if !json {
-                result.lines =
-                    result.lines.map { $0.replacingPrefix("error: ", with: "reload failed: ") } + [
-                        style.dim("(the previous tree is still running)")
-                    ]
-            }
+            var result = failure(error, label: "reload failed: ")
+            if !json { result.lines.append(style.dim("(the previous tree is still running)")) }
             return result
         }
     }
@@ -263,7 +258,7 @@ public final class Session {
 
     private func lua(_ chunk: some StringProtocol) -> Result {
         do {
-            let values = try host.evaluate(String(chunk).replacingPrefix("return return ", with: "return "))
+            let values = try host.evaluate(String(chunk))
             if json { return Result(lines: ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]) }
             return Result(lines: values.isEmpty ? [] : [values.joined(separator: "\t")])
         } catch {
@@ -285,14 +280,14 @@ public final class Session {
 
     private func usage(_ text: String) -> Result { failure(message: "usage: " + text, kind: "usage") }
 
-    private func failure(_ error: Error, request: String? = nil) -> Result {
+    private func failure(_ error: Error, request: String? = nil, label: String = "error: ") -> Result {
         let (kind, message) = Output.describe(error)
         if json {
             if let request { return Result(lines: [Output.json(request: request, error: error)], failed: true) }
             return Result(lines: ["{\"error\":\(Output.errorObject(error))}"], failed: true)
         }
         _ = kind
-        return Result(lines: [style.red("error: ") + message], failed: true)
+        return Result(lines: [style.red(label) + message], failed: true)
     }
 
     private func failure(message: String, kind: String) -> Result {
@@ -325,9 +320,5 @@ extension String {
     func splitCommand() -> (String, String) {
         guard let space = firstIndex(where: \.isWhitespace) else { return (self, "") }
         return (String(self[..<space]), String(self[space...]).trimmingWhitespace())
-    }
-
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

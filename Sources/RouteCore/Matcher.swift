@@ -406,7 +406,7 @@ public final class Matcher {
                 let segment = segments[position]
                 let value = UnsafeBufferPointer(
                     start: bytes.baseAddress! + Int(segment.start), count: Int(segment.end - segment.start))
-                if let verdict = validator.acceptsWithoutPredicate(value) {
+                if let verdict = validator.fastVerdict(value) {
                     if !verdict { return false }
                     continue
                 }

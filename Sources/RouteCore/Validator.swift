@@ -70,8 +70,9 @@ public struct Validator {
         }
     }
 
-    /// Whether the regex part accepts `value` (predicates count as accepting); never throws.
-    func acceptsWithoutPredicate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    /// The fast path's verdict on raw bytes, or nil when the validator needs a String (a
+    /// Swift regex or a predicate); never throws.
+    func fastVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch program {
         case .classes(let fast): fast.matches(bytes)
         case .regex, .predicate: nil

@@ -101,19 +101,23 @@ struct ScriptPresenter: Presenter {
 
     func setStack(_ stack: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable]) throws {
         try headless.setStack(stack, node: node, items: items)
-        if let hook = lua(node, "setStack") {
-            _ = try callbacks.call(hook, [callbacks.view(stack), viewList(items)])
-        } else if let host = host(node) {
-            try host.setStack?(stack, items)
-        }
+        try listHook("setStack", container: stack, node: node, items: items) { $0.setStack }
     }
 
     func setOptions(_ container: HeadlessPresentable, node: RouteTree.Node, options: [HeadlessPresentable]) throws {
         try headless.setOptions(container, node: node, options: options)
-        if let hook = lua(node, "setOptions") {
-            _ = try callbacks.call(hook, [callbacks.view(container), viewList(options)])
+        try listHook("setOptions", container: container, node: node, items: options) { $0.setOptions }
+    }
+
+    /// The hooks that get a container and its children (setStack, setOptions).
+    private func listHook(
+        _ name: String, container: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable],
+        _ hostHook: (HostPresenter) -> ((HeadlessPresentable, [HeadlessPresentable]) throws -> Void)?
+    ) throws {
+        if let hook = lua(node, name) {
+            _ = try callbacks.call(hook, [callbacks.view(container), viewList(items)])
         } else if let host = host(node) {
-            try host.setOptions?(container, options)
+            try hostHook(host)?(container, items)
         }
     }
 

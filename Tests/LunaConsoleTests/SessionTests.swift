@@ -158,3 +158,15 @@ import Testing
                 """)
     }
 }
+
+@Suite struct ReloadFailureLabelTests {
+    /// With colour on (a terminal), a failed reload is still labelled as one.
+    @Test func aFailedReloadIsLabelledWithColourToo() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", "return stack { endpoint { 'a' } }")
+        let session = Session(host: try RouteScriptHost(contentsOf: path), json: false, style: Style(color: true))
+        folder.write("r.lua", "return stack {")
+        let lines = session.reloadAfterChange().lines
+        #expect(lines.first?.hasPrefix("\u{1B}[31mreload failed: \u{1B}[0mr.lua:1:") == true, "\(lines)")
+    }
+}
