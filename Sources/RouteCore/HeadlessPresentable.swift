@@ -46,16 +46,26 @@ public final class HeadlessPresentable {
     public let id: String
     /// The endpoint's pattern (screens).
     public let route: String?
-    public var title: String
-    public var attributes: [String: AttributeValue] = [:]
+    public var title: String { willSet { willChange() } }
+    public var attributes: [String: AttributeValue] = [:] { willSet { willChange() } }
     /// Switcher: the active section; junction: all options; stack: its items.
-    public internal(set) var children: [HeadlessPresentable] = []
+    public internal(set) var children: [HeadlessPresentable] = [] { willSet { willChange() } }
     /// Junction or switcher: the selected index among declared children.
-    public internal(set) var selected: Int?
+    public internal(set) var selected: Int? { willSet { willChange() } }
     /// Screen: the presentable presented modally over it.
-    public internal(set) var modal: HeadlessPresentable?
+    public internal(set) var modal: HeadlessPresentable? { willSet { willChange() } }
     /// Screen: what it was last activated with.
-    public internal(set) var activation: Activation?
+    public internal(set) var activation: Activation? { willSet { willChange() } }
+
+    /// The journal of the router that owns it: records this presentable's state before its
+    /// first change in a dispatch, so a failed dispatch can put it back.
+    @usableFromInline var journal: PresentableJournal?
+    /// The journal generation this presentable was last recorded in.
+    var recordedGeneration = 0
+
+    private func willChange() {
+        if let journal, journal.isRecording { journal.record(self) }
+    }
 
     public init(kind: Kind, id: String, title: String, route: String? = nil) {
         self.kind = kind
@@ -81,6 +91,42 @@ public final class HeadlessPresentable {
         selected = snapshot.selected
         modal = snapshot.modal
         activation = snapshot.activation
+    }
+}
+
+/// Undo for a dispatch: while recording, each ``HeadlessPresentable`` that is about to change
+/// for the first time is snapshotted (O(presentables touched), not O(all)); `rollback` puts
+/// them back, `commit` forgets the snapshots.
+@usableFromInline
+final class PresentableJournal {
+    private(set) var isRecording = false
+    @usableFromInline init() {}
+    private var generation = 0
+    private var entries: [(HeadlessPresentable, HeadlessPresentable.Snapshot)] = []
+
+    @usableFromInline
+    func begin() {
+        generation &+= 1
+        isRecording = true
+    }
+
+    func record(_ presentable: HeadlessPresentable) {
+        guard presentable.recordedGeneration != generation else { return }
+        presentable.recordedGeneration = generation
+        entries.append((presentable, presentable.snapshot()))
+    }
+
+    @usableFromInline
+    func commit() {
+        isRecording = false
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    @usableFromInline
+    func rollback() {
+        isRecording = false
+        for (presentable, snapshot) in entries.reversed() { presentable.restore(snapshot) }
+        entries.removeAll(keepingCapacity: true)
     }
 }
 

@@ -54,7 +54,23 @@ public indirect enum Presented: Equatable, Sendable {
     /// Pre-order walk.
     public func forEach(_ body: (Presented) -> Void) {
         body(self)
-        for child in children { child.forEach(body) }
+        switch self {
+        case .switcher(_, _, let content): content.forEach(body)
+        case .junction(_, _, let options): for option in options { option.forEach(body) }
+        case .stack(_, let items): for item in items { item.forEach(body) }
+        case .screen(_, _, let modal): modal?.forEach(body)
+        }
+    }
+
+    /// Appends the tree in pre-order (no closure, no intermediate arrays).
+    func appendPreorder(to list: inout [Presented]) {
+        list.append(self)
+        switch self {
+        case .switcher(_, _, let content): content.appendPreorder(to: &list)
+        case .junction(_, _, let options): for option in options { option.appendPreorder(to: &list) }
+        case .stack(_, let items): for item in items { item.appendPreorder(to: &list) }
+        case .screen(_, _, let modal): modal?.appendPreorder(to: &list)
+        }
     }
 
     /// The same tree with every modal removed (what a non-selected tab keeps).
@@ -79,6 +95,43 @@ public indirect enum Presented: Equatable, Sendable {
             if let modal, let top = modal.topScreen { return top }
             return activation.map { (node, $0) }
         }
+    }
+}
+
+/// The nodes of a presentation in pre-order, with lookup by node index: a linear scan for
+/// the small presentations of real apps, a sorted copy and binary search past 32 nodes (a
+/// dictionary would hash every node of every dispatch).
+@usableFromInline
+struct PresentedIndex {
+    /// Pre-order.
+    private(set) var order: [Presented] = []
+    /// For large presentations: node indexes sorted, and their positions in `order`.
+    private var sorted: [(node: Int, position: Int)] = []
+
+    @usableFromInline
+    init(_ root: Presented?) {
+        guard let root else { return }
+        order.reserveCapacity(8)
+        root.appendPreorder(to: &order)
+        if order.count > 32 {
+            sorted = order.indices.map { (order[$0].node, $0) }.sorted { $0.node < $1.node }
+        }
+    }
+
+    @usableFromInline
+    subscript(node: Int) -> Presented? {
+        if sorted.isEmpty {
+            for presented in order where presented.node == node { return presented }
+            return nil
+        }
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle].node < node { low = middle + 1 } else { high = middle }
+        }
+        guard low < sorted.count, sorted[low].node == node else { return nil }
+        return order[sorted[low].position]
     }
 }
 

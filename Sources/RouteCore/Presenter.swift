@@ -34,24 +34,30 @@ public protocol Presenter {
 /// try store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: HeadlessPresenter())
 /// ```
 public struct PresentableStore<P: Presenter> {
-    public private(set) var presentables: [String: P.Presentable] = [:]
+    public var presentables: [String: P.Presentable] { _presentables }
+    @usableFromInline var _presentables: [String: P.Presentable] = [:]
 
     public init() {}
 
-    public subscript(id: String) -> P.Presentable? { presentables[id] }
+    @inlinable
+    public subscript(id: String) -> P.Presentable? { _presentables[id] }
 
     /// Applies the operations in order. On a presenter error the operations before it stay
     /// applied; a host that needs all-or-nothing snapshots first (``HeadlessPresentable``
     /// can).
+    @inlinable
     public mutating func apply(_ plan: Plan, tree: RouteTree, presented: Presented?, presenter: P) throws {
-        var activations: [Int: Activation] = [:]
-        presented?.forEach { if case .screen(let node, let activation?, _) = $0 { activations[node] = activation } }
+        let index = PresentedIndex(presented)
+        func activation(_ node: Int) -> Activation? {
+            guard case .screen(_, let activation, _)? = index[node] else { return nil }
+            return activation
+        }
         func node(_ id: String) throws -> RouteTree.Node {
             guard let index = tree.nodeIndex[id] else { throw RouteError(.script, "no node '\(id)' in the tree") }
             return tree.nodes[index]
         }
         func existing(_ id: String) throws -> P.Presentable {
-            guard let presentable = presentables[id] else {
+            guard let presentable = _presentables[id] else {
                 throw RouteError(.script, "no presentable for '\(id)' (the plan does not fit the store)")
             }
             return presentable
@@ -60,10 +66,10 @@ public struct PresentableStore<P: Presenter> {
             switch operation {
             case .create(let id):
                 let spec = try node(id)
-                presentables[id] = try presenter.create(spec, activation: activations[spec.index])
+                _presentables[id] = try presenter.create(spec, activation: activation(spec.index))
             case .update(let id):
                 let spec = try node(id)
-                guard let activation = activations[spec.index] else { continue }
+                guard let activation = activation(spec.index) else { continue }
                 try presenter.update(try existing(id), node: spec, activation: activation)
             case .setStack(let id, let items):
                 try presenter.setStack(try existing(id), node: try node(id), items: items.map(existing))
@@ -77,11 +83,11 @@ public struct PresentableStore<P: Presenter> {
                 try presenter.dismissModal(try existing(modal), from: try existing(id), node: try node(modal))
             case .unwind(let id):
                 try presenter.unwind(try existing(id), node: try node(id))
-                presentables[id] = nil
+                _presentables[id] = nil
             }
         }
     }
 
     /// Forgets every presentable (after a failed apply, or to start over).
-    public mutating func replace(with presentables: [String: P.Presentable]) { self.presentables = presentables }
+    public mutating func replace(with presentables: [String: P.Presentable]) { _presentables = presentables }
 }

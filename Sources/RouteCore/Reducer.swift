@@ -97,18 +97,10 @@ public struct Reducer {
     /// (deepest first), create (parents first), update, set stacks / options / selections
     /// (children first), present modals, unwind (deepest first).
     public static func plan(from old: Presented?, to new: Presented?, tree: RouteTree) -> Plan {
-        var oldNodes: [Int: Presented] = [:]
-        var oldOrder: [Presented] = []
-        old?.forEach {
-            oldNodes[$0.node] = $0
-            oldOrder.append($0)
-        }
-        var newNodes: [Int: Presented] = [:]
-        var newOrder: [Presented] = []
-        new?.forEach {
-            newNodes[$0.node] = $0
-            newOrder.append($0)
-        }
+        let oldNodes = PresentedIndex(old)
+        let newNodes = PresentedIndex(new)
+        let oldOrder = oldNodes.order
+        let newOrder = newNodes.order
         let id = { (node: Int) in tree.nodes[node].id }
         var operations: [PlanOperation] = []
         for presented in oldOrder.reversed() {
@@ -128,15 +120,21 @@ public struct Reducer {
             }
         }
         func structural(_ presented: Presented) {
-            for child in presented.children { structural(child) }
+            switch presented {
+            case .switcher(_, _, let content): structural(content)
+            case .junction(_, _, let options): for option in options { structural(option) }
+            case .stack(_, let items): for item in items { structural(item) }
+            case .screen(_, _, let modal): if let modal { structural(modal) }
+            }
             let previous = oldNodes[presented.node]
             switch presented {
             case .stack(let node, let items):
-                let ids = items.map { id($0.node) }
                 if case .stack(_, let oldItems)? = previous {
-                    if oldItems.map({ id($0.node) }) != ids { operations.append(.setStack(id: id(node), items: ids)) }
-                } else if !ids.isEmpty {
-                    operations.append(.setStack(id: id(node), items: ids))
+                    if !oldItems.elementsEqual(items, by: { $0.node == $1.node }) {
+                        operations.append(.setStack(id: id(node), items: items.map { id($0.node) }))
+                    }
+                } else if !items.isEmpty {
+                    operations.append(.setStack(id: id(node), items: items.map { id($0.node) }))
                 }
             case .junction(let node, let selected, let options):
                 let option = id(options[selected].node)

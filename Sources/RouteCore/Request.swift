@@ -47,47 +47,98 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` of kind `invalidRequest` for bad percent-encoding, invalid
     ///   UTF-8, a path over 8 KiB or over 128 segments.
     public init(parsing string: String) throws(RouteError) {
-        let parts = RequestParts(string)
-        self.original = string
-        guard parts.path.count <= Self.maximumPathBytes else {
-            throw RouteError(
-                .invalidRequest, "the path is \(parts.path.count) bytes long (the limit is \(Self.maximumPathBytes))")
-        }
-        var segments: [String] = []
-        var index = 0
-        for raw in parts.path.split(separator: Bytes.slash, omittingEmptySubsequences: true) {
-            index += 1
-            guard index <= Self.maximumSegments else {
-                throw RouteError(.invalidRequest, "the path has more than \(Self.maximumSegments) segments")
-            }
-            segments.append(try Self.decode(raw, plusIsSpace: false, what: "segment \(index)"))
-        }
-        self.segments = segments
-        var query: [String: String] = [:]
-        if let rawQuery = parts.query {
-            for item in rawQuery.split(separator: Bytes.ampersand, omittingEmptySubsequences: true) {
-                let pair = item.split(separator: Bytes.equals, maxSplits: 1, omittingEmptySubsequences: false)
-                let key = try Self.decode(pair[0], plusIsSpace: true, what: "the query")
-                let value = pair.count > 1 ? try Self.decode(pair[1], plusIsSpace: true, what: "the query") : ""
-                query[key] = value
-            }
-        }
-        self.query = query
-        self.fragment = try parts.fragment.map { (raw) throws(RouteError) in
-            try Self.decode(raw, plusIsSpace: false, what: "the fragment")
+        var text = string
+        let parsed = text.withUTF8 { bytes in Self.parse(bytes) }
+        switch parsed {
+        case .success(let parts):
+            self.original = string
+            self.segments = parts.segments
+            self.query = parts.query
+            self.fragment = parts.fragment
+        case .failure(let error): throw error
         }
     }
 
-    private static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool, what: String) throws(RouteError) -> String {
+    private typealias Parsed = (segments: [String], query: [String: String], fragment: String?)
+
+    /// Splits and decodes the request bytes in place (one allocation for the segments,
+    /// one for a query).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Parsed, RouteError> {
+        do throws(RouteError) {
+            let parts = RequestParts(bytes)
+            let pathLength = parts.path.count
+            guard pathLength <= maximumPathBytes else {
+                throw RouteError(
+                    .invalidRequest, "the path is \(pathLength) bytes long (the limit is \(maximumPathBytes))")
+            }
+            var count = 0
+            var previous = Bytes.slash
+            var scan = parts.path.lowerBound
+            while scan < parts.path.upperBound {
+                if bytes[scan] != Bytes.slash && previous == Bytes.slash { count += 1 }
+                previous = bytes[scan]
+                scan += 1
+            }
+            guard count <= maximumSegments else {
+                throw RouteError(.invalidRequest, "the path has more than \(maximumSegments) segments")
+            }
+            var segments: [String] = []
+            segments.reserveCapacity(count)
+            var segmentStart = parts.path.lowerBound
+            var position = segmentStart
+            while position <= parts.path.upperBound {
+                if position == parts.path.upperBound || bytes[position] == Bytes.slash {
+                    if position > segmentStart {
+                        let what = "segment \(segments.count + 1)"
+                        segments.append(try decode(bytes, segmentStart..<position, plusIsSpace: false, what: what))
+                    }
+                    segmentStart = position + 1
+                }
+                position += 1
+            }
+            var query: [String: String] = [:]
+            if let rawQuery = parts.query {
+                var itemStart = rawQuery.lowerBound
+                var position = itemStart
+                while position <= rawQuery.upperBound {
+                    defer { position += 1 }
+                    guard position == rawQuery.upperBound || bytes[position] == Bytes.ampersand else { continue }
+                    if position > itemStart {
+                        let item = itemStart..<position
+                        let equals = item.first { bytes[$0] == Bytes.equals }
+                        let keyRange = itemStart..<(equals ?? position)
+                        let key = try decode(bytes, keyRange, plusIsSpace: true, what: "the query")
+                        let value =
+                            if let equals {
+                                try decode(bytes, (equals + 1)..<position, plusIsSpace: true, what: "the query")
+                            } else { "" }
+                        query[key] = value
+                    }
+                    itemStart = position + 1
+                }
+            }
+            let fragment = try parts.fragment.map { (range) throws(RouteError) in
+                try decode(bytes, range, plusIsSpace: false, what: "the fragment")
+            }
+            return .success((segments, query, fragment))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool, what: String
+    ) throws(RouteError) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
         if !raw.contains(Bytes.percent) && !(plusIsSpace && raw.contains(Bytes.plus)) {
             // Already valid UTF-8: it came from a String.
             return String(decoding: raw, as: UTF8.self)
         }
-        guard let bytes = Bytes.percentDecoded(raw, plusIsSpace: plusIsSpace) else {
+        guard let decoded = Bytes.percentDecoded(raw, plusIsSpace: plusIsSpace) else {
             let text = String(decoding: raw, as: UTF8.self)
             throw RouteError(.invalidRequest, "bad percent-encoding in \(what) ('\(text)')")
         }
-        guard let string = Bytes.validString(bytes) else {
+        guard let string = Bytes.validString(decoded) else {
             let text = String(decoding: raw, as: UTF8.self)
             throw RouteError(.invalidRequest, "invalid UTF-8 after percent-decoding \(what) ('\(text)')")
         }
@@ -108,32 +159,25 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A request string split into path, query and fragment bytes, with any scheme and host
-/// handled. Shared by ``Request`` and the matcher's fast path.
+/// A request's bytes split into path, query and fragment ranges, with any scheme and host
+/// handled.
 struct RequestParts {
-    var path: ArraySlice<UInt8>
-    var query: ArraySlice<UInt8>?
-    var fragment: ArraySlice<UInt8>?
+    var path: Range<Int>
+    var query: Range<Int>?
+    var fragment: Range<Int>?
 
-    init(_ string: String) {
-        let bytes = Array(string.utf8)
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
         var end = bytes.count
-        var fragment: ArraySlice<UInt8>?
-        var query: ArraySlice<UInt8>?
         if let hash = bytes.firstIndex(of: Bytes.hash) {
-            fragment = bytes[(hash + 1)...]
+            fragment = (hash + 1)..<bytes.count
             end = hash
         }
         if let question = bytes[..<end].firstIndex(of: Bytes.question) {
-            query = bytes[(question + 1)..<end]
+            query = (question + 1)..<end
             end = question
         }
-        if end > 0, let pathStart = bytes.withUnsafeBufferPointer({ Bytes.pathStart(afterSchemeIn: $0, end: end) }) {
-            start = pathStart
-        }
-        self.path = bytes[start..<end]
-        self.query = query
-        self.fragment = fragment
+        if end > 0, let pathStart = Bytes.pathStart(afterSchemeIn: bytes, end: end) { start = pathStart }
+        path = start..<end
     }
 }

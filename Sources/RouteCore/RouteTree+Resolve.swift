@@ -4,13 +4,19 @@ extension RouteTree {
 
     /// Parses a request string: a path or URL, or a named request `NAME|{json}`.
     public func request(from string: String) throws(RouteError) -> Request {
+        try parseRequest(string).request
+    }
+
+    /// The request, and whether it was a named one (a path request can be matched on its raw
+    /// bytes).
+    private func parseRequest(_ string: String) throws(RouteError) -> (request: Request, isNamed: Bool) {
         if let bar = string.utf8.firstIndex(of: UInt8(ascii: "|")) {
             let name = String(string[..<bar])
             if !name.isEmpty, !name.contains(where: { "/?#:".contains($0) }) {
-                return try namedRequest(name, json: String(string[string.index(after: bar)...]))
+                return (try namedRequest(name, json: String(string[string.index(after: bar)...])), true)
             }
         }
-        return try Request(parsing: string)
+        return (try Request(parsing: string), false)
     }
 
     /// A named request (RouterService-style): JSON fields that are path parameters fill the
@@ -100,8 +106,9 @@ extension RouteTree {
         var chain: [String] = []
         var current = string
         while true {
-            let request = try request(from: current)
-            guard let match = try matcher.match(request) else {
+            let (request, isNamed) = try parseRequest(current)
+            // A path request is matched on its raw bytes (the matcher's allocation-free path).
+            guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
                 throw RouteError(.noMatch, explainMiss(request))
             }
             let params = match.parameters(in: matcher)

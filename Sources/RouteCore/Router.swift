@@ -9,17 +9,29 @@
 /// print(result.plan.operations.map(\.text))
 /// print(router.rootPresentable!.rendered())
 /// ```
+///
+/// The generic shell (dispatch, apply) is `@inlinable`, so it is specialized for the host's
+/// presenter in the host's module instead of running through value witnesses.
 public final class Router<P: Presenter> {
     public private(set) var tree: RouteTree
-    public private(set) var state: RouterState = .initial
-    public private(set) var store = PresentableStore<P>()
+    public var state: RouterState { _state }
+    public var store: PresentableStore<P> { _store }
     public let presenter: P
+    @usableFromInline var _state: RouterState = .initial
+    @usableFromInline var _store = PresentableStore<P>()
+    /// Undoes the changes to ``HeadlessPresentable``s of a failed apply.
+    @usableFromInline let journal = PresentableJournal()
 
     /// What a dispatch did.
     public struct Result {
         public var resolution: Resolution
         public var transition: Transition
         public var plan: Plan { transition.plan }
+
+        @inlinable init(resolution: Resolution, transition: Transition) {
+            self.resolution = resolution
+            self.transition = transition
+        }
     }
 
     public init(tree: RouteTree, presenter: P) {
@@ -31,6 +43,7 @@ public final class Router<P: Presenter> {
     public var rootPresentable: P.Presentable? { store[tree.root.id] }
 
     /// Resolves, reduces and applies a request.
+    @inlinable
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
         let resolution = try tree.resolve(request)
         let transition = Reducer(tree: tree).reduce(state, to: resolution, options: options)
@@ -39,6 +52,7 @@ public final class Router<P: Presenter> {
     }
 
     /// Records a change the UI already made (a swipe back) and applies only what it did not.
+    @inlinable
     public func sync(_ request: String) throws -> Result {
         let resolution = try tree.resolve(request)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
@@ -80,23 +94,31 @@ public final class Router<P: Presenter> {
     }
 
     /// Applies a computed transition's plan and commits its state, all or nothing.
+    @inlinable
     public func apply(_ transition: Transition) throws {
-        let saved = store
-        let snapshots = store.presentables.values.compactMap { $0 as? HeadlessPresentable }.map { ($0, $0.snapshot()) }
+        let saved = _store
+        journal.begin()
         do {
-            try store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: presenter)
+            try _store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: presenter)
         } catch {
-            store = saved
-            for (presentable, snapshot) in snapshots { presentable.restore(snapshot) }
+            _store = saved
+            journal.rollback()
             throw error
         }
-        state = transition.to
+        journal.commit()
+        if P.Presentable.self == HeadlessPresentable.self {
+            for case .create(let id) in transition.plan.operations {
+                (_store[id] as? HeadlessPresentable)?.journal = journal
+            }
+        }
+        _state = transition.to
     }
 
     /// Swaps in a new tree (after a reload) with the state and presentables that go with it.
     public func replace(tree: RouteTree, state: RouterState, presentables: [String: P.Presentable]) {
         self.tree = tree
-        self.state = state
-        store.replace(with: presentables)
+        _state = state
+        _store.replace(with: presentables)
+        for presentable in presentables.values { (presentable as? HeadlessPresentable)?.journal = journal }
     }
 }

@@ -7,7 +7,8 @@ final class LoadedScript {
     let callbacks: ScriptCallbacks
     let tree: RouteTree
     /// Presenter choices by node id.
-    let presenters: [String: PresenterChoice]
+    /// The presenter of each node, by node index (nil: headless).
+    let presenters: [PresenterChoice?]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -85,10 +86,8 @@ final class LoadedScript {
         } catch {
             throw RouteScriptError(.load, "\(error)")
         }
-        var presenters: [String: PresenterChoice] = [:]
-        for (index, choice) in converter.choices where index < tree.nodes.count {
-            presenters[tree.nodes[index].id] = choice
-        }
+        var presenters = [PresenterChoice?](repeating: nil, count: tree.nodes.count)
+        for (index, choice) in converter.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
     }
 }

@@ -21,12 +21,12 @@ struct ScriptPresenter: Presenter {
     private var callbacks: ScriptCallbacks { script.callbacks }
 
     private func lua(_ node: RouteTree.Node, _ hook: String) -> LuaValue? {
-        guard case .hooks(let hooks)? = script.presenters[node.id] else { return nil }
+        guard case .hooks(let hooks)? = script.presenters[node.index] else { return nil }
         return hooks[hook]
     }
 
     private func host(_ node: RouteTree.Node) -> HostPresenter? {
-        guard case .host(let name)? = script.presenters[node.id] else { return nil }
+        guard case .host(let name)? = script.presenters[node.index] else { return nil }
         return hostPresenters[name]
     }
 

@@ -70,6 +70,42 @@ import Testing
         #expect(host.tree?.children.count == 1)
     }
 
+    /// A hook that fails after the plan already changed presentables (a stack popped, a
+    /// modal attached, a title set through a view handle): every change is put back.
+    @Test func aFailingHookUndoesWhatTheDispatchAlreadyChanged() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "undo.lua",
+            """
+            return stack { title = "S",
+              endpoint { "a", title = "A",
+                presenter = { presentModal = function(view, modal)
+                  view.title = "touched"; view.badge = 3; modal.title = "touched too"
+                  error("no modal today")
+                end },
+                children = { endpoint { "./b", title = "B" } },
+                modals = { endpoint { "./m", title = "M" } } } }
+            """)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a")
+        _ = try host.dispatch("a/b")
+        let before = host.tree?.rendered()
+        let stateBefore = host.state
+        for _ in 0..<2 {
+            let error = #expect(throws: RouteError.self) { try host.dispatch("a/m") }
+            #expect(error?.message.hasPrefix("undo.lua:5: no modal today") == true, "\(error?.message ?? "")")
+            #expect(host.tree?.rendered() == before)
+            #expect(host.tree?.children.map(\.id) == ["a", "a/b"])
+            #expect(host.tree?.children.first?.title == "A")
+            #expect(host.tree?.children.first?.attributes["badge"] == nil)
+            #expect(host.tree?.children.first?.modal == nil)
+            #expect(host.state == stateBefore)
+        }
+        // Changes made by successful dispatches stay (the journal only undoes a failed one).
+        _ = try host.dispatch("a")
+        #expect(host.tree?.children.map(\.id) == ["a"])
+    }
+
     @Test func guardsAndValidatorsThatFailAreScriptErrors() throws {
         let folder = ScriptFolder()
         let path = folder.write(

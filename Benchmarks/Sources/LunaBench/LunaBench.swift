@@ -24,6 +24,17 @@ struct LunaBench {
             for _ in 0..<(Int(arguments[3]) ?? 1) { _ = try host.reload() }
             return
         }
+        if arguments.count >= 4, arguments[1] == "dispatches" {
+            // For profiling: COUNT dispatches that change a parameter, with (lua) or without a callback.
+            let workload = Workload.locate()
+            let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
+            let hook = arguments[2] == "lua" ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
+            let host = RouteScriptHost()
+            try host.load(source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
+            _ = try host.dispatch("bench/0")
+            for index in 0..<(Int(arguments[3]) ?? 1000) { _ = try host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2") }
+            return
+        }
         if arguments.count >= 4, arguments[1] == "lookups" {
             try lookups(which: arguments[2], count: Int(arguments[3]) ?? 1000)
             return
