@@ -35,8 +35,8 @@ public final class HeadlessPresentable {
     /// Everything about a presentable that a dispatch can change.
     public struct Snapshot {
         var title: String
-        var attributes: [String: AttributeValue]
-        var children: [HeadlessPresentable]
+        var attributes: [String: AttributeValue] = [:]
+        var children: [HeadlessPresentable] = []
         var selected: Int?
         var modal: HeadlessPresentable?
         var activation: Activation?
@@ -46,16 +46,55 @@ public final class HeadlessPresentable {
     public let id: String
     /// The endpoint's pattern (screens).
     public let route: String?
-    public var title: String { willSet { willChange() } }
-    public var attributes: [String: AttributeValue] = [:] { willSet { willChange() } }
+    /// The changeable part, in one place so a snapshot is one read.
+    private var state: Snapshot
+
+    public var title: String {
+        get { state.title }
+        set {
+            willChange()
+            state.title = newValue
+        }
+    }
+    public var attributes: [String: AttributeValue] {
+        get { state.attributes }
+        set {
+            willChange()
+            state.attributes = newValue
+        }
+    }
     /// Switcher: the active section; junction: all options; stack: its items.
-    public internal(set) var children: [HeadlessPresentable] = [] { willSet { willChange() } }
+    public internal(set) var children: [HeadlessPresentable] {
+        get { state.children }
+        set {
+            willChange()
+            state.children = newValue
+        }
+    }
     /// Junction or switcher: the selected index among declared children.
-    public internal(set) var selected: Int? { willSet { willChange() } }
+    public internal(set) var selected: Int? {
+        get { state.selected }
+        set {
+            willChange()
+            state.selected = newValue
+        }
+    }
     /// Screen: the presentable presented modally over it.
-    public internal(set) var modal: HeadlessPresentable? { willSet { willChange() } }
+    public internal(set) var modal: HeadlessPresentable? {
+        get { state.modal }
+        set {
+            willChange()
+            state.modal = newValue
+        }
+    }
     /// Screen: what it was last activated with.
-    public internal(set) var activation: Activation? { willSet { willChange() } }
+    public internal(set) var activation: Activation? {
+        get { state.activation }
+        set {
+            willChange()
+            state.activation = newValue
+        }
+    }
 
     /// The journal of the router that owns it: records this presentable's state before its
     /// first change in a dispatch, so a failed dispatch can put it back.
@@ -70,7 +109,7 @@ public final class HeadlessPresentable {
     public init(kind: Kind, id: String, title: String, route: String? = nil) {
         self.kind = kind
         self.id = id
-        self.title = title
+        self.state = Snapshot(title: title)
         self.route = route
     }
 
@@ -78,20 +117,9 @@ public final class HeadlessPresentable {
     public func detachModal() { modal = nil }
 
     /// Everything that can change, to put back after a failed dispatch.
-    public func snapshot() -> Snapshot {
-        Snapshot(
-            title: title, attributes: attributes, children: children, selected: selected, modal: modal,
-            activation: activation)
-    }
+    public func snapshot() -> Snapshot { state }
 
-    public func restore(_ snapshot: Snapshot) {
-        title = snapshot.title
-        attributes = snapshot.attributes
-        children = snapshot.children
-        selected = snapshot.selected
-        modal = snapshot.modal
-        activation = snapshot.activation
-    }
+    public func restore(_ snapshot: Snapshot) { state = snapshot }
 }
 
 /// Undo for a dispatch: while recording, each ``HeadlessPresentable`` that is about to change

@@ -1,23 +1,66 @@
 /// What a screen was activated with.
+///
+/// A value type over a copy-on-write box: activations are copied into presentations,
+/// states, presentables and snapshots on every dispatch, and a copy is one retain.
 public struct Activation: Equatable, Sendable {
-    public var params: [String: String]
-    public var query: [String: String]
-    public var fragment: String?
+    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe.
+    private final class Storage: @unchecked Sendable {
+        var params: [String: String]
+        var query: [String: String]
+        var fragment: String?
+        var request: Request?
+
+        init(params: [String: String], query: [String: String], fragment: String?, request: Request?) {
+            self.params = params
+            self.query = query
+            self.fragment = fragment
+            self.request = request
+        }
+
+        func copy() -> Storage { Storage(params: params, query: query, fragment: fragment, request: request) }
+    }
+
+    private var storage: Storage
+
+    public var params: [String: String] {
+        get { storage.params }
+        set { unique().params = newValue }
+    }
+    public var query: [String: String] {
+        get { storage.query }
+        set { unique().query = newValue }
+    }
+    public var fragment: String? {
+        get { storage.fragment }
+        set { unique().fragment = newValue }
+    }
     /// The full request, for the endpoint that was the match (nil for the screens below it).
-    public var request: Request?
+    public var request: Request? {
+        get { storage.request }
+        set { unique().request = newValue }
+    }
 
     public init(
         params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil
     ) {
-        self.params = params
-        self.query = query
-        self.fragment = fragment
-        self.request = request
+        storage = Storage(params: params, query: query, fragment: fragment, request: request)
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public static func == (lhs: Activation, rhs: Activation) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.params == rhs.params && lhs.query == rhs.query && lhs.fragment == rhs.fragment
+                && lhs.request == rhs.request)
     }
 
     /// Whether an `update` is due when going from `self` to `other`.
     func differs(from other: Activation) -> Bool {
-        params != other.params || query != other.query || fragment != other.fragment
+        storage !== other.storage
+            && (params != other.params || query != other.query || fragment != other.fragment)
     }
 }
 
@@ -137,24 +180,76 @@ struct PresentedIndex {
 
 /// The router state: the current request, the matched endpoint and what is on screen.
 public struct RouterState: Equatable, Sendable {
-    public var request: Request?
+    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe.
+    private final class Storage: @unchecked Sendable {
+        var request: Request?
+        var route: Int?
+        var params: [String: String]
+        var presented: Presented? { didSet { index = PresentedIndex(presented) } }
+        var requested: String?
+        /// Derived from `presented` (kept in step): the reducer and the store look nodes up
+        /// in it, and the next dispatch reuses it as its "old" side.
+        private(set) var index: PresentedIndex
+
+        init(request: Request?, route: Int?, params: [String: String], presented: Presented?, requested: String?) {
+            self.request = request
+            self.route = route
+            self.params = params
+            self.presented = presented
+            self.requested = requested
+            self.index = PresentedIndex(presented)
+        }
+
+        func copy() -> Storage {
+            Storage(request: request, route: route, params: params, presented: presented, requested: requested)
+        }
+    }
+
+    private var storage: Storage
+
+    public var request: Request? {
+        get { storage.request }
+        set { unique().request = newValue }
+    }
     /// The matched route index.
-    public var route: Int?
-    public var params: [String: String]
-    public var presented: Presented?
+    public var route: Int? {
+        get { storage.route }
+        set { unique().route = newValue }
+    }
+    public var params: [String: String] {
+        get { storage.params }
+        set { unique().params = newValue }
+    }
+    public var presented: Presented? {
+        get { storage.presented }
+        set { unique().presented = newValue }
+    }
     /// What was dispatched to get here, before redirects and fallbacks: re-resolved when
     /// flags change or the script reloads.
-    public var requested: String?
+    public var requested: String? {
+        get { storage.requested }
+        set { unique().requested = newValue }
+    }
 
     public init(
         request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil,
         requested: String? = nil
     ) {
-        self.request = request
-        self.route = route
-        self.params = params
-        self.presented = presented
-        self.requested = requested
+        storage = Storage(request: request, route: route, params: params, presented: presented, requested: requested)
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// `presented` in pre-order with lookup by node.
+    @usableFromInline var presentedIndex: PresentedIndex { storage.index }
+
+    public static func == (lhs: RouterState, rhs: RouterState) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.request == rhs.request && lhs.route == rhs.route && lhs.params == rhs.params
+                && lhs.presented == rhs.presented && lhs.requested == rhs.requested)
     }
 
     public static let initial = RouterState()

@@ -47,7 +47,11 @@ public struct PresentableStore<P: Presenter> {
     /// can).
     @inlinable
     public mutating func apply(_ plan: Plan, tree: RouteTree, presented: Presented?, presenter: P) throws {
-        let index = PresentedIndex(presented)
+        try apply(plan, tree: tree, index: PresentedIndex(presented), presenter: presenter)
+    }
+
+    @inlinable
+    mutating func apply(_ plan: Plan, tree: RouteTree, index: PresentedIndex, presenter: P) throws {
         func activation(_ node: Int) -> Activation? {
             guard case .screen(_, let activation, _)? = index[node] else { return nil }
             return activation

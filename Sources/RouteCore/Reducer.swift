@@ -74,7 +74,7 @@ public struct Reducer {
             next.route = route
             next.params = top.activation.params
         }
-        let plan = Self.plan(from: state.presented, to: presented, tree: tree)
+        let plan = Self.plan(from: state.presentedIndex, to: next.presentedIndex, tree: tree)
         return Transition(from: state, to: next, plan: plan)
     }
 
@@ -97,8 +97,11 @@ public struct Reducer {
     /// (deepest first), create (parents first), update, set stacks / options / selections
     /// (children first), present modals, unwind (deepest first).
     public static func plan(from old: Presented?, to new: Presented?, tree: RouteTree) -> Plan {
-        let oldNodes = PresentedIndex(old)
-        let newNodes = PresentedIndex(new)
+        plan(from: PresentedIndex(old), to: PresentedIndex(new), tree: tree)
+    }
+
+    static func plan(from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree) -> Plan {
+        let new = newNodes.order.first
         let oldOrder = oldNodes.order
         let newOrder = newNodes.order
         let id = { (node: Int) in tree.nodes[node].id }

@@ -20,14 +20,57 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// Most segments accepted.
     public static let maximumSegments = 128
 
+    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe. A
+    /// request is copied into resolutions, states and activations: a copy is one retain.
+    private final class Storage: @unchecked Sendable {
+        var original: String
+        var segments: [String]
+        var query: [String: String]
+        var fragment: String?
+
+        init(original: String, segments: [String], query: [String: String], fragment: String?) {
+            self.original = original
+            self.segments = segments
+            self.query = query
+            self.fragment = fragment
+        }
+
+        func copy() -> Storage { Storage(original: original, segments: segments, query: query, fragment: fragment) }
+    }
+
+    private var storage: Storage
+
     /// The request as given.
-    public var original: String
+    public var original: String {
+        get { storage.original }
+        set { unique().original = newValue }
+    }
     /// The percent-decoded path segments.
-    public var segments: [String]
+    public var segments: [String] {
+        get { storage.segments }
+        set { unique().segments = newValue }
+    }
     /// The decoded query items; a repeated key keeps the last value.
-    public var query: [String: String]
+    public var query: [String: String] {
+        get { storage.query }
+        set { unique().query = newValue }
+    }
     /// The decoded fragment, if the request had one.
-    public var fragment: String?
+    public var fragment: String? {
+        get { storage.fragment }
+        set { unique().fragment = newValue }
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public static func == (lhs: Request, rhs: Request) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.original == rhs.original && lhs.segments == rhs.segments && lhs.query == rhs.query
+                && lhs.fragment == rhs.fragment)
+    }
 
     /// The normalized path: segments joined by `/`, no leading slash.
     public var path: String { segments.joined(separator: "/") }
@@ -36,10 +79,9 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
 
     /// Builds a request from parts (no parsing).
     public init(segments: [String], query: [String: String] = [:], fragment: String? = nil, original: String? = nil) {
-        self.segments = segments
-        self.query = query
-        self.fragment = fragment
-        self.original = original ?? Self.format(segments: segments, query: query, fragment: fragment)
+        storage = Storage(
+            original: original ?? Self.format(segments: segments, query: query, fragment: fragment),
+            segments: segments, query: query, fragment: fragment)
     }
 
     /// Parses a request string or URL.
@@ -51,10 +93,7 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         let parsed = text.withUTF8 { bytes in Self.parse(bytes) }
         switch parsed {
         case .success(let parts):
-            self.original = string
-            self.segments = parts.segments
-            self.query = parts.query
-            self.fragment = parts.fragment
+            storage = Storage(original: string, segments: parts.segments, query: parts.query, fragment: parts.fragment)
         case .failure(let error): throw error
         }
     }
@@ -89,8 +128,9 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             while position <= parts.path.upperBound {
                 if position == parts.path.upperBound || bytes[position] == Bytes.slash {
                     if position > segmentStart {
-                        let what = "segment \(segments.count + 1)"
-                        segments.append(try decode(bytes, segmentStart..<position, plusIsSpace: false, what: what))
+                        let number = segments.count + 1
+                        segments.append(
+                            try decode(bytes, segmentStart..<position, plusIsSpace: false, what: "segment \(number)"))
                     }
                     segmentStart = position + 1
                 }
@@ -127,7 +167,7 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool, what: String
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool, what: @autoclosure () -> String
     ) throws(RouteError) -> String {
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
         if !raw.contains(Bytes.percent) && !(plusIsSpace && raw.contains(Bytes.plus)) {
@@ -136,11 +176,11 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         }
         guard let decoded = Bytes.percentDecoded(raw, plusIsSpace: plusIsSpace) else {
             let text = String(decoding: raw, as: UTF8.self)
-            throw RouteError(.invalidRequest, "bad percent-encoding in \(what) ('\(text)')")
+            throw RouteError(.invalidRequest, "bad percent-encoding in \(what()) ('\(text)')")
         }
         guard let string = Bytes.validString(decoded) else {
             let text = String(decoding: raw, as: UTF8.self)
-            throw RouteError(.invalidRequest, "invalid UTF-8 after percent-decoding \(what) ('\(text)')")
+            throw RouteError(.invalidRequest, "invalid UTF-8 after percent-decoding \(what()) ('\(text)')")
         }
         return string
     }

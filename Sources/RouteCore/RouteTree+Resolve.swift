@@ -112,9 +112,9 @@ extension RouteTree {
                 throw RouteError(.noMatch, explainMiss(request))
             }
             let params = match.parameters(in: matcher)
-            let endpoint = endpoints[match.route]
             var next: String?
-            if endpoint.enabled != nil || endpoint.redirect != nil {
+            if endpoints[match.route].enabled != nil || endpoints[match.route].redirect != nil {
+                let endpoint = endpoints[match.route]
                 let context = RouteContext(
                     path: request.path, params: params, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)

@@ -77,13 +77,22 @@ public final class RouteTree {
 
     /// The node indexes from the root down to `node`.
     public func chain(to node: Int) -> [Int] {
-        var result: [Int] = []
+        var depth = 0
         var current: Int? = node
         while let index = current {
-            result.append(index)
+            depth += 1
             current = nodes[index].parent
         }
-        return result.reversed()
+        return [Int](unsafeUninitializedCapacity: depth) { buffer, count in
+            var position = depth
+            var current: Int? = node
+            while let index = current {
+                position -= 1
+                buffer[position] = index
+                current = nodes[index].parent
+            }
+            count = depth
+        }
     }
 
     /// The endpoint node of a route.

@@ -99,7 +99,7 @@ public final class Router<P: Presenter> {
         let saved = _store
         journal.begin()
         do {
-            try _store.apply(transition.plan, tree: tree, presented: transition.to.presented, presenter: presenter)
+            try _store.apply(transition.plan, tree: tree, index: transition.to.presentedIndex, presenter: presenter)
         } catch {
             _store = saved
             journal.rollback()

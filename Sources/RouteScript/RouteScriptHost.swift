@@ -135,10 +135,10 @@ public final class RouteScriptHost {
         defer { busy = false }
         script.callbacks.beginDispatch()
         let result = try body(router)
-        let endpoint = script.tree.endpoints[result.resolution.route]
+        let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
-            route: endpoint.definition.displayText, name: endpoint.name)
+            route: script.tree.endpoints[route].definition.displayText, name: script.tree.endpoints[route].name)
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.

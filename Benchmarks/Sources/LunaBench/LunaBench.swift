@@ -6,7 +6,7 @@ import RouteScript
 import RoutingKit
 
 /// Measures Luna against its anchors in one run and writes results/latest.json.
-///   LunaBench [--quick] [--json PATH]
+///   LunaBench [--quick] [--json PATH] [--only PARTS]
 ///   LunaBench lookups luna|routingkit COUNT     (for scripts/bench-instructions)
 @main
 struct LunaBench {
@@ -42,7 +42,8 @@ struct LunaBench {
         let quick = arguments.contains("--quick")
         let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "results/latest.json"
         var bench = Bench(quick: quick)
-        try bench.run()
+        let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
+        try bench.run(only: only)
         try bench.report(jsonPath: jsonPath)
     }
 
@@ -90,13 +91,16 @@ struct Bench {
         harness = Harness(rounds: quick ? 3 : 9)
     }
 
-    mutating func run() throws {
-        for n in sizes { try measureMatchers(n) }
-        try measureAdversarial()
-        try measureCalls()
-        try measureDispatch()
-        try measureReload(1000)
-        try measureReload(10000)
+    /// Runs every part, or only those named (`--only 1000,dispatch,calls,adversarial,reload1000`:
+    /// for iterating on one figure; the report is partial then).
+    mutating func run(only: Set<String>? = nil) throws {
+        func wanted(_ part: String) -> Bool { only?.contains(part) ?? true }
+        for n in sizes where wanted(String(n)) { try measureMatchers(n) }
+        if wanted("adversarial") { try measureAdversarial() }
+        if wanted("calls") { try measureCalls() }
+        if wanted("dispatch") { try measureDispatch() }
+        if wanted("reload1000") { try measureReload(1000) }
+        if wanted("reload10000") { try measureReload(10000) }
     }
 
     // MARK: Matchers
