@@ -8,11 +8,14 @@ public struct LuaLimits: Equatable, Sendable {
     /// Lua VM instructions (counted in steps of 1,000); `0` means no budget.
     public var instructions: Int
     /// Wall-clock time; `nil` means no deadline.
-    public var deadline: Duration?
+    public var deadline: Duration? { didSet { deadlineNanoseconds = Self.nanoseconds(deadline) } }
+    /// `deadline` in nanoseconds (0: none), computed once: it is read on every call.
+    private(set) var deadlineNanoseconds: Int64
 
     public init(instructions: Int, deadline: Duration?) {
         self.instructions = instructions
         self.deadline = deadline
+        self.deadlineNanoseconds = Self.nanoseconds(deadline)
     }
 
     /// The default per load: 10 million instructions, 500 ms (SPEC §5).
@@ -20,7 +23,7 @@ public struct LuaLimits: Equatable, Sendable {
     /// The default per callback: 10 million instructions, 100 ms (SPEC §5).
     public static let call = LuaLimits(instructions: 10_000_000, deadline: .milliseconds(100))
 
-    var deadlineNanoseconds: Int64 {
+    private static func nanoseconds(_ deadline: Duration?) -> Int64 {
         guard let deadline else { return 0 }
         let (seconds, attoseconds) = deadline.components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)

@@ -19,11 +19,12 @@ extension LuaVM {
             }
         case .lightUserdata(let p): lua_pushlightuserdata(L, p)
         case .table(let r), .function(let r), .userdata(let r), .thread(let r):
+            // One weak load for the owner; a closed state's references are released.
             guard r.vm === self else {
                 throw LuaError(
                     kind: .released, message: "the Lua reference belongs to another state")
             }
-            guard !r.isReleased else { throw LuaError.releasedReference }
+            guard r.ref != LUA_NOREF, !isClosed else { throw LuaError.releasedReference }
             lua_rawgeti(L, clua_registryindex(), lua_Integer(r.ref))
         }
     }

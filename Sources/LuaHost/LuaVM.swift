@@ -167,6 +167,7 @@ public final class LuaVM {
             throw error
         }
         let count = Int(lua_gettop(L) - top)
+        guard count > 0 else { return [] }
         var results: [LuaValue] = []
         results.reserveCapacity(count)
         for index in 0..<count { results.append(value(at: top + 1 + Int32(index), on: L)) }

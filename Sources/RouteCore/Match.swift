@@ -31,15 +31,18 @@ public struct Match {
 
     /// The parameter values by name.
     public func parameters(in matcher: Matcher) -> [String: String] {
-        var result: [String: String] = [:]
         switch storage {
         case .named(let pairs):
+            var result = [String: String](minimumCapacity: pairs.count)
             for (name, value) in pairs { result[name] = value }
+            return result
         case .raw, .decoded:
             let names = matcher.parameterNames[route]
+            guard !names.isEmpty else { return [:] }
+            var result = [String: String](minimumCapacity: names.count)
             for (index, name) in names.enumerated() { result[name] = value(at: index) }
+            return result
         }
-        return result
     }
 
     /// The value of the route's `index`-th named parameter (pattern routes).

@@ -296,19 +296,21 @@ public final class Matcher {
         let count = Int(infos[Int(route)].spanCount)
         guard count > 0 else { return [] }
         let start = Int(captureStarts[Int(route)])
-        return [Match.Span](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for k in 0..<count {
-                let position = Int(captureSegments[start + k])
-                if captureIsRest[start + k] {
-                    let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
-                    let last = segments.last.map(\.end) ?? 0
-                    buffer[k] = Match.Span(start: first, end: max(first, last), isRest: true)
-                } else {
-                    buffer[k] = Match.Span(start: segments[position].start, end: segments[position].end, isRest: false)
-                }
+        // (reserve + append: `init(unsafeUninitializedCapacity:)` looks up generic metadata
+        // at run time, which costs more than the match.)
+        var spans: [Match.Span] = []
+        spans.reserveCapacity(count)
+        for k in 0..<count {
+            let position = Int(captureSegments[start + k])
+            if captureIsRest[start + k] {
+                let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
+                let last = segments.last.map(\.end) ?? 0
+                spans.append(Match.Span(start: first, end: max(first, last), isRest: true))
+            } else {
+                spans.append(Match.Span(start: segments[position].start, end: segments[position].end, isRest: false))
             }
-            initialized = count
         }
+        return spans
     }
 
     // MARK: The search

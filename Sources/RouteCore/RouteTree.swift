@@ -83,16 +83,15 @@ public final class RouteTree {
             depth += 1
             current = nodes[index].parent
         }
-        return [Int](unsafeUninitializedCapacity: depth) { buffer, count in
-            var position = depth
-            var current: Int? = node
-            while let index = current {
-                position -= 1
-                buffer[position] = index
-                current = nodes[index].parent
-            }
-            count = depth
+        var result = [Int](repeating: 0, count: depth)
+        var position = depth
+        current = node
+        while let index = current {
+            position -= 1
+            result[position] = index
+            current = nodes[index].parent
         }
+        return result
     }
 
     /// The endpoint node of a route.

@@ -29,18 +29,20 @@ final class ScriptCallbacks {
     /// The `ctx` table for a context, built at most once while the context is unchanged.
     func context(_ context: RouteContext) -> LuaValue {
         if let (cached, table) = contextCache, cached == context { return table }
-        let table = vm.makeTable([
-            ("path", .string(context.path)), ("params", stringTable(context.params)),
-            ("query", stringTable(context.query)), ("fragment", context.fragment.map(LuaValue.string) ?? .nil),
-            ("route", .string(context.route)), ("name", context.name.map(LuaValue.string) ?? .nil),
-            ("id", .string(context.endpointID)), ("flags", flagsTable), ("device", deviceTable),
-        ])
+        // Built in place, nested tables included: one registry reference per ctx.
+        let table = vm.makeTable(fieldCapacity: 9) { ctx in
+            ctx.set("path", context.path)
+            ctx.set("params", strings: context.params)
+            ctx.set("query", strings: context.query)
+            ctx.set("fragment", context.fragment)
+            ctx.set("route", context.route)
+            ctx.set("name", context.name)
+            ctx.set("id", context.endpointID)
+            ctx.set("flags", flagsTable)
+            ctx.set("device", deviceTable)
+        }
         contextCache = (context, table)
         return table
-    }
-
-    private func stringTable(_ values: [String: String]) -> LuaValue {
-        vm.makeTable(values.map { ($0.key, LuaValue.string($0.value)) })
     }
 
     /// The `view` userdata of a presentable (one per presentable).

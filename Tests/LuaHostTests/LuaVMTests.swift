@@ -158,4 +158,41 @@ final class LineCollector: @unchecked Sendable {
         let reader = try vm.run("return function(t) return t.params.id .. t.path end", chunkName: "=r")[0]
         #expect(try vm.call(reader, [table]) == ["42books/42"])
     }
+
+    @Test func aWriterBuildsNestedTablesInPlace() throws {
+        let vm = try LuaVM()
+        let shared = vm.makeTable(["idiom": "phone"])
+        let released = vm.newTable()
+        released.reference?.release()
+        let table = balanced(vm) {
+            vm.makeTable(fieldCapacity: 6) { t in
+                t.set("path", "books/42")
+                t.set("fragment", nil as String?)
+                t.set("params", strings: ["id": "42", "page": "ü 2"])
+                t.set("query", strings: [:])
+                t.set("device", shared)
+                t.set("gone", released)
+                t.set("deep", fieldCapacity: 1) { deep in
+                    deep.set("deeper", fieldCapacity: 1) { deeper in deeper.set("x", .integer(7)) }
+                }
+            }
+        }
+        let reader = try vm.run(
+            """
+            return function(t, shared)
+              local n = 0 for _ in pairs(t) do n = n + 1 end
+              local q = 0 for _ in pairs(t.query) do q = q + 1 end
+              return t.path, t.params.id, t.params.page, q, t.device == shared, t.deep.deeper.x, n, t.fragment, t.gone
+            end
+            """, chunkName: "=r")[0]
+        #expect(try vm.call(reader, [table, shared]) == ["books/42", "42", "ü 2", 0, true, 7, 5, .nil, .nil])
+    }
+
+    @Test func aWriterOnAClosedStateMakesNothing() throws {
+        let vm = try LuaVM()
+        vm.close()
+        var ran = false
+        #expect(vm.makeTable(fieldCapacity: 1) { _ in ran = true } == .nil)
+        #expect(!ran)
+    }
 }

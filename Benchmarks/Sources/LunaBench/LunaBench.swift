@@ -28,11 +28,26 @@ struct LunaBench {
             // For profiling: COUNT dispatches that change a parameter, with (lua) or without a callback.
             let workload = Workload.locate()
             let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
-            let hook = arguments[2] == "lua" ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
+            let hook =
+                arguments[2] == "lua"
+                ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
             let host = RouteScriptHost()
-            try host.load(source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
+            try host.load(
+                source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
             _ = try host.dispatch("bench/0")
-            for index in 0..<(Int(arguments[3]) ?? 1000) { _ = try host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2") }
+            for index in 0..<(Int(arguments[3]) ?? 1000) {
+                _ = try host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2")
+            }
+            return
+        }
+        if arguments.count >= 3, arguments[1] == "luacalls-c" {
+            blackHole(lua_call_bench_from_c(Bench.callback, Int32(arguments[2]) ?? 1000))
+            return
+        }
+        if arguments.count >= 3, arguments[1] == "luacalls" {
+            // For profiling: COUNT presenter-style calls with ctx from Swift.
+            let call = try Bench.swiftCall()
+            for _ in 0..<(Int(arguments[2]) ?? 1000) { call() }
             return
         }
         if arguments.count >= 4, arguments[1] == "lookups" {
@@ -42,7 +57,9 @@ struct LunaBench {
         let quick = arguments.contains("--quick")
         let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "results/latest.json"
         var bench = Bench(quick: quick)
-        let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
+        let only = arguments.firstIndex(of: "--only").map {
+            Set(arguments[$0 + 1].split(separator: ",").map(String.init))
+        }
         try bench.run(only: only)
         try bench.report(jsonPath: jsonPath)
     }
@@ -191,7 +208,7 @@ struct Bench {
     // MARK: Calls and dispatch
 
     mutating func measureCalls() throws {
-        let callback = "return function(ctx) local id = ctx.params.id end"
+        let callback = Self.callback
         let iterations = quick ? 20_000 : 100_000
         var cSamples: [Double] = []
         for _ in 0..<(quick ? 3 : 7) {
@@ -199,23 +216,38 @@ struct Bench {
             cSamples.append(Double(elapsed) / Double(iterations))
         }
         scalars["lua_call_c_ns"] = Harness.median(cSamples)
-        // The same call through LuaHost: ctx built with the public API, protected call,
-        // instruction hook and capped allocator on.
+        let call = try Self.swiftCall()
+        scalars["lua_call_swift_ns"] = harness.nanoseconds(operations: iterations) {
+            for _ in 0..<iterations { call() }
+        }
+    }
+
+    static let callback = "return function(ctx) local id = ctx.params.id end"
+
+    /// The same call through LuaHost: ctx built with the public API, protected call,
+    /// instruction hook and capped allocator on.
+    static func swiftCall() throws -> () -> Void {
         let vm = try LuaVM()
         let function = try vm.run(callback, chunkName: "=bench")[0]
         let flags = vm.newTable()
         let device = vm.newTable()
         try vm.rawSet(device, key: "idiom", value: "phone")
-        scalars["lua_call_swift_ns"] = harness.nanoseconds(operations: iterations) {
-            for _ in 0..<iterations {
-                // As ScriptCallbacks builds a presenter's ctx.
-                let ctx = vm.makeTable([
-                    ("path", "bench/42"), ("params", vm.makeTable(["id": "42"])), ("query", vm.makeTable([])),
-                    ("route", "bench/:id"), ("name", "bench"), ("id", "bench/:id"), ("flags", flags),
-                    ("device", device),
-                ])
-                _ = try? vm.call(function, [ctx])
+        let params = ["id": "42"]
+        let query: [String: String] = [:]
+        return {
+            // As ScriptCallbacks builds a presenter's ctx (from a dictionary of params, kept
+            // as a registry reference, as its per-dispatch cache keeps it).
+            let ctx = vm.makeTable(fieldCapacity: 9) { ctx in
+                ctx.set("path", "bench/42")
+                ctx.set("params", strings: params)
+                ctx.set("query", strings: query)
+                ctx.set("route", "bench/:id")
+                ctx.set("name", "bench")
+                ctx.set("id", "bench/:id")
+                ctx.set("flags", flags)
+                ctx.set("device", device)
             }
+            _ = try? vm.call(function, [ctx])
         }
     }
 

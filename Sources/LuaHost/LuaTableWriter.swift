@@ -1,0 +1,94 @@
+internal import CLua
+internal import CLuaShims
+
+/// Fills a table that is being built on the Lua stack (see ``LuaVM/makeTable(fieldCapacity:_:)``).
+///
+/// Nested tables are built in place too, so a table of tables costs one registry reference
+/// (the result) instead of one per table. Writes are raw (no metamethods). The writer is
+/// noncopyable and only lives inside the closure it is given to, so it cannot outlive the
+/// stack slot it writes to.
+///
+/// ```swift
+/// let ctx = vm.makeTable(fieldCapacity: 3) { ctx in
+///     ctx.set("path", "books/42")
+///     ctx.set("params", strings: ["id": "42"])
+///     ctx.set("flags", flags)          // an existing table, by reference
+/// }
+/// ```
+public struct LuaTableWriter: ~Copyable {
+    let vm: LuaVM
+    let L: OpaquePointer
+
+    /// `t[key] = value`.
+    public mutating func set(_ key: String, _ value: String) {
+        pushString(key)
+        pushString(value)
+        lua_rawset(L, -3)
+    }
+
+    /// `t[key] = value`; nothing for nil.
+    public mutating func set(_ key: String, _ value: String?) {
+        guard let value else { return }
+        set(key, value)
+    }
+
+    /// `t[key] = value` for any value (a table, function or userdata by reference); nothing
+    /// for nil or a reference that was released or belongs to another state.
+    public mutating func set(_ key: String, _ value: LuaValue) {
+        guard !value.isNil else { return }
+        pushString(key)
+        guard (try? vm.push(value, on: L)) != nil else {
+            clua_pop(L, 1)
+            return
+        }
+        lua_rawset(L, -3)
+    }
+
+    /// `t[key] = {…}`: a nested table of string fields.
+    public mutating func set(_ key: String, strings: [String: String]) {
+        set(key, fieldCapacity: strings.count) { table in
+            for (name, value) in strings { table.set(name, value) }
+        }
+    }
+
+    /// `t[key] = {…}`: a nested table built in place by `build`.
+    public mutating func set(_ key: String, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
+        guard lua_checkstack(L, 4) != 0 else { return }
+        pushString(key)
+        lua_createtable(L, 0, Int32(clamping: fieldCapacity))
+        var nested = LuaTableWriter(vm: vm, L: L)
+        build(&nested)
+        lua_rawset(L, -3)
+    }
+
+    private func pushString(_ string: String) {
+        if let done = string.utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
+        }) {
+            return done
+        }
+        var copy = string
+        copy.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
+        }
+    }
+}
+
+extension LuaVM {
+    /// A new table built in place by `build`, nested tables included: one registry reference
+    /// for the whole thing (the cheapest way to hand Lua a structured value).
+    ///
+    /// Returns nil (`.nil`) on a closed state.
+    public func makeTable(fieldCapacity: Int, _ build: (inout LuaTableWriter) -> Void) -> LuaValue {
+        guard !isClosed else { return .nil }
+        let L = current
+        guard lua_checkstack(L, 4) != 0 else { return .nil }
+        let top = lua_gettop(L)
+        lua_createtable(L, 0, Int32(clamping: fieldCapacity))
+        var writer = LuaTableWriter(vm: self, L: L)
+        build(&writer)
+        // Whatever a writer did, the new table is the slot right above the old top.
+        clua_settop(L, top + 1)
+        return pop(L)
+    }
+}
