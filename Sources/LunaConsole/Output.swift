@@ -73,7 +73,7 @@ public enum Output {
 
     /// The route table, most specific first.
     public static func routes(_ tree: RouteTree, json: Bool, style: Style) -> String {
-        let order = tree.matcher.rankOrder()
+        let order = tree.rankOrder()
         let rows = order.enumerated().map { rank, route -> (Int, String, String?, String, [String]) in
             let endpoint = tree.endpoints[route]
             let node = tree.nodes[endpoint.node]

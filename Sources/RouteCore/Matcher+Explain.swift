@@ -45,16 +45,19 @@ public struct RouteAttempt: Equatable, Sendable {
     }
 }
 
-extension Matcher {
+extension RouteTree {
+    /// The route definitions, by route index.
+    public var routeDefinitions: [RouteDefinition] { endpoints.map(\.definition) }
+
     /// Tries every route on its own against the segments.
     public func attempts(_ segments: [String]) -> [RouteAttempt] {
-        routes.enumerated().map { index, route in attempt(route, index: index, segments) }
+        routeDefinitions.enumerated().map { index, route in attempt(route, index: index, segments) }
     }
 
     private func attempt(_ route: RouteDefinition, index: Int, _ segments: [String]) -> RouteAttempt {
         let text = route.displayText
         guard let pattern = route.pattern else {
-            let matched = (try? match(segments: segments))?.route == index
+            let matched = (try? matcher.match(segments: segments))?.route == index
             return RouteAttempt(
                 route: index, pattern: text, matchedSegments: matched ? segments.count : 0,
                 outcome: matched ? .matched : .regexMismatch)
@@ -118,7 +121,7 @@ extension RouteTree {
     /// failed.
     public func explainMiss(_ request: Request) -> String {
         let shown = request.path.isEmpty ? "/" : request.path
-        let closest = matcher.closest(request.segments)
+        let closest = closest(request.segments)
         guard !closest.isEmpty else { return "no route matches '\(shown)' (the tree has no routes that could)" }
         let lines = closest.map { "\($0.pattern.isEmpty ? "/" : $0.pattern) (\($0.reason))" }
         return "no route matches '\(shown)'; closest: " + lines.joined(separator: "; ")

@@ -43,9 +43,10 @@ public struct MatchExplanation: Sendable, Equatable {
     public var reasons: [String]
 }
 
-extension Matcher {
+extension RouteTree {
     /// Route indexes from most to least specific (declaration order breaks ties).
     public func rankOrder() -> [Int] {
+        let routes = routeDefinitions
         let vectors = routes.map(\.rankVector)
         return routes.indices.sorted { a, b in
             vectors[a] != vectors[b] ? vectors[a].lexicographicallyPrecedes(vectors[b]) : a < b
@@ -54,9 +55,10 @@ extension Matcher {
 
     /// Explains a request: which routes were tried, why each failed, which won and why.
     public func explain(_ segments: [String]) -> MatchExplanation {
+        let routes = routeDefinitions
         let attempts = attempts(segments)
         let order = rankOrder()
-        let winner = (try? match(segments: segments))?.route
+        let winner = (try? matcher.match(segments: segments))?.route
         var reasons: [String] = []
         if let winner {
             let mine = routes[winner].rankVector

@@ -19,27 +19,30 @@
 /// - Complexity: O(request length + visited trie nodes); a constant-only match allocates
 ///   nothing.
 public final class Matcher {
-    /// The routes, in declaration order.
-    public let routes: [RouteDefinition]
     /// Each route's parameter names, in pattern order.
-    public let parameterNames: [[String]]
+    public let parameterNames: ParameterNames
+    /// How many routes were compiled.
+    public let routeCount: Int
 
+    /// A trie node: 36 bytes.
     struct Node {
         var edgeStart: Int32 = 0
         var edgeCount: Int32 = 0
+        /// The node's open-addressing table in `slots` (more than `linearScanLimit` edges),
+        /// or -1; its capacity follows from `edgeCount` (``Matcher/tableCapacity(_:)``).
         var tableStart: Int32 = -1
-        var tableMask: UInt64 = 0
         var validated: Int32 = -1
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
-        var terminalStart: Int32 = 0
+        /// Where the node's terminal routes, then its rest routes, start in `routeLists`.
+        var routeStart: Int32 = 0
         var terminalCount: Int32 = 0
-        var restStart: Int32 = 0
         var restCount: Int32 = 0
     }
 
+    /// A constant edge: 16 bytes.
     struct Edge {
-        var hash: UInt64
+        var hash: UInt32
         var keyStart: Int32
         var keyLength: Int32
         var child: Int32
@@ -56,6 +59,7 @@ public final class Matcher {
     struct RouteInfo {
         var checkStart: Int32
         var checkCount: Int32
+        var captureStart: Int32
         var spanCount: Int32
         var isBareCatchAll: Bool
     }
@@ -64,79 +68,86 @@ public final class Matcher {
     private let edges: UnsafeMutableBufferPointer<Edge>
     private let keys: UnsafeMutableBufferPointer<UInt8>
     private let slots: UnsafeMutableBufferPointer<Int32>
-    private let terminals: UnsafeMutableBufferPointer<Int32>
-    private let rests: UnsafeMutableBufferPointer<Int32>
+    private let routeLists: UnsafeMutableBufferPointer<Int32>
     private let checks: UnsafeMutableBufferPointer<Check>
     private let infos: UnsafeMutableBufferPointer<RouteInfo>
     /// Segment positions of each route's named parameters (flattened), for captures.
     private let captureSegments: UnsafeMutableBufferPointer<Int32>
     /// Whether each capture (parallel to captureSegments) is a `...name` rest.
     private let captureIsRest: UnsafeMutableBufferPointer<Bool>
-    private let captureStarts: [Int32]
     let validators: [Validator]
-    let regexRoutes: [Int]
+    /// Whole-path regex routes, in declaration order.
+    let regexRoutes: [(route: Int, regex: PathRegex)]
 
     /// Nodes with more constant edges than this get a hash table.
     private static let linearScanLimit = 6
 
-    /// Compiles the routes.
+    /// Compiles the routes. The matcher keeps only what matching needs (the trie, the
+    /// validators, the regexes and the parameter names), not the definitions.
     public init(routes: [RouteDefinition]) {
-        self.routes = routes
-        var builder = TrieBuilder()
-        var regexRoutes: [Int] = []
+        routeCount = routes.count
+        var trieRoutes: [TrieBuilder.Route] = []
+        trieRoutes.reserveCapacity(routes.count)
+        var regexRoutes: [(route: Int, regex: PathRegex)] = []
         var allChecks: [Check] = []
         var infos: [RouteInfo] = []
+        infos.reserveCapacity(routes.count)
         var validators: [Validator] = []
-        var names: [[String]] = []
+        var names = ParameterNames.Builder()
         var captureSegments: [Int32] = []
         var captureIsRest: [Bool] = []
-        var captureStarts: [Int32] = []
         for (index, route) in routes.enumerated() {
             let checkStart = Int32(allChecks.count)
-            captureStarts.append(Int32(captureSegments.count))
+            let captureStart = Int32(captureSegments.count)
             switch route.shape {
-            case .regex:
-                regexRoutes.append(index)
+            case .regex(let regex):
+                regexRoutes.append((index, regex))
                 names.append([])
-                infos.append(RouteInfo(checkStart: checkStart, checkCount: 0, spanCount: 0, isBareCatchAll: false))
+                infos.append(
+                    RouteInfo(
+                        checkStart: checkStart, checkCount: 0, captureStart: captureStart, spanCount: 0,
+                        isBareCatchAll: false))
             case .pattern(let pattern):
-                builder.insert(pattern, validated: Set(route.validators.keys), route: Int32(index))
+                let routeValidators = route.validators
+                trieRoutes.append(
+                    TrieBuilder.Route(
+                        index: Int32(index),
+                        keys: TrieBuilder.keys(of: pattern) { routeValidators[$0] != nil }))
                 var spanCount: Int32 = 0
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
+                    var isRest = false
+                    if case .catchAll = segment { isRest = true }
                     captureSegments.append(Int32(position))
-                    if case .catchAll = segment { captureIsRest.append(true) } else { captureIsRest.append(false) }
+                    captureIsRest.append(isRest)
+                    names.add(name)
                     spanCount += 1
-                    if let validator = route.validators[name] {
-                        var isRest = false
-                        if case .catchAll = segment { isRest = true }
+                    if let validator = routeValidators[name] {
                         allChecks.append(
                             Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
                         validators.append(validator)
                     }
                 }
-                names.append(pattern.parameterNames)
+                names.endRoute()
                 infos.append(
                     RouteInfo(
-                        checkStart: checkStart, checkCount: Int32(allChecks.count) - checkStart, spanCount: spanCount,
-                        isBareCatchAll: pattern.isBareCatchAll))
+                        checkStart: checkStart, checkCount: Int32(allChecks.count) - checkStart,
+                        captureStart: captureStart, spanCount: spanCount, isBareCatchAll: pattern.isBareCatchAll))
             }
         }
-        let flat = builder.flatten(linearScanLimit: Self.linearScanLimit)
+        let flat = TrieBuilder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
         self.nodes = .copying(flat.nodes)
         self.edges = .copying(flat.edges)
         self.keys = .copying(flat.keys)
         self.slots = .copying(flat.slots)
-        self.terminals = .copying(flat.terminals)
-        self.rests = .copying(flat.rests)
+        self.routeLists = .copying(flat.routeLists)
         self.checks = .copying(allChecks)
         self.infos = .copying(infos)
         self.captureSegments = .copying(captureSegments)
         self.captureIsRest = .copying(captureIsRest)
-        self.captureStarts = captureStarts
         self.validators = validators
         self.regexRoutes = regexRoutes
-        self.parameterNames = names
+        self.parameterNames = names.finish()
     }
 
     deinit {
@@ -144,8 +155,7 @@ public final class Matcher {
         edges.deallocate()
         keys.deallocate()
         slots.deallocate()
-        terminals.deallocate()
-        rests.deallocate()
+        routeLists.deallocate()
         checks.deallocate()
         infos.deallocate()
         captureSegments.deallocate()
@@ -158,8 +168,15 @@ public final class Matcher {
     /// Bytes held by the compiled trie (not counting the route definitions).
     public var compiledBytes: Int {
         nodes.count * MemoryLayout<Node>.stride + edges.count * MemoryLayout<Edge>.stride + keys.count
-            + slots.count * 4 + terminals.count * 4 + rests.count * 4 + checks.count * MemoryLayout<Check>.stride
+            + slots.count * 4 + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
             + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4 + captureIsRest.count
+    }
+
+    /// The open-addressing table size for a node with `edgeCount` constant edges: the
+    /// smallest power of two at least twice the count.
+    @inline(__always)
+    static func tableCapacity(_ edgeCount: Int) -> Int {
+        1 << (Int.bitWidth - (edgeCount * 2 - 1).leadingZeroBitCount)
     }
 
     // MARK: Matching
@@ -220,9 +237,9 @@ public final class Matcher {
     }
 
     private func matchRegex(_ path: String) throws(RouteError) -> (Int, [(String, String)])? {
-        for index in regexRoutes {
-            guard case .regex(let regex) = routes[index].shape, let pairs = regex.match(path) else { continue }
-            return (index, pairs)
+        for (route, regex) in regexRoutes {
+            guard let pairs = regex.match(path) else { continue }
+            return (route, pairs)
         }
         return nil
     }
@@ -232,7 +249,7 @@ public final class Matcher {
         let info = infos[Int(route)]
         var result: [Match.Span] = []
         result.reserveCapacity(Int(info.spanCount))
-        let start = Int(captureStarts[Int(route)])
+        let start = Int(info.captureStart)
         for k in 0..<Int(info.spanCount) {
             let position = captureSegments[start + k]
             let isRest = captureIsRest[start + k]
@@ -293,9 +310,10 @@ public final class Matcher {
 
     /// Byte spans of a raw match (one allocation when the route has parameters).
     private func rawSpans(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> [Match.Span] {
-        let count = Int(infos[Int(route)].spanCount)
+        let info = infos[Int(route)]
+        let count = Int(info.spanCount)
         guard count > 0 else { return [] }
-        let start = Int(captureStarts[Int(route)])
+        let start = Int(info.captureStart)
         // (reserve + append: `init(unsafeUninitializedCapacity:)` looks up generic metadata
         // at run time, which costs more than the match.)
         var spans: [Match.Span] = []
@@ -331,7 +349,7 @@ public final class Matcher {
         let node = nodes[Int(nodeIndex)]
         if depth == segments.count {
             for k in 0..<Int(node.terminalCount) {
-                let route = terminals[Int(node.terminalStart) + k]
+                let route = routeLists[Int(node.routeStart) + k]
                 if try passes(route, bytes, segments) { return route }
             }
         } else {
@@ -354,8 +372,9 @@ public final class Matcher {
                 if found >= 0 { return found }
             }
         }
+        let restStart = Int(node.routeStart + node.terminalCount)
         for k in 0..<Int(node.restCount) {
-            let route = rests[Int(node.restStart) + k]
+            let route = routeLists[restStart + k]
             if try passes(route, bytes, segments) { return route }
         }
         return -1
@@ -366,7 +385,7 @@ public final class Matcher {
         guard node.edgeCount > 0 else { return -1 }
         let length = Int(segment.end - segment.start)
         let base = bytes.baseAddress! + Int(segment.start)
-        let hash = Self.hash(base, length)
+        let hash = Self.hash(UnsafeBufferPointer(start: base, count: length))
         if node.tableStart < 0 {
             for k in 0..<Int(node.edgeCount) {
                 let edge = edges[Int(node.edgeStart) + k]
@@ -378,7 +397,8 @@ public final class Matcher {
             }
             return -1
         }
-        var slot = hash & node.tableMask
+        let mask = UInt32(Self.tableCapacity(Int(node.edgeCount)) - 1)
+        var slot = hash & mask
         while true {
             let edgeIndex = slots[Int(node.tableStart) + Int(slot)]
             if edgeIndex < 0 { return -1 }
@@ -388,7 +408,7 @@ public final class Matcher {
             {
                 return edge.child
             }
-            slot = (slot + 1) & node.tableMask
+            slot = (slot + 1) & mask
         }
     }
 
@@ -433,13 +453,11 @@ public final class Matcher {
         }
     }
 
-    /// FNV-1a, 64 bits.
+    /// FNV-1a, 32 bits.
     @inline(__always)
-    static func hash(_ base: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for k in 0..<length {
-            hash = (hash ^ UInt64(base[k])) &* 0x0000_0100_0000_01b3
-        }
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         return hash
     }
 }
@@ -457,4 +475,28 @@ extension UnsafeMutableBufferPointer {
 private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     for k in 0..<length where a[k] != b[k] { return false }
     return true
+}
+
+/// The parameter names of every route, in one array (`matcher.parameterNames[route]`).
+public struct ParameterNames: Sendable {
+    private let names: [String]
+    private let starts: [Int32]
+
+    /// The names of route `route`'s parameters, in pattern order.
+    public subscript(route: Int) -> ArraySlice<String> {
+        names[Int(starts[route])..<Int(starts[route + 1])]
+    }
+
+    struct Builder {
+        private var names: [String] = []
+        private var starts: [Int32] = [0]
+
+        mutating func add(_ name: String) { names.append(name) }
+        mutating func endRoute() { starts.append(Int32(names.count)) }
+        mutating func append(_ routeNames: [String]) {
+            names.append(contentsOf: routeNames)
+            endRoute()
+        }
+        func finish() -> ParameterNames { ParameterNames(names: names, starts: starts) }
+    }
 }

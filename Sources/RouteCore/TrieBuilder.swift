@@ -1,51 +1,25 @@
-/// Builds the matcher's trie from patterns, then flattens it into arrays.
+/// Builds the matcher's flat trie straight from the patterns, with no intermediate node
+/// objects: the routes are sorted by their segment keys, so the routes below any trie node
+/// form one contiguous run, and each run splits into contiguous groups, one per edge.
+///
+/// A node's children are numbered together (constants, then the validated parameter, the
+/// parameter and `:_`), so siblings sit side by side in memory. Work is kept on an explicit
+/// stack: a pattern's length never becomes recursion depth.
 struct TrieBuilder {
-    final class BuildNode {
-        var constants: [String: BuildNode] = [:]
-        var constantOrder: [String] = []
-        var validated: BuildNode?
-        var parameter: BuildNode?
-        var wildcard: BuildNode?
-        var terminals: [Int32] = []
-        var rests: [Int32] = []
+    /// One step of a route through the trie. The order is only for grouping (equal keys
+    /// must be adjacent); ranking comes from how `visit` walks a node's edges.
+    enum Key: Comparable {
+        case constant(String)
+        case validated
+        case parameter
+        case wildcard
+        /// `...`: the route ends here as a rest route (always its last key).
+        case rest
     }
 
-    let root = BuildNode()
-
-    /// Adds a pattern; parameters named in `validated` go on the validated-parameter edge.
-    mutating func insert(_ pattern: Pattern, validated: Set<String>, route: Int32) {
-        var node = root
-        for segment in pattern.segments {
-            switch segment {
-            case .constant(let text):
-                if let next = node.constants[text] {
-                    node = next
-                } else {
-                    let next = BuildNode()
-                    node.constants[text] = next
-                    node.constantOrder.append(text)
-                    node = next
-                }
-            case .parameter(let name):
-                if validated.contains(name) {
-                    let next = node.validated ?? BuildNode()
-                    node.validated = next
-                    node = next
-                } else {
-                    let next = node.parameter ?? BuildNode()
-                    node.parameter = next
-                    node = next
-                }
-            case .wildcard:
-                let next = node.wildcard ?? BuildNode()
-                node.wildcard = next
-                node = next
-            case .catchAll:
-                node.rests.append(route)
-                return
-            }
-        }
-        node.terminals.append(route)
+    struct Route {
+        var index: Int32
+        var keys: [Key]
     }
 
     struct Flat {
@@ -53,68 +27,104 @@ struct TrieBuilder {
         var edges: [Matcher.Edge] = []
         var keys: [UInt8] = []
         var slots: [Int32] = []
-        var terminals: [Int32] = []
-        var rests: [Int32] = []
+        /// Each node's terminal routes, then its rest routes, in declaration order.
+        var routeLists: [Int32] = []
     }
 
-    /// Numbers the nodes breadth-first and lays out edges, hash tables and route lists.
-    func flatten(linearScanLimit: Int) -> Flat {
-        var flat = Flat()
-        var order: [BuildNode] = [root]
-        var ids: [ObjectIdentifier: Int32] = [ObjectIdentifier(root): 0]
-        var cursor = 0
-        while cursor < order.count {
-            let node = order[cursor]
-            cursor += 1
-            let children =
-                node.constantOrder.compactMap { node.constants[$0] }
-                + [node.validated, node.parameter, node.wildcard]
-                .compactMap { $0 }
-            for child in children {
-                ids[ObjectIdentifier(child)] = Int32(order.count)
-                order.append(child)
+    /// The keys of a pattern; parameters named in `validated` take the validated edge.
+    static func keys(of pattern: Pattern, validated: (String) -> Bool) -> [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(pattern.segments.count)
+        for segment in pattern.segments {
+            switch segment {
+            case .constant(let text): keys.append(.constant(text))
+            case .parameter(let name): keys.append(validated(name) ? .validated : .parameter)
+            case .wildcard: keys.append(.wildcard)
+            case .catchAll:
+                keys.append(.rest)
+                return keys
             }
         }
-        func id(_ node: BuildNode?) -> Int32 { node.map { ids[ObjectIdentifier($0)]! } ?? -1 }
-        for node in order {
+        return keys
+    }
+
+    /// Routes sort by keys; a route that ends sorts before one that goes on; ties keep
+    /// declaration order (so each node's route lists come out sorted).
+    private static func precedes(_ a: Route, _ b: Route) -> Bool {
+        let count = min(a.keys.count, b.keys.count)
+        for k in 0..<count where a.keys[k] != b.keys[k] { return a.keys[k] < b.keys[k] }
+        if a.keys.count != b.keys.count { return a.keys.count < b.keys.count }
+        return a.index < b.index
+    }
+
+    static func build(_ input: [Route], linearScanLimit: Int) -> Flat {
+        let routes = input.sorted(by: precedes)
+        var flat = Flat()
+        flat.nodes.reserveCapacity(routes.count + 1)
+        flat.routeLists.reserveCapacity(routes.count)
+        flat.nodes.append(Matcher.Node())
+        var work: [(node: Int32, range: Range<Int>, depth: Int)] = [(0, 0..<routes.count, 0)]
+        var groups: [(key: Key, range: Range<Int>)] = []
+        while let (node, range, depth) = work.popLast() {
+            var index = range.lowerBound
             var flatNode = Matcher.Node()
-            flatNode.edgeStart = Int32(flat.edges.count)
-            flatNode.edgeCount = Int32(node.constantOrder.count)
-            for text in node.constantOrder {
-                let bytes = Array(text.utf8)
-                let hash = bytes.withUnsafeBufferPointer {
-                    Matcher.hash($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count)
-                }
-                flat.edges.append(
-                    Matcher.Edge(
-                        hash: hash, keyStart: Int32(flat.keys.count), keyLength: Int32(bytes.count),
-                        child: id(node.constants[text])))
-                flat.keys.append(contentsOf: bytes)
+            // Routes that end here come first in the run.
+            flatNode.routeStart = Int32(flat.routeLists.count)
+            while index < range.upperBound && routes[index].keys.count == depth {
+                flat.routeLists.append(routes[index].index)
+                index += 1
             }
-            if node.constantOrder.count > linearScanLimit {
-                var capacity = 1
-                while capacity < node.constantOrder.count * 2 { capacity <<= 1 }
+            flatNode.terminalCount = Int32(flat.routeLists.count) - flatNode.routeStart
+            // Then one group per distinct key at this depth.
+            groups.removeAll(keepingCapacity: true)
+            while index < range.upperBound {
+                let key = routes[index].keys[depth]
+                var end = index + 1
+                while end < range.upperBound && routes[end].keys[depth] == key { end += 1 }
+                if key == .rest {
+                    for k in index..<end { flat.routeLists.append(routes[k].index) }
+                    flatNode.restCount = Int32(end - index)
+                } else {
+                    groups.append((key, index..<end))
+                }
+                index = end
+            }
+            // Children, numbered together; constant edges laid out in one block.
+            let firstChild = Int32(flat.nodes.count)
+            flatNode.edgeStart = Int32(flat.edges.count)
+            for (offset, group) in groups.enumerated() {
+                let child = firstChild + Int32(offset)
+                flat.nodes.append(Matcher.Node())
+                switch group.key {
+                case .constant(let text):
+                    var text = text
+                    let (hash, keyStart, length) = text.withUTF8 { bytes in
+                        let start = Int32(flat.keys.count)
+                        flat.keys.append(contentsOf: bytes)
+                        return (Matcher.hash(bytes), start, Int32(bytes.count))
+                    }
+                    flat.edges.append(Matcher.Edge(hash: hash, keyStart: keyStart, keyLength: length, child: child))
+                case .validated: flatNode.validated = child
+                case .parameter: flatNode.parameter = child
+                case .wildcard: flatNode.wildcard = child
+                case .rest: break
+                }
+                work.append((child, group.range, depth + 1))
+            }
+            flatNode.edgeCount = Int32(flat.edges.count) - flatNode.edgeStart
+            if Int(flatNode.edgeCount) > linearScanLimit {
+                let capacity = Matcher.tableCapacity(Int(flatNode.edgeCount))
                 flatNode.tableStart = Int32(flat.slots.count)
-                flatNode.tableMask = UInt64(capacity - 1)
                 var table = [Int32](repeating: -1, count: capacity)
-                for k in 0..<node.constantOrder.count {
+                for k in 0..<Int(flatNode.edgeCount) {
                     let edgeIndex = Int(flatNode.edgeStart) + k
-                    var slot = Int(flat.edges[edgeIndex].hash & flatNode.tableMask)
+                    var slot = Int(flat.edges[edgeIndex].hash) & (capacity - 1)
                     while table[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
                     table[slot] = Int32(edgeIndex)
                 }
                 flat.slots.append(contentsOf: table)
             }
-            flatNode.validated = id(node.validated)
-            flatNode.parameter = id(node.parameter)
-            flatNode.wildcard = id(node.wildcard)
-            flatNode.terminalStart = Int32(flat.terminals.count)
-            flatNode.terminalCount = Int32(node.terminals.count)
-            flat.terminals.append(contentsOf: node.terminals.sorted())
-            flatNode.restStart = Int32(flat.rests.count)
-            flatNode.restCount = Int32(node.rests.count)
-            flat.rests.append(contentsOf: node.rests.sorted())
-            flat.nodes.append(flatNode)
+            flat.nodes[Int(node)] = flatNode
         }
         return flat
     }

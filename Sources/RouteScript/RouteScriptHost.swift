@@ -145,7 +145,7 @@ public final class RouteScriptHost {
     public func explain(_ request: String) throws -> MatchExplanation {
         let (script, _) = try loaded()
         let parsed = try script.tree.request(from: request)
-        return script.tree.matcher.explain(parsed.segments)
+        return script.tree.explain(parsed.segments)
     }
 
     // MARK: Flags, device, Lua

@@ -2,21 +2,29 @@ import Testing
 
 @testable import RouteCore
 
-func matcher(_ patterns: [String], validators: [String: [String: String]] = [:]) throws -> Matcher {
-    try Matcher(
-        routes: patterns.map { source in
-            if source.hasPrefix("regex:") { return RouteDefinition(regex: try PathRegex(String(source.dropFirst(6)))) }
-            return try RouteDefinition(
-                pattern: Pattern(source), validators: (validators[source] ?? [:]).mapValues { try Validator(regex: $0) }
-            )
-        })
+/// A compiled matcher and the definitions it was compiled from (the matcher keeps only
+/// what matching needs).
+struct CompiledRoutes {
+    let matcher: Matcher
+    let routes: [RouteDefinition]
+
+    func match(_ request: String) throws(RouteError) -> Match? { try matcher.match(request) }
+}
+
+func matcher(_ patterns: [String], validators: [String: [String: String]] = [:]) throws -> CompiledRoutes {
+    let routes = try patterns.map { source in
+        if source.hasPrefix("regex:") { return RouteDefinition(regex: try PathRegex(String(source.dropFirst(6)))) }
+        return try RouteDefinition(
+            pattern: Pattern(source), validators: (validators[source] ?? [:]).mapValues { try Validator(regex: $0) })
+    }
+    return CompiledRoutes(matcher: Matcher(routes: routes), routes: routes)
 }
 
 /// The winning pattern's text and parameters, or nil.
-func winner(_ matcher: Matcher, _ request: String) throws -> String? {
-    guard let match = try matcher.match(request) else { return nil }
-    let params = match.parameters(in: matcher).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-    return matcher.routes[match.route].displayText + (params.isEmpty ? "" : " " + params.joined(separator: " "))
+func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
+    guard let match = try compiled.matcher.match(request) else { return nil }
+    let params = match.parameters(in: compiled.matcher).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    return compiled.routes[match.route].displayText + (params.isEmpty ? "" : " " + params.joined(separator: " "))
 }
 
 @Suite struct MatcherTests {
@@ -102,10 +110,20 @@ func winner(_ matcher: Matcher, _ request: String) throws -> String? {
         #expect(try m.match("tab4/zzz") == nil)
     }
 
+    /// The trie is built with an explicit work stack: a very long pattern is data, not
+    /// recursion depth. Duplicates stay in declaration order.
+    @Test func aVeryLongPatternBuildsAndDuplicatesKeepTheirOrder() throws {
+        let long = (0..<20_000).map { "s\($0)" }.joined(separator: "/")
+        let m = try matcher([long, "a/:x", "a/:y", "a/...rest", "a/...more"])
+        #expect(try winner(m, "a/1") == "a/:x x=1")
+        #expect(try winner(m, "a/1/2") == "a/...rest rest=1/2")
+        #expect(try m.match("s0/s1") == nil)
+    }
+
     @Test func predicatesRunAfterTheStructuralMatchAndMayThrow() throws {
         let calls = Counter()
-        let m = try Matcher(routes: [
-            RouteDefinition(
+        let routes = [
+            try RouteDefinition(
                 pattern: Pattern("p/:v"),
                 validators: [
                     "v": Validator { value in
@@ -114,8 +132,9 @@ func winner(_ matcher: Matcher, _ request: String) throws -> String? {
                         return value == "ok"
                     }
                 ]),
-            RouteDefinition(pattern: Pattern("p/:w")),
-        ])
+            try RouteDefinition(pattern: Pattern("p/:w")),
+        ]
+        let m = CompiledRoutes(matcher: Matcher(routes: routes), routes: routes)
         #expect(try winner(m, "q/1") == nil)
         #expect(calls.count == 0)
         #expect(try winner(m, "p/ok") == "p/:v v=ok")
