@@ -86,6 +86,7 @@ public final class Matcher {
     /// validators, the regexes and the parameter names), not the definitions.
     public init(routes: [RouteDefinition]) {
         routeCount = routes.count
+        var builder = TrieBuilder()
         var trieRoutes: [TrieBuilder.Route] = []
         trieRoutes.reserveCapacity(routes.count)
         var regexRoutes: [(route: Int, regex: PathRegex)] = []
@@ -112,7 +113,7 @@ public final class Matcher {
                 trieRoutes.append(
                     TrieBuilder.Route(
                         index: Int32(index),
-                        keys: TrieBuilder.keys(of: pattern) { routeValidators[$0] != nil }))
+                        keys: builder.keys(of: pattern) { routeValidators[$0] != nil }))
                 var spanCount: Int32 = 0
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
@@ -135,7 +136,7 @@ public final class Matcher {
                         captureStart: captureStart, spanCount: spanCount, isBareCatchAll: pattern.isBareCatchAll))
             }
         }
-        let flat = TrieBuilder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
+        let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
         self.nodes = .copying(flat.nodes)
         self.edges = .copying(flat.edges)
         self.keys = .copying(flat.keys)

@@ -28,6 +28,9 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     public let segments: [Segment]
+    /// The canonical text (`description`), kept: ids, summaries and lints read it, and most
+    /// sources are already canonical, so it usually shares the source's storage.
+    private let text: String
 
     /// Parses a pattern. A pattern starting with `./` is relative to `base`.
     ///
@@ -50,9 +53,13 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
             index = bytes.index(index, offsetBy: 2)
         }
         segments.reserveCapacity(segments.count + 4)
+        let inherited = segments.count
+        let isRelative = index != bytes.startIndex
         var names: [String] = []
+        var skippedSlashes = 0
         while index < bytes.endIndex {
             guard bytes[index] != Bytes.slash else {
+                skippedSlashes += 1
                 index = bytes.index(after: index)
                 continue
             }
@@ -87,10 +94,38 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
             segments.append(segment)
         }
         self.segments = segments
+        let own = segments.count - inherited
+        let canonical = !isRelative && skippedSlashes == max(0, own - 1)
+        self.text = canonical ? source : Self.text(of: segments)
     }
 
     /// A pattern from segments (no checks beyond those of parsing).
-    public init(segments: [Segment]) { self.segments = segments }
+    public init(segments: [Segment]) {
+        self.segments = segments
+        self.text = Self.text(of: segments)
+    }
+
+    private static func text(of segments: [Segment]) -> String {
+        var result = ""
+        for (position, segment) in segments.enumerated() {
+            if position > 0 { result.append("/") }
+            switch segment {
+            case .constant(let c): result.append(c)
+            case .parameter(let name):
+                result.append(":")
+                result.append(name)
+            case .wildcard: result.append(":_")
+            case .catchAll(let name):
+                result.append("...")
+                if let name { result.append(name) }
+            }
+        }
+        return result
+    }
+
+    public static func == (lhs: Pattern, rhs: Pattern) -> Bool { lhs.segments == rhs.segments }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
 
     private static func checkName(_ name: Substring, in source: String) throws(RouteDefinitionError) {
         guard let first = name.utf8.first else {
@@ -105,7 +140,7 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The canonical text: `books/:id`, `""` for the root.
-    public var description: String { segments.map(\.text).joined(separator: "/") }
+    public var description: String { text }
 
     /// The names of the parameters that bind values, in order.
     public var parameterNames: [String] { segments.compactMap(\.parameterName) }

@@ -6,20 +6,48 @@
 /// parameter and `:_`), so siblings sit side by side in memory. Work is kept on an explicit
 /// stack: a pattern's length never becomes recursion depth.
 struct TrieBuilder {
-    /// One step of a route through the trie. The order is only for grouping (equal keys
-    /// must be adjacent); ranking comes from how `visit` walks a node's edges.
-    enum Key: Comparable {
-        case constant(String)
-        case validated
-        case parameter
-        case wildcard
-        /// `...`: the route ends here as a rest route (always its last key).
-        case rest
-    }
+    /// One step of a route through the trie, as a number: a constant's id in `constants`,
+    /// or one of the reserved values below. Only grouping needs an order (equal keys must
+    /// be adjacent); ranking comes from how `visit` walks a node's edges.
+    typealias Key = UInt32
+    static let validated: Key = .max - 3
+    static let parameter: Key = .max - 2
+    static let wildcard: Key = .max - 1
+    /// `...`: the route ends here as a rest route (always its last key).
+    static let rest: Key = .max
 
     struct Route {
         var index: Int32
         var keys: [Key]
+    }
+
+    /// Constants by id (interned while the keys are made, so sorting compares integers).
+    private(set) var constants: [String] = []
+    private var constantIDs: [String: Key] = [:]
+
+    /// The keys of a pattern; parameters named in `validated` take the validated edge.
+    mutating func keys(of pattern: Pattern, validated: (String) -> Bool) -> [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(pattern.segments.count)
+        for segment in pattern.segments {
+            switch segment {
+            case .constant(let text):
+                if let id = constantIDs[text] {
+                    keys.append(id)
+                } else {
+                    let id = Key(constants.count)
+                    constants.append(text)
+                    constantIDs[text] = id
+                    keys.append(id)
+                }
+            case .parameter(let name): keys.append(validated(name) ? Self.validated : Self.parameter)
+            case .wildcard: keys.append(Self.wildcard)
+            case .catchAll:
+                keys.append(Self.rest)
+                return keys
+            }
+        }
+        return keys
     }
 
     struct Flat {
@@ -31,23 +59,6 @@ struct TrieBuilder {
         var routeLists: [Int32] = []
     }
 
-    /// The keys of a pattern; parameters named in `validated` take the validated edge.
-    static func keys(of pattern: Pattern, validated: (String) -> Bool) -> [Key] {
-        var keys: [Key] = []
-        keys.reserveCapacity(pattern.segments.count)
-        for segment in pattern.segments {
-            switch segment {
-            case .constant(let text): keys.append(.constant(text))
-            case .parameter(let name): keys.append(validated(name) ? .validated : .parameter)
-            case .wildcard: keys.append(.wildcard)
-            case .catchAll:
-                keys.append(.rest)
-                return keys
-            }
-        }
-        return keys
-    }
-
     /// Routes sort by keys; a route that ends sorts before one that goes on; ties keep
     /// declaration order (so each node's route lists come out sorted).
     private static func precedes(_ a: Route, _ b: Route) -> Bool {
@@ -57,8 +68,8 @@ struct TrieBuilder {
         return a.index < b.index
     }
 
-    static func build(_ input: [Route], linearScanLimit: Int) -> Flat {
-        let routes = input.sorted(by: precedes)
+    func build(_ input: [Route], linearScanLimit: Int) -> Flat {
+        let routes = input.sorted(by: Self.precedes)
         var flat = Flat()
         flat.nodes.reserveCapacity(routes.count + 1)
         flat.routeLists.reserveCapacity(routes.count)
@@ -81,7 +92,7 @@ struct TrieBuilder {
                 let key = routes[index].keys[depth]
                 var end = index + 1
                 while end < range.upperBound && routes[end].keys[depth] == key { end += 1 }
-                if key == .rest {
+                if key == Self.rest {
                     for k in index..<end { flat.routeLists.append(routes[k].index) }
                     flatNode.restCount = Int32(end - index)
                 } else {
@@ -96,18 +107,17 @@ struct TrieBuilder {
                 let child = firstChild + Int32(offset)
                 flat.nodes.append(Matcher.Node())
                 switch group.key {
-                case .constant(let text):
-                    var text = text
+                case Self.validated: flatNode.validated = child
+                case Self.parameter: flatNode.parameter = child
+                case Self.wildcard: flatNode.wildcard = child
+                default:
+                    var text = constants[Int(group.key)]
                     let (hash, keyStart, length) = text.withUTF8 { bytes in
                         let start = Int32(flat.keys.count)
                         flat.keys.append(contentsOf: bytes)
                         return (Matcher.hash(bytes), start, Int32(bytes.count))
                     }
                     flat.edges.append(Matcher.Edge(hash: hash, keyStart: keyStart, keyLength: length, child: child))
-                case .validated: flatNode.validated = child
-                case .parameter: flatNode.parameter = child
-                case .wildcard: flatNode.wildcard = child
-                case .rest: break
                 }
                 work.append((child, group.range, depth + 1))
             }

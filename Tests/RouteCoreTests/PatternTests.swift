@@ -13,9 +13,23 @@ import Testing
         #expect(try !Pattern("a/...").isBareCatchAll)
     }
 
+    /// The canonical text drops every empty segment, whichever way the source was written,
+    /// and equal patterns are equal whatever their source.
+    @Test(arguments: [
+        ("books/:id", "books/:id"), ("/books/:id", "books/:id"), ("books//:id", "books/:id"),
+        ("books/:id/", "books/:id"), ("//", ""), ("", ""), ("/", ""), ("a", "a"), ("...rest", "...rest"),
+    ])
+    func theCanonicalTextDropsEmptySegments(source: String, text: String) throws {
+        let pattern = try Pattern(source)
+        #expect(pattern.description == text)
+        #expect(pattern == (try Pattern(text)))
+        #expect(Pattern(segments: pattern.segments).description == text)
+    }
+
     @Test func resolvesRelativePatterns() throws {
         let books = try Pattern("books")
         #expect(try Pattern("./:id", relativeTo: books).description == "books/:id")
+        #expect(try Pattern("./:id", relativeTo: Pattern("")).description == ":id")
         #expect(throws: RouteDefinitionError.self) { try Pattern("./:id") }
         #expect(throws: RouteDefinitionError.self) { try Pattern("./x", relativeTo: Pattern("a/...")) }
     }
