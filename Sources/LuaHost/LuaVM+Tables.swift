@@ -115,15 +115,21 @@ extension LuaVM {
         _ = try pushTable(table, function: "next")
         var result: [(key: LuaValue, value: LuaValue)] = []
         lua_pushnil(L)
+        // In batches: one protected call reads up to 64 entries (a builder's table is one).
         while true {
+            var pairs: Int32 = 0
             var more: Int32 = 0
-            let status = clua_next_p(L, top + 1, &more)
+            let status = clua_entries_p(L, top + 1, 64, &pairs, &more)
             guard status == LUA_OK else {
                 throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
             }
+            let first = top + 2
+            for pair in 0..<pairs {
+                result.append((value(at: first + 2 * pair, on: L), value(at: first + 2 * pair + 1, on: L)))
+            }
             guard more != 0 else { break }
-            result.append((value(at: -2, on: L), value(at: -1, on: L)))
-            clua_pop(L, 1)  // keep the key for the next step
+            lua_rotate(L, first, 1)  // the key to continue from, below the pairs
+            clua_settop(L, first)
         }
         return result
     }

@@ -38,65 +38,92 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     ///   that is not last, a repeated parameter name, or a relative pattern with no base.
     public init(_ source: String, relativeTo base: Pattern? = nil) throws(RouteDefinitionError) {
         // One pass over the bytes: patterns are parsed for every endpoint at every (re)load.
-        let bytes = source.utf8
-        var index = bytes.startIndex
+        var text = source
+        let parsed = text.withUTF8 { bytes in Self.parse(bytes, source: source, base: base) }
+        switch parsed {
+        case .success(let (segments, canonical)):
+            self.segments = segments
+            self.text = canonical ? source : Self.text(of: segments)
+        case .failure(let error): throw error
+        }
+    }
+
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, base: Pattern?
+    ) -> Result<([Segment], Bool), RouteDefinitionError> {
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        var index = 0
         var segments: [Segment] = []
-        if bytes.starts(with: "./".utf8) {
+        let isRelative = bytes.count >= 2 && bytes[0] == UInt8(ascii: ".") && bytes[1] == Bytes.slash
+        if isRelative {
             guard let base else {
-                throw RouteDefinitionError(
-                    "pattern '\(source)': a relative pattern ('./…') needs an enclosing endpoint")
+                return .failure(
+                    RouteDefinitionError("pattern '\(source)': a relative pattern ('./…') needs an enclosing endpoint"))
             }
             if case .catchAll = base.segments.last {
-                throw RouteDefinitionError("pattern '\(source)': cannot extend '\(base)', which ends in '...'")
+                return .failure(
+                    RouteDefinitionError("pattern '\(source)': cannot extend '\(base)', which ends in '...'"))
             }
             segments = base.segments
-            index = bytes.index(index, offsetBy: 2)
+            index = 2
         }
         segments.reserveCapacity(segments.count + 4)
         let inherited = segments.count
-        let isRelative = index != bytes.startIndex
-        var names: [String] = []
         var skippedSlashes = 0
-        while index < bytes.endIndex {
+        var seen: Set<String>?
+        while index < bytes.count {
             guard bytes[index] != Bytes.slash else {
                 skippedSlashes += 1
-                index = bytes.index(after: index)
+                index += 1
                 continue
             }
             let start = index
-            while index < bytes.endIndex && bytes[index] != Bytes.slash { index = bytes.index(after: index) }
-            let part = source[start..<index]
+            while index < bytes.count && bytes[index] != Bytes.slash { index += 1 }
             let segment: Segment
-            if part.utf8.starts(with: "...".utf8) {
-                guard index == bytes.endIndex || source[index...].utf8.allSatisfy({ $0 == Bytes.slash }) else {
-                    throw RouteDefinitionError("pattern '\(source)': '\(part)' must be the last segment")
+            let dot = UInt8(ascii: ".")
+            if index - start >= 3 && bytes[start] == dot && bytes[start + 1] == dot && bytes[start + 2] == dot {
+                var rest = index
+                while rest < bytes.count && bytes[rest] == Bytes.slash { rest += 1 }
+                guard rest == bytes.count else {
+                    return .failure(
+                        RouteDefinitionError(
+                            "pattern '\(source)': '\(string(start..<index))' must be the last segment"))
                 }
-                let name = part.dropFirst(3)
-                if !name.isEmpty { try Self.checkName(name, in: source) }
-                segment = .catchAll(name.isEmpty ? nil : String(name))
-            } else if part.utf8.first == Bytes.colon {
-                let name = part.dropFirst()
-                if name == "_" {
+                let name = (start + 3)..<index
+                if !name.isEmpty, let error = checkName(bytes, name, source: source) { return .failure(error) }
+                segment = .catchAll(name.isEmpty ? nil : string(name))
+            } else if bytes[start] == Bytes.colon {
+                let name = (start + 1)..<index
+                if name.count == 1 && bytes[name.lowerBound] == UInt8(ascii: "_") {
                     segment = .wildcard
                 } else {
-                    try Self.checkName(name, in: source)
-                    segment = .parameter(String(name))
+                    if let error = checkName(bytes, name, source: source) { return .failure(error) }
+                    segment = .parameter(string(name))
                 }
             } else {
-                segment = .constant(String(part))
+                segment = .constant(string(start..<index))
             }
             if let name = segment.parameterName {
-                if names.contains(name) || base?.parameterNames.contains(name) == true {
-                    throw RouteDefinitionError("pattern '\(source)': parameter '\(name)' appears twice")
+                // A scan for the usual short pattern; a set once it is long (no quadratic
+                // load time for a hostile script).
+                let repeated: Bool
+                if segments.count < 16 {
+                    repeated = segments.contains { $0.parameterName == name }
+                } else {
+                    var names = seen.take() ?? Set(segments.compactMap(\.parameterName))
+                    repeated = !names.insert(name).inserted
+                    seen = names
                 }
-                names.append(name)
+                if repeated {
+                    return .failure(RouteDefinitionError("pattern '\(source)': parameter '\(name)' appears twice"))
+                }
             }
             segments.append(segment)
         }
-        self.segments = segments
         let own = segments.count - inherited
-        let canonical = !isRelative && skippedSlashes == max(0, own - 1)
-        self.text = canonical ? source : Self.text(of: segments)
+        return .success((segments, !isRelative && skippedSlashes == max(0, own - 1)))
     }
 
     /// A pattern from segments (no checks beyond those of parsing).
@@ -127,16 +154,21 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
 
-    private static func checkName(_ name: Substring, in source: String) throws(RouteDefinitionError) {
-        guard let first = name.utf8.first else {
-            throw RouteDefinitionError("pattern '\(source)': empty parameter name")
-        }
-        let isLetter = { (b: UInt8) in (65...90).contains(b) || (97...122).contains(b) || b == UInt8(ascii: "_") }
-        guard isLetter(first), name.utf8.allSatisfy({ isLetter($0) || (48...57).contains($0) }) else {
-            throw RouteDefinitionError(
-                "pattern '\(source)': invalid parameter name '\(name)' (letters, digits and _, not starting with a digit)"
+    /// Letters, digits and `_`, not starting with a digit; nil when valid.
+    private static func checkName(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, source: String
+    ) -> RouteDefinitionError? {
+        guard !name.isEmpty else { return RouteDefinitionError("pattern '\(source)': empty parameter name") }
+        func isLetter(_ b: UInt8) -> Bool { (65...90).contains(b) || (97...122).contains(b) || b == UInt8(ascii: "_") }
+        var valid = isLetter(bytes[name.lowerBound])
+        for k in name where !(isLetter(bytes[k]) || (48...57).contains(bytes[k])) { valid = false }
+        guard valid else {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
+            return RouteDefinitionError(
+                "pattern '\(source)': invalid parameter name '\(text)' (letters, digits and _, not starting with a digit)"
             )
         }
+        return nil
     }
 
     /// The canonical text: `books/:id`, `""` for the root.

@@ -188,6 +188,30 @@ final class LineCollector: @unchecked Sendable {
         #expect(try vm.call(reader, [table, shared]) == ["books/42", "42", "ü 2", 0, true, 7, 5, .nil, .nil])
     }
 
+    /// Entries are read in batches of 64 pairs per protected call; tables of every size
+    /// around the batch edges come back whole, and the stack stays balanced.
+    @Test(arguments: [0, 1, 63, 64, 65, 128, 129, 1000])
+    func entriesReadWholeTablesInBatches(count: Int) throws {
+        let vm = try LuaVM()
+        let t = try vm.run(
+            "local t = {} for i = 1, \(count) do t['k' .. i] = i end t[1] = 'array' return t", chunkName: "=t")[0]
+        let entries = try balanced(vm) { try vm.entries(t) }
+        #expect(entries.count == count + 1)
+        #expect(
+            Set(
+                entries.compactMap { entry -> String? in
+                    if case .string(let key) = entry.key { return key }
+                    return nil
+                }
+            ).count == count)
+        #expect(entries.contains { $0.key == 1 && $0.value == "array" })
+        let sum = entries.reduce(Int64(0)) { total, entry in
+            if case .integer(let n) = entry.value { return total + n }
+            return total
+        }
+        #expect(sum == Int64(count * (count + 1) / 2))
+    }
+
     @Test func aWriterOnAClosedStateMakesNothing() throws {
         let vm = try LuaVM()
         vm.close()

@@ -26,6 +26,17 @@ import Testing
         #expect(Pattern(segments: pattern.segments).description == text)
     }
 
+    @Test func longPatternsFindRepeatedNamesToo() throws {
+        let names = (0..<5_000).map { ":p\($0)" }
+        #expect(try Pattern(names.joined(separator: "/")).parameterNames.count == 5_000)
+        #expect(
+            throws: RouteDefinitionError(
+                "pattern 'x/\((names + [":p7"]).joined(separator: "/"))': parameter 'p7' appears twice")
+        ) {
+            try Pattern("x/" + (names + [":p7"]).joined(separator: "/"))
+        }
+    }
+
     @Test func resolvesRelativePatterns() throws {
         let books = try Pattern("books")
         #expect(try Pattern("./:id", relativeTo: books).description == "books/:id")

@@ -146,13 +146,20 @@ struct Bench {
         buildings["luna_build_ms"] = builds.nanoseconds(operations: 1) { blackHole(LunaMatcher(patterns)) } / 1e6
         buildings["routingkit_build_ms"] =
             builds.nanoseconds(operations: 1) { blackHole(RoutingKitMatcher(patterns)) } / 1e6
-        // Memory: the heap each matcher holds once built (what building grew it by).
+        // Memory: the heap each matcher holds once built (what building grew it by),
+        // averaged over several live copies at small N, where one build is a few KB and the
+        // allocator's reuse of freed blocks would otherwise dominate.
+        let copies = max(1, min(64, 10_000 / n))
         var heap = heapInUse()
-        let luna = LunaMatcher(patterns)
-        buildings["luna_bytes"] = Double(heapInUse() - heap)
+        var lunas = (0..<copies).map { _ in LunaMatcher(patterns) }
+        buildings["luna_bytes"] = Double(heapInUse() - heap) / Double(copies)
+        let luna = lunas[0]
+        lunas.removeAll()
         heap = heapInUse()
-        let kit = RoutingKitMatcher(patterns)
-        buildings["routingkit_bytes"] = Double(heapInUse() - heap)
+        var kits = (0..<copies).map { _ in RoutingKitMatcher(patterns) }
+        buildings["routingkit_bytes"] = Double(heapInUse() - heap) / Double(copies)
+        let kit = kits[0]
+        kits.removeAll()
         building[String(n)] = buildings
         let regex = n <= 1000 ? RegexScanMatcher(patterns) : nil
         for set in sets {

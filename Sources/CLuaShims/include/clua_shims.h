@@ -154,6 +154,10 @@ int clua_settable_p(lua_State *L, int idx);
 /// lua_next (§4.6, [-1, +(2|0), v]): pops a key, pushes the next key and value when there is
 /// one (`*more` = 1) or nothing (`*more` = 0).
 int clua_next_p(lua_State *L, int idx, int *more);
+/// Up to `max` entries of the table at `idx` after the key on top (popped) in one protected
+/// call: pushes k1, v1, …, kn, vn (`*pairs` = n), then — when `*more` — a copy of the last
+/// key to continue from. On an error (an invalid key) pushes the message.
+int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more);
 /// lua_len (§4.6, [-0, +1, e]): pushes #t with metamethods.
 int clua_len_p(lua_State *L, int idx);
 /// luaL_tolstring (§5.1, [-0, +1, e]): pushes the value converted to a string (__tostring,
