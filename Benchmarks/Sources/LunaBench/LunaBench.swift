@@ -49,7 +49,9 @@ struct LunaBench {
             heap = heapInUse()
             let matcher = Matcher(routes: definitions)
             let matcherBytes = heapInUse() - heap
-            print("definitions \(definitionBytes) matcher \(matcherBytes) compiled \(matcher.compiledBytes) nodes \(matcher.nodeCount)")
+            print(
+                "definitions \(definitionBytes) matcher \(matcherBytes) compiled \(matcher.compiledBytes) nodes \(matcher.nodeCount)"
+            )
             blackHole((definitions, matcher))
             return
         }
