@@ -3,63 +3,48 @@
 /// A value type over a copy-on-write box: activations are copied into presentations,
 /// states, presentables and snapshots on every dispatch, and a copy is one retain.
 public struct Activation: Equatable, Sendable {
-    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe.
-    private final class Storage: @unchecked Sendable {
+    private struct Fields: Sendable {
         var params: [String: String]
         var query: [String: String]
         var fragment: String?
         var request: Request?
-
-        init(params: [String: String], query: [String: String], fragment: String?, request: Request?) {
-            self.params = params
-            self.query = query
-            self.fragment = fragment
-            self.request = request
-        }
-
-        func copy() -> Storage { Storage(params: params, query: query, fragment: fragment, request: request) }
     }
 
-    private var storage: Storage
+    private var storage: CopyOnWrite<Fields>
 
     public var params: [String: String] {
-        get { storage.params }
-        set { unique().params = newValue }
+        get { storage.value.params }
+        set { storage.value.params = newValue }
     }
     public var query: [String: String] {
-        get { storage.query }
-        set { unique().query = newValue }
+        get { storage.value.query }
+        set { storage.value.query = newValue }
     }
     public var fragment: String? {
-        get { storage.fragment }
-        set { unique().fragment = newValue }
+        get { storage.value.fragment }
+        set { storage.value.fragment = newValue }
     }
     /// The full request, for the endpoint that was the match (nil for the screens below it).
     public var request: Request? {
-        get { storage.request }
-        set { unique().request = newValue }
+        get { storage.value.request }
+        set { storage.value.request = newValue }
     }
 
     public init(
         params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil
     ) {
-        storage = Storage(params: params, query: query, fragment: fragment, request: request)
-    }
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+        storage = CopyOnWrite(Fields(params: params, query: query, fragment: fragment, request: request))
     }
 
     public static func == (lhs: Activation, rhs: Activation) -> Bool {
-        lhs.storage === rhs.storage
+        lhs.storage.isIdentical(to: rhs.storage)
             || (lhs.params == rhs.params && lhs.query == rhs.query && lhs.fragment == rhs.fragment
                 && lhs.request == rhs.request)
     }
 
     /// Whether an `update` is due when going from `self` to `other`.
     func differs(from other: Activation) -> Bool {
-        storage !== other.storage
+        !storage.isIdentical(to: other.storage)
             && (params != other.params || query != other.query || fragment != other.fragment)
     }
 }
@@ -145,7 +130,7 @@ public indirect enum Presented: Equatable, Sendable {
 /// the small presentations of real apps, a sorted copy and binary search past 32 nodes (a
 /// dictionary would hash every node of every dispatch).
 @usableFromInline
-struct PresentedIndex {
+struct PresentedIndex: Sendable {
     /// Pre-order.
     private(set) var order: [Presented] = []
     /// For large presentations: node indexes sorted, and their positions in `order`.
@@ -180,8 +165,8 @@ struct PresentedIndex {
 
 /// The router state: the current request, the matched endpoint and what is on screen.
 public struct RouterState: Equatable, Sendable {
-    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe.
-    private final class Storage: @unchecked Sendable {
+    @usableFromInline
+    struct Fields: Sendable {
         var request: Request?
         var route: Int?
         var params: [String: String]
@@ -189,7 +174,7 @@ public struct RouterState: Equatable, Sendable {
         var requested: String?
         /// Derived from `presented` (kept in step): the reducer and the store look nodes up
         /// in it, and the next dispatch reuses it as its "old" side.
-        private(set) var index: PresentedIndex
+        @usableFromInline private(set) var index: PresentedIndex
 
         init(request: Request?, route: Int?, params: [String: String], presented: Presented?, requested: String?) {
             self.request = request
@@ -199,55 +184,47 @@ public struct RouterState: Equatable, Sendable {
             self.requested = requested
             self.index = PresentedIndex(presented)
         }
-
-        func copy() -> Storage {
-            Storage(request: request, route: route, params: params, presented: presented, requested: requested)
-        }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: CopyOnWrite<Fields>
 
     public var request: Request? {
-        get { storage.request }
-        set { unique().request = newValue }
+        get { storage.value.request }
+        set { storage.value.request = newValue }
     }
     /// The matched route index.
     public var route: Int? {
-        get { storage.route }
-        set { unique().route = newValue }
+        get { storage.value.route }
+        set { storage.value.route = newValue }
     }
     public var params: [String: String] {
-        get { storage.params }
-        set { unique().params = newValue }
+        get { storage.value.params }
+        set { storage.value.params = newValue }
     }
     public var presented: Presented? {
-        get { storage.presented }
-        set { unique().presented = newValue }
+        get { storage.value.presented }
+        set { storage.value.presented = newValue }
     }
     /// What was dispatched to get here, before redirects and fallbacks: re-resolved when
     /// flags change or the script reloads.
     public var requested: String? {
-        get { storage.requested }
-        set { unique().requested = newValue }
+        get { storage.value.requested }
+        set { storage.value.requested = newValue }
     }
 
     public init(
         request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil,
         requested: String? = nil
     ) {
-        storage = Storage(request: request, route: route, params: params, presented: presented, requested: requested)
-    }
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+        storage = CopyOnWrite(
+            Fields(request: request, route: route, params: params, presented: presented, requested: requested))
     }
 
     /// `presented` in pre-order with lookup by node.
-    @usableFromInline var presentedIndex: PresentedIndex { storage.index }
+    @usableFromInline var presentedIndex: PresentedIndex { storage.value.index }
 
     public static func == (lhs: RouterState, rhs: RouterState) -> Bool {
-        lhs.storage === rhs.storage
+        lhs.storage.isIdentical(to: rhs.storage)
             || (lhs.request == rhs.request && lhs.route == rhs.route && lhs.params == rhs.params
                 && lhs.presented == rhs.presented && lhs.requested == rhs.requested)
     }

@@ -20,54 +20,39 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// Most segments accepted.
     public static let maximumSegments = 128
 
-    /// Mutated only when uniquely referenced (copy-on-write), so sharing it is safe. A
-    /// request is copied into resolutions, states and activations: a copy is one retain.
-    private final class Storage: @unchecked Sendable {
+    /// Copied into resolutions, states and activations: behind one copy-on-write reference.
+    private struct Fields: Sendable {
         var original: String
         var segments: [String]
         var query: [String: String]
         var fragment: String?
-
-        init(original: String, segments: [String], query: [String: String], fragment: String?) {
-            self.original = original
-            self.segments = segments
-            self.query = query
-            self.fragment = fragment
-        }
-
-        func copy() -> Storage { Storage(original: original, segments: segments, query: query, fragment: fragment) }
     }
 
-    private var storage: Storage
+    private var storage: CopyOnWrite<Fields>
 
     /// The request as given.
     public var original: String {
-        get { storage.original }
-        set { unique().original = newValue }
+        get { storage.value.original }
+        set { storage.value.original = newValue }
     }
     /// The percent-decoded path segments.
     public var segments: [String] {
-        get { storage.segments }
-        set { unique().segments = newValue }
+        get { storage.value.segments }
+        set { storage.value.segments = newValue }
     }
     /// The decoded query items; a repeated key keeps the last value.
     public var query: [String: String] {
-        get { storage.query }
-        set { unique().query = newValue }
+        get { storage.value.query }
+        set { storage.value.query = newValue }
     }
     /// The decoded fragment, if the request had one.
     public var fragment: String? {
-        get { storage.fragment }
-        set { unique().fragment = newValue }
-    }
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+        get { storage.value.fragment }
+        set { storage.value.fragment = newValue }
     }
 
     public static func == (lhs: Request, rhs: Request) -> Bool {
-        lhs.storage === rhs.storage
+        lhs.storage.isIdentical(to: rhs.storage)
             || (lhs.original == rhs.original && lhs.segments == rhs.segments && lhs.query == rhs.query
                 && lhs.fragment == rhs.fragment)
     }
@@ -79,9 +64,10 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
 
     /// Builds a request from parts (no parsing).
     public init(segments: [String], query: [String: String] = [:], fragment: String? = nil, original: String? = nil) {
-        storage = Storage(
-            original: original ?? Self.format(segments: segments, query: query, fragment: fragment),
-            segments: segments, query: query, fragment: fragment)
+        storage = CopyOnWrite(
+            Fields(
+                original: original ?? Self.format(segments: segments, query: query, fragment: fragment),
+                segments: segments, query: query, fragment: fragment))
     }
 
     /// Parses a request string or URL.
@@ -93,7 +79,8 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         let parsed = text.withUTF8 { bytes in Self.parse(bytes) }
         switch parsed {
         case .success(let parts):
-            storage = Storage(original: string, segments: parts.segments, query: parts.query, fragment: parts.fragment)
+            storage = CopyOnWrite(
+                Fields(original: string, segments: parts.segments, query: parts.query, fragment: parts.fragment))
         case .failure(let error): throw error
         }
     }

@@ -1,0 +1,28 @@
+/// A value kept behind one reference, copied only when written while shared: value
+/// semantics where a copy is one retain. `Activation`, `Request` and `RouterState` sit on it
+/// (they are copied into states, presentations and presentables on every dispatch).
+@usableFromInline
+struct CopyOnWrite<Value: Sendable>: Sendable {
+    /// Written only while uniquely referenced, so sharing it between copies is safe.
+    @usableFromInline
+    final class Box: @unchecked Sendable {
+        @usableFromInline var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    @usableFromInline var box: Box
+
+    init(_ value: Value) { box = Box(value) }
+
+    @usableFromInline
+    var value: Value {
+        get { box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+            yield &box.value
+        }
+    }
+
+    /// Whether both share one box (then they are equal without comparing).
+    func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
+}
