@@ -15,11 +15,6 @@ static int settable_body(lua_State *L) {  // (t, k, v)
     return 0;
 }
 
-static int next_body(lua_State *L) {  // (t, k) -> k', v' | nothing
-    lua_settop(L, 2);
-    return lua_next(L, 1) ? 2 : 0;
-}
-
 // (t, k, max) -> k1, v1, …, kn, vn [, k_last]: up to `max` pairs after k, then a copy of
 // the last key when the table may go on (so one protected call reads a whole small table).
 static int entries_body(lua_State *L) {
@@ -79,17 +74,6 @@ int clua_settable_p(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
     lua_rotate(L, -4, 2);  // (k, v, body, t) -> (body, t, k, v)
     return clua_pcall_default(L, 3, 0);
-}
-
-int clua_next_p(lua_State *L, int idx, int *more) {
-    idx = lua_absindex(L, idx);
-    int top = lua_gettop(L) - 1;  // below the key
-    lua_pushcfunction(L, next_body);
-    lua_pushvalue(L, idx);
-    lua_rotate(L, -3, -1);  // (body, t, k)
-    int status = clua_pcall_default(L, 2, LUA_MULTRET);
-    *more = status == LUA_OK && lua_gettop(L) == top + 2;
-    return status;
 }
 
 int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more) {

@@ -31,25 +31,9 @@ extension LuaVM {
 
     /// A new table with the given fields (see ``makeTable(_:)-(KeyValuePairs)``).
     public func makeTable(_ fields: [(String, LuaValue)]) -> LuaValue {
-        guard !isClosed else { return .nil }
-        let L = current
-        guard lua_checkstack(L, 3) != 0 else { return .nil }
-        lua_createtable(L, 0, Int32(clamping: fields.count))
-        for (key, value) in fields where !value.isNil {
-            guard (try? push(value, on: L)) != nil else { continue }
-            setRawField(L, key)
+        makeTable(fieldCapacity: fields.count) { table in
+            for (key, value) in fields { table.set(key, value) }
         }
-        return pop(L)
-    }
-
-    /// `t[key] = v` for the table below the value on top, raw (lua_rawset, [-2, +0, m]).
-    private func setRawField(_ L: OpaquePointer, _ key: String) {
-        var key = key
-        key.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
-        }
-        lua_rotate(L, -2, 1)  // key below value
-        lua_rawset(L, -3)
     }
 
     /// Pushes `table`, which must be a table, and returns the thread; restores nothing.

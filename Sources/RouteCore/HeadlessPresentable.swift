@@ -51,49 +51,31 @@ public final class HeadlessPresentable {
 
     public var title: String {
         get { state.title }
-        set {
-            willChange()
-            state.title = newValue
-        }
+        set { change { $0.title = newValue } }
     }
     public var attributes: [String: AttributeValue] {
         get { state.attributes }
-        set {
-            willChange()
-            state.attributes = newValue
-        }
+        set { change { $0.attributes = newValue } }
     }
     /// Switcher: the active section; junction: all options; stack: its items.
     public internal(set) var children: [HeadlessPresentable] {
         get { state.children }
-        set {
-            willChange()
-            state.children = newValue
-        }
+        set { change { $0.children = newValue } }
     }
     /// Junction or switcher: the selected index among declared children.
     public internal(set) var selected: Int? {
         get { state.selected }
-        set {
-            willChange()
-            state.selected = newValue
-        }
+        set { change { $0.selected = newValue } }
     }
     /// Screen: the presentable presented modally over it.
     public internal(set) var modal: HeadlessPresentable? {
         get { state.modal }
-        set {
-            willChange()
-            state.modal = newValue
-        }
+        set { change { $0.modal = newValue } }
     }
     /// Screen: what it was last activated with.
     public internal(set) var activation: Activation? {
         get { state.activation }
-        set {
-            willChange()
-            state.activation = newValue
-        }
+        set { change { $0.activation = newValue } }
     }
 
     /// The journal of the router that owns it: records this presentable's state before its
@@ -102,8 +84,10 @@ public final class HeadlessPresentable {
     /// The journal generation this presentable was last recorded in.
     var recordedGeneration = 0
 
-    private func willChange() {
+    /// Every change goes through here: the journal records the presentable first.
+    private func change(_ body: (inout Snapshot) -> Void) {
         if let journal, journal.isRecording { journal.record(self) }
+        body(&state)
     }
 
     public init(kind: Kind, id: String, title: String, route: String? = nil) {

@@ -21,8 +21,6 @@
 public final class Matcher {
     /// Each route's parameter names, in pattern order.
     public let parameterNames: ParameterNames
-    /// How many routes were compiled.
-    public let routeCount: Int
 
     /// A trie node: 36 bytes.
     struct Node {
@@ -85,7 +83,6 @@ public final class Matcher {
     /// Compiles the routes. The matcher keeps only what matching needs (the trie, the
     /// validators, the regexes and the parameter names), not the definitions.
     public init(routes: [RouteDefinition]) {
-        routeCount = routes.count
         var builder = TrieBuilder()
         var trieRoutes: [TrieBuilder.Route] = []
         trieRoutes.reserveCapacity(routes.count)

@@ -71,11 +71,13 @@ public final class Router<P: Presenter> {
         let request = try activation?.request ?? tree.request(for: node, params: activation?.params ?? [:])
         let resolution = try tree.resolve(request.original)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
-        if let presentable = store[tree.nodes[stack].id] {
-            let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
-            try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
+        // The pop is part of the change: a failure in it or after it undoes both.
+        try apply(transition) {
+            if let presentable = store[tree.nodes[stack].id] {
+                let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
+                try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
+            }
         }
-        try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
 
@@ -96,9 +98,16 @@ public final class Router<P: Presenter> {
     /// Applies a computed transition's plan and commits its state, all or nothing.
     @inlinable
     public func apply(_ transition: Transition) throws {
+        try apply(transition) {}
+    }
+
+    /// `apply`, with `prelude` (a change the presenter makes first) inside the same undo.
+    @inlinable
+    func apply(_ transition: Transition, after prelude: () throws -> Void) throws {
         let saved = _store
         journal.begin()
         do {
+            try prelude()
             try _store.apply(transition.plan, tree: tree, index: transition.to.presentedIndex, presenter: presenter)
         } catch {
             _store = saved

@@ -106,6 +106,29 @@ import Testing
         #expect(host.tree?.children.map(\.id) == ["a"])
     }
 
+    /// Going back pops the stack through `setStack` before the state syncs; a hook that
+    /// fails there undoes the pop too.
+    @Test func aFailingSetStackOnBackLeavesTheStackAsItWas() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "back.lua",
+            """
+            return stack { title = "S",
+              presenter = { setStack = function(view, items) if #items < (depth or 0) then error("no pop") end depth = #items end },
+              endpoint { "a", title = "A", children = { endpoint { "./b", title = "B" } } } }
+            """)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a")
+        _ = try host.dispatch("a/b")
+        let before = host.tree?.rendered()
+        let stateBefore = host.state
+        let error = #expect(throws: RouteError.self) { try host.back() }
+        #expect(error?.message.hasPrefix("back.lua:2: no pop") == true, "\(error?.message ?? "")")
+        #expect(host.tree?.children.map(\.id) == ["a", "a/b"])
+        #expect(host.tree?.rendered() == before)
+        #expect(host.state == stateBefore)
+    }
+
     @Test func guardsAndValidatorsThatFailAreScriptErrors() throws {
         let folder = ScriptFolder()
         let path = folder.write(

@@ -26,15 +26,7 @@ struct LunaBench {
         }
         if arguments.count >= 4, arguments[1] == "dispatches" {
             // For profiling: COUNT dispatches that change a parameter, with (lua) or without a callback.
-            let workload = Workload.locate()
-            let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
-            let hook =
-                arguments[2] == "lua"
-                ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
-            let host = RouteScriptHost()
-            try host.load(
-                source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
-            _ = try host.dispatch("bench/0")
+            let host = try Bench.dispatchHost(Workload.locate(), luaCallback: arguments[2] == "lua")
             for index in 0..<(Int(arguments[3]) ?? 1000) {
                 _ = try host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2")
             }
@@ -280,24 +272,24 @@ struct Bench {
     /// A dispatch that changes only a parameter: match, resolve, reduce, plan and apply one
     /// `update`, without and with a Lua `update` hook receiving ctx. 1k other routes.
     mutating func measureDispatch() throws {
-        let folder = NSTemporaryDirectory() + "luna-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
-        for (key, presenter) in [
-            ("dispatch_ns", ""),
-            ("dispatch_lua_ns", ", presenter = { update = function(view, ctx) local id = ctx.params.id end }"),
-        ] {
-            let path = folder + "/\(key).lua"
-            let script = "return stack {\n  endpoint { \"bench/:id\"\(presenter) },\n\(others)\n}\n"
-            try script.write(toFile: path, atomically: true, encoding: .utf8)
-            let host = try RouteScriptHost(contentsOf: path)
-            _ = try host.dispatch("bench/0")
+        for (key, luaCallback) in [("dispatch_ns", false), ("dispatch_lua_ns", true)] {
+            let host = try Self.dispatchHost(workload, luaCallback: luaCallback)
             let iterations = quick ? 5_000 : 20_000
             scalars[key] = harness.nanoseconds(operations: iterations) {
                 for index in 0..<iterations { _ = try? host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2") }
             }
         }
+    }
+
+    /// A host on a stack of `bench/:id` (with or without a Lua `update` hook receiving ctx)
+    /// and the 1k workload routes, after a first dispatch to `bench/0`.
+    static func dispatchHost(_ workload: Workload, luaCallback: Bool) throws -> RouteScriptHost {
+        let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
+        let hook = luaCallback ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
+        let host = RouteScriptHost()
+        try host.load(source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
+        _ = try host.dispatch("bench/0")
+        return host
     }
 
     // MARK: Reload

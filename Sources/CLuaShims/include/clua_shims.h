@@ -151,12 +151,10 @@ int clua_setfield_p(lua_State *L, int idx, const char *k);
 int clua_gettable_p(lua_State *L, int idx);
 /// lua_settable (§4.6, [-2, +0, e]): t[key] = value (key below value on top); pops both.
 int clua_settable_p(lua_State *L, int idx);
-/// lua_next (§4.6, [-1, +(2|0), v]): pops a key, pushes the next key and value when there is
-/// one (`*more` = 1) or nothing (`*more` = 0).
-int clua_next_p(lua_State *L, int idx, int *more);
-/// Up to `max` entries of the table at `idx` after the key on top (popped) in one protected
-/// call: pushes k1, v1, …, kn, vn (`*pairs` = n), then — when `*more` — a copy of the last
-/// key to continue from. On an error (an invalid key) pushes the message.
+/// lua_next (§4.6, [-1, +(2|0), v]) in batches: up to `max` entries of the table at `idx`
+/// after the key on top (popped), in one protected call. Pushes k1, v1, …, kn, vn
+/// (`*pairs` = n), then — when `*more` — a copy of the last key to continue from. On an
+/// error (an invalid key) pushes the message.
 int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more);
 /// lua_len (§4.6, [-0, +1, e]): pushes #t with metamethods.
 int clua_len_p(lua_State *L, int idx);

@@ -46,25 +46,23 @@ public struct MatchExplanation: Sendable, Equatable {
 extension RouteTree {
     /// Route indexes from most to least specific (declaration order breaks ties).
     public func rankOrder() -> [Int] {
-        let routes = routeDefinitions
-        let vectors = routes.map(\.rankVector)
-        return routes.indices.sorted { a, b in
+        let vectors = endpoints.map(\.definition.rankVector)
+        return vectors.indices.sorted { a, b in
             vectors[a] != vectors[b] ? vectors[a].lexicographicallyPrecedes(vectors[b]) : a < b
         }
     }
 
     /// Explains a request: which routes were tried, why each failed, which won and why.
     public func explain(_ segments: [String]) -> MatchExplanation {
-        let routes = routeDefinitions
         let attempts = attempts(segments)
         let order = rankOrder()
         let winner = (try? matcher.match(segments: segments))?.route
         var reasons: [String] = []
         if let winner {
-            let mine = routes[winner].rankVector
+            let mine = endpoints[winner].definition.rankVector
             for index in order where index != winner && attempts[index].outcome == .matched {
-                let theirs = routes[index].rankVector
-                let text = routes[index].displayText.isEmpty ? "/" : routes[index].displayText
+                let theirs = endpoints[index].definition.rankVector
+                let text = attempts[index].pattern.isEmpty ? "/" : attempts[index].pattern
                 if mine == theirs {
                     reasons.append("beats \(text): same rank, declared earlier")
                     continue

@@ -46,12 +46,9 @@ public struct RouteAttempt: Equatable, Sendable {
 }
 
 extension RouteTree {
-    /// The route definitions, by route index.
-    public var routeDefinitions: [RouteDefinition] { endpoints.map(\.definition) }
-
     /// Tries every route on its own against the segments.
     public func attempts(_ segments: [String]) -> [RouteAttempt] {
-        routeDefinitions.enumerated().map { index, route in attempt(route, index: index, segments) }
+        endpoints.indices.map { index in attempt(endpoints[index].definition, index: index, segments) }
     }
 
     private func attempt(_ route: RouteDefinition, index: Int, _ segments: [String]) -> RouteAttempt {
