@@ -12,9 +12,20 @@
 // Why: `load` may only compile text chunks: a binary chunk can crash the VM (SPEC §5).
 // Upvalue 1: the original load. The mode argument is forced to "t"; the env argument is
 // passed on only when given (load distinguishes a missing env from a nil one).
+//
+// A string chunk is fed to the original load by a metered reader (the parser runs in C);
+// its default chunk name stays the string itself, as load gives it.
 static int text_load(lua_State *L) {
     int n = lua_gettop(L);
     if (n < 3) lua_settop(L, 3);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        if (lua_isnil(L, 2)) {
+            lua_pushvalue(L, 1);
+            lua_replace(L, 2);
+        }
+        clua_push_chunk_reader(L, 1);
+        lua_replace(L, 1);
+    }
     lua_pushstring(L, "t");
     lua_replace(L, 3);
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -109,9 +120,12 @@ static int guarded_pattern(lua_State *L) {
     const char *name = lua_tostring(L, lua_upvalueindex(2));
     luaL_checklstring(L, 1, &slen);
     const char *p = luaL_checklstring(L, 2, &plen);
-    int plain = (lua_toboolean(L, lua_upvalueindex(3)) && lua_toboolean(L, 4))
-        || !has_specials(p, plen);
-    if (!plain) {
+    int find = lua_toboolean(L, lua_upvalueindex(3));
+    int plain = (find && lua_toboolean(L, 4)) || !has_specials(p, plen);
+    if (plain && find) return clua_plain_find(L);
+    if (plain) {
+        clua_plain_pattern_check(L, name, slen, plen);
+    } else {
         if (slen > CLUA_PATTERN_SUBJECT_MAX) {
             return luaL_error(L,
                 "string.%s: a pattern search over %d bytes is refused (the limit is %d bytes; "
@@ -154,6 +168,7 @@ static int open_libraries_body(lua_State *L) {
     if (unsafe) {
         luaL_openlibs(L);
         lua_pushglobaltable(L);
+        clua_meter_libraries(L, lua_gettop(L));
         lua_pushcfunction(L, guarded_xpcall);
         lua_setfield(L, -2, "xpcall");
         lua_pop(L, 1);
@@ -180,6 +195,9 @@ static int open_libraries_body(lua_State *L) {
     wrap_global(L, g, "setmetatable", guarded_setmetatable);
     lua_pushcfunction(L, guarded_xpcall);
     lua_setfield(L, g, "xpcall");
+
+    // Library functions that loop in C charge their work and check the deadline.
+    clua_meter_libraries(L, g);
 
     // string: no dump; guarded pattern functions.
     lua_getfield(L, g, LUA_STRLIBNAME);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-static int64_t now_ns(void) {
+int64_t clua_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -18,9 +18,18 @@ static int64_t now_ns(void) {
 
 // MARK: Allocator
 
+static void trip(clua_Host *H, int limit);
+static void limit_hook(lua_State *L, lua_Debug *ar);
+
 // Why: the memory cap (SPEC §5) is enforced by the allocator. Lua turns a NULL from a
 // growing allocation into a memory error (after an emergency collection). The cap applies
 // only while Lua code runs, so `m` functions called from Swift frames never raise.
+// The allocator is also where library functions written in C do their work (string.rep,
+// table.concat, string.format, load…), which the instruction hook never sees: every grown
+// byte is charged to the budget (CLUA_BYTES_PER_INSTRUCTION) and the clock is read on every
+// large and every 64th small allocation. A limit that trips here arms the hook (the next
+// instruction raises it with its position); a growing allocation made while a limit is
+// tripped fails, so C code that keeps allocating is stopped too.
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Host *H = (clua_Host *)ud;
     size_t old = ptr ? osize : 0;
@@ -29,8 +38,20 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         H->used -= old;
         return NULL;
     }
-    if (nsize > old && H->enforce && H->cap > 0 && H->used - old + nsize > H->cap) {
-        return NULL;
+    if (nsize > old && H->enforce) {
+        if (H->cap > 0 && H->used - old + nsize > H->cap) return NULL;
+        if (H->depth > 0) {
+            if (H->tripped) return NULL;
+            size_t grown = nsize - old;
+            H->executed += (int64_t)(grown / CLUA_BYTES_PER_INSTRUCTION);
+            if (H->executed > H->budget) {
+                trip(H, CLUA_LIMIT_BUDGET);
+            } else if (H->deadline != 0
+                       && (grown >= CLUA_LARGE_ALLOCATION || (++H->allocations & 63) == 0)
+                       && clua_now_ns() > H->deadline) {
+                trip(H, CLUA_LIMIT_DEADLINE);
+            }
+        }
     }
     void *block = realloc(ptr, nsize);
     if (block == NULL) return NULL;
@@ -54,12 +75,30 @@ static void raise_limit(lua_State *L, clua_Host *H) {
     const char *what = H->tripped == CLUA_LIMIT_BUDGET
         ? "instruction budget exceeded"
         : "deadline exceeded";
-    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+    H->enforce = 0;  // the message must not fail to allocate; lua_error unwinds to clua_pcall,
+                     // which restores the flag
+    // The innermost Lua frame's position (a library function raising it has none).
+    int level = 0;
+    while (level < 8 && lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar)
+           && ar.currentline <= 0) {
+        level++;
+    }
+    if (level < 8 && lua_getstack(L, level, &ar) && ar.currentline > 0) {
         lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, what);
     } else {
         lua_pushstring(L, what);
     }
     lua_error(L);
+}
+
+// Arms the limit: from now on the hook fires on every instruction of the main thread (and of
+// any thread it next runs on) and raises. Safe anywhere, even inside the allocator:
+// lua_sethook only stores fields (§4.7 lua_sethook may be called at any point).
+static void trip(clua_Host *H, int limit) {
+    H->tripped = limit;
+    if (H->main != NULL && lua_gethookcount(H->main) != 1) {
+        lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, 1);
+    }
 }
 
 // Why: the instruction budget and the wall-clock deadline (SPEC §5). Count hooks are
@@ -77,7 +116,7 @@ static void limit_hook(lua_State *L, lua_Debug *ar) {
         H->executed += count;
         if (H->executed > H->budget) {
             H->tripped = CLUA_LIMIT_BUDGET;
-        } else if (H->deadline != 0 && now_ns() > H->deadline) {
+        } else if (H->deadline != 0 && clua_now_ns() > H->deadline) {
             H->tripped = CLUA_LIMIT_DEADLINE;
         } else {
             return;
@@ -86,6 +125,23 @@ static void limit_hook(lua_State *L, lua_Debug *ar) {
     if (count != 1) lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
     if (L != H->main && lua_gethookcount(H->main) != 1) {
         lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, 1);
+    }
+    raise_limit(L, H);
+}
+
+void clua_meter(lua_State *L, int64_t instructions) {
+    clua_Host *H = clua_host(L);
+    if (H->depth == 0) return;
+    if (!H->tripped) {
+        H->executed += instructions;
+        if (H->executed > H->budget) {
+            H->tripped = CLUA_LIMIT_BUDGET;
+        } else if (H->deadline != 0 && clua_now_ns() > H->deadline) {
+            H->tripped = CLUA_LIMIT_DEADLINE;
+        } else {
+            return;
+        }
+        trip(H, H->tripped);
     }
     raise_limit(L, H);
 }
@@ -212,7 +268,7 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
     if (H->depth == 0) {
         H->budget = budget > 0 ? budget : INT64_MAX;
         H->executed = 0;
-        H->deadline = deadline_ns > 0 ? now_ns() + deadline_ns : 0;
+        H->deadline = deadline_ns > 0 ? clua_now_ns() + deadline_ns : 0;
         H->tripped = CLUA_LIMIT_NONE;
         if (lua_gethookcount(L) != CLUA_HOOK_INTERVAL) {
             lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
@@ -235,6 +291,17 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
     if (status != LUA_OK) {
         if (H->tripped) {
             *limit = H->tripped;
+            if (status == LUA_ERRMEM && *limit != CLUA_LIMIT_MEMORY) {
+                // A growing allocation refused because a limit had tripped inside C code
+                // that never returned to a hooked instruction: say which limit.
+                int saved = H->enforce;
+                H->enforce = 0;
+                lua_settop(L, -2);
+                lua_pushstring(L, *limit == CLUA_LIMIT_BUDGET
+                    ? "instruction budget exceeded (in a library function)"
+                    : "deadline exceeded (in a library function)");
+                H->enforce = saved;
+            }
         } else if (status == LUA_ERRMEM) {
             *limit = CLUA_LIMIT_MEMORY;
         }
