@@ -14,11 +14,15 @@ import CEdit
 /// libedit's C interface is process-global (one prompt, one completion function), so the
 /// editor keeps its state in process globals; there is only ever one editor.
 public final class LineEditor {
-    public let prompt: String
+    public private(set) var prompt: String
+    /// The prompt of a first line; ``continuationPrompt`` is shown while a Lua chunk goes on.
+    let firstPrompt: String
+    public static let continuationPrompt = ">> "
     let historyPath: String?
 
     public init(prompt: String, historyPath: String?, completions: @escaping (String, Bool) -> [String]) {
         self.prompt = prompt
+        self.firstPrompt = prompt
         self.historyPath = historyPath
         EditorState.completions = completions
         // Non-ASCII input needs a UTF-8 locale; fall back to C.UTF-8 when the environment has none.
@@ -34,8 +38,10 @@ public final class LineEditor {
         rl_add_defun("luna-end-of-input", lunaEndOfInput, 4)
     }
 
-    /// Shows a fresh prompt after the output of the lines just read.
-    public func resume() {
+    /// Shows a fresh prompt after the output of the lines just read: the continuation
+    /// prompt when `continuing` an unfinished Lua chunk.
+    public func resume(continuing: Bool = false) {
+        prompt = continuing ? Self.continuationPrompt : firstPrompt
         rl_callback_handler_install(prompt, lunaLineHandler)
     }
 
@@ -71,6 +77,7 @@ public final class LineEditor {
         luna_rl_set_point(0)
         rl_callback_handler_remove()
         writeAll(STDOUT_FILENO, "^C\n")
+        prompt = firstPrompt
         rl_callback_handler_install(prompt, lunaLineHandler)
     }
 

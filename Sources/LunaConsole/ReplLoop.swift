@@ -82,6 +82,7 @@ public final class ReplLoop {
             if fds[1].revents & Int16(POLLIN) != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 _ = read(interruptPipe.read, &drain, drain.count)
+                session.cancelContinuation()
                 if let editor { editor.cancelLine() } else { return }
             }
             if let watcher {
@@ -92,12 +93,14 @@ public final class ReplLoop {
                 let lines: [String]?
                 if let editor { lines = editor.readAvailable() } else { lines = reader.readAvailable() }
                 guard let lines else { return }
+                var continuing = false
                 for line in lines {
                     let result = session.execute(line)
                     emit(result.lines)
                     if result.quit { return }
+                    continuing = result.continues
                 }
-                if !lines.isEmpty { editor?.resume() }
+                if !lines.isEmpty { editor?.resume(continuing: continuing) }
                 if editor == nil && reader.isAtEnd { return }
             }
         }

@@ -19,12 +19,19 @@ public final class Session {
         public var lines: [String]
         public var quit = false
         public var failed = false
+        /// The line opened a Lua chunk that is not finished: the next line continues it
+        /// (the loop shows the continuation prompt).
+        public var continues = false
     }
+
+    /// A `lua` or `=` chunk still being typed over several lines.
+    private var pendingLua: (prefix: String, text: String)?
 
     /// The commands, for `help` and completion.
     public static let commands: [(name: String, usage: String, help: String)] = [
         ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
-        ("back", "back", "the user swiped back on the top stack"),
+        ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
+        ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state", "the current request, route, parameters and active node chain"),
         ("routes", "routes", "the route table, most specific first"),
@@ -47,18 +54,22 @@ public final class Session {
 
     /// Runs one line. Errors are printed, never thrown: the REPL goes on.
     public func execute(_ line: String) -> Result {
+        if let pending = pendingLua {
+            pendingLua = nil
+            return lua(pending.text + "\n" + line, prefix: pending.prefix)
+        }
         let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("--") else { return Result(lines: []) }
-        if trimmed.hasPrefix("/") { return go(String(trimmed.dropFirst()), keep: false) }
-        if trimmed.hasPrefix("=") { return lua(trimmed.dropFirst()) }
+        if trimmed.hasPrefix("/") { return request(String(trimmed.dropFirst()), usage: "/PATH [--keep]") }
+        if trimmed.hasPrefix("=") { return lua(String(trimmed.dropFirst()), prefix: "return ") }
         let (command, argument) = trimmed.splitCommand()
         switch command {
-        case "go":
-            var words = argument.split(separator: " ").map(String.init)
-            let keep = words.contains("--keep")
-            words.removeAll { $0 == "--keep" }
-            guard words.count == 1 else { return usage("go PATH [--keep]") }
-            return go(words[0], keep: keep)
+        case "go": return request(argument, usage: "go PATH [--keep]")
+        case "sync":
+            guard case .success(let (path, _)) = Self.requestArgument(argument, allowKeep: false) else {
+                return usage("sync PATH")
+            }
+            return attempt { try show(host.sync(path)) }
         case "back": return attempt { try show(host.back()) }
         case "tree": return tree(json: json || argument == "--json")
         case "state": return state()
@@ -73,26 +84,86 @@ public final class Session {
         case "device":
             guard let device = Device(rawValue: argument) else { return usage("device phone|pad") }
             return attempt { reloadLines(try host.setDevice(device)) }
-        case "reload": return attempt { reloadLines(try host.reload()) }
+        case "reload":
+            do { return reloadLines(try host.reload()) } catch { return reloadFailure(error) }
         case "lua":
             guard !argument.isEmpty else { return usage("lua CHUNK") }
-            return lua(argument)
+            return lua(argument, prefix: "")
         case "help": return help()
         case "quit", "exit": return Result(lines: [], quit: true)
         default:
+            if command.contains("/") || command.contains("|") || command.contains("?") {
+                return failure(
+                    message: "unknown command '\(command)'; to dispatch it, type go \(trimmed) (or /\(trimmed))",
+                    kind: "usage")
+            }
             let names = Self.commands.map(\.name).filter { $0.count > 1 }
             let hint = closest(command, among: names).map { " (did you mean '\($0)'?)" } ?? ""
             return failure(message: "unknown command '\(command)'\(hint); type help for the list", kind: "usage")
         }
     }
 
+    /// Drops a Lua chunk being continued (Ctrl-C at the continuation prompt).
+    public func cancelContinuation() { pendingLua = nil }
+
+    /// The request of `go`, `/` and `sync`: the rest of the line (spaces and all, so JSON
+    /// fits), or one quoted string; `--keep` only as a trailing word.
+    static func requestArgument(_ argument: String, allowKeep: Bool) -> Swift.Result<(String, Bool), UsageError> {
+        var text = argument.trimmingWhitespace()
+        var keep = false
+        if let space = text.lastIndex(where: \.isWhitespace) {
+            let last = text[text.index(after: space)...]
+            if last.hasPrefix("--") {
+                guard allowKeep, last == "--keep" else {
+                    let hint = allowKeep && "--keep".hasPrefix(last.prefix(4)) ? " (did you mean '--keep'?)" : ""
+                    return .failure(UsageError(message: "unknown option '\(last)'\(hint)"))
+                }
+                keep = true
+                text = String(text[..<space]).trimmingWhitespace()
+            }
+        } else if text.hasPrefix("--") {
+            return .failure(UsageError(message: "missing PATH"))
+        }
+        if let quote = text.first, quote == "\"" || quote == "'" {
+            guard text.count >= 2, text.last == quote else {
+                return .failure(UsageError(message: "unterminated quote \(quote)"))
+            }
+            text = String(text.dropFirst().dropLast())
+        }
+        guard !text.isEmpty else { return .failure(UsageError(message: "missing PATH")) }
+        return .success((text, keep))
+    }
+
+    struct UsageError: Error { var message: String }
+
+    private func request(_ argument: String, usage text: String) -> Result {
+        switch Self.requestArgument(argument, allowKeep: true) {
+        case .success(let (path, keep)): return go(path, keep: keep)
+        case .failure(let error): return failure(message: "usage: \(text): \(error.message)", kind: "usage")
+        }
+    }
+
     /// Called by the loop when the watcher saw the script change.
     public func reloadAfterChange() -> Result {
         do { return Result(lines: reloadLines(try host.reload()).lines) } catch {
-            var result = failure(error, label: "reload failed: ")
-            if !json { result.lines.append(style.dim("(the previous tree is still running)")) }
-            return result
+            return reloadFailure(error)
         }
+    }
+
+    /// The script failed its first load: the REPL starts with no tree and waits for a save.
+    public func loadFailure(_ error: Error) -> Result {
+        if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
+        var result = failure(error, label: "load failed: ")
+        result.lines.append(style.dim("(no tree yet: fix the script and save, the REPL picks it up)"))
+        return result
+    }
+
+    /// A failed reload: `{"reload":{"error":…}}` in JSON, a labelled message in text.
+    private func reloadFailure(_ error: Error) -> Result {
+        if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
+        var result = failure(error, label: "reload failed: ")
+        result.lines.append(style.dim("(the previous tree is still running)"))
+        return result
     }
 
     // MARK: Commands
@@ -256,9 +327,15 @@ public final class Session {
         return Result(lines: lines)
     }
 
-    private func lua(_ chunk: some StringProtocol) -> Result {
+    /// Runs a `lua` chunk or an `=` expression (`prefix` "return "); an unfinished chunk
+    /// waits for the next line.
+    private func lua(_ chunk: String, prefix: String) -> Result {
+        if host.isIncomplete(prefix + chunk) {
+            pendingLua = (prefix, chunk)
+            return Result(lines: [], continues: true)
+        }
         do {
-            let values = try host.evaluate(String(chunk))
+            let values = try host.evaluate(prefix + chunk)
             if json { return Result(lines: ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]) }
             return Result(lines: values.isEmpty ? [] : [values.joined(separator: "\t")])
         } catch {

@@ -194,4 +194,24 @@ public struct HeadlessPresenter: Presenter {
     }
 
     public func unwind(_ presentable: HeadlessPresentable, node: RouteTree.Node) throws {}
+
+    /// Applies what the UI did to the headless model, as the structural methods above do.
+    public func reflect(_ operation: PlanOperation, lookup: (String) -> HeadlessPresentable?) {
+        switch operation {
+        case .setStack(let id, let items), .setOptions(let id, let items):
+            lookup(id)?.children = items.compactMap(lookup)
+        case .select(let id, let index, let option):
+            guard let container = lookup(id) else { return }
+            container.selected = index
+            if container.kind == .switcher, let option = lookup(option) { container.children = [option] }
+        case .presentModal(let id, let modal):
+            lookup(id)?.modal = lookup(modal)
+        case .dismissModal(let id, let modal):
+            if let presenter = lookup(id), let modal = lookup(modal), presenter.modal === modal {
+                presenter.modal = nil
+            }
+        case .create, .update, .unwind:
+            break
+        }
+    }
 }

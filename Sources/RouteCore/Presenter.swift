@@ -25,6 +25,15 @@ public protocol Presenter {
     func dismissModal(_ modal: Presentable, from presenter: Presentable, node: RouteTree.Node) throws
     /// The presentable is discarded.
     func unwind(_ presentable: Presentable, node: RouteTree.Node) throws
+    /// The UI already made a structural change itself (`setStack`, `setOptions`, `select`,
+    /// `presentModal` or `dismissModal` of a sync: a swipe back, a sheet swiped down): bring a
+    /// model of the UI in line without driving the UI or running hooks. `lookup` finds a
+    /// presentable by node id. The default does nothing: a UIKit view hierarchy already shows it.
+    func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?)
+}
+
+extension Presenter {
+    public func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?) {}
 }
 
 /// The presentables that exist, by node id, and the application of plans to them.
@@ -51,7 +60,9 @@ public struct PresentableStore<P: Presenter> {
     }
 
     @inlinable
-    mutating func apply(_ plan: Plan, tree: RouteTree, index: PresentedIndex, presenter: P) throws {
+    mutating func apply(
+        _ plan: Plan, tree: RouteTree, index: PresentedIndex, presenter: P, reflected: [PlanOperation] = []
+    ) throws {
         func activation(_ node: Int) -> Activation? {
             guard case .screen(_, let activation, _)? = index[node] else { return nil }
             return activation
@@ -66,7 +77,14 @@ public struct PresentableStore<P: Presenter> {
             }
             return presentable
         }
+        var reflectedYet = reflected.isEmpty
         for operation in plan.operations {
+            if !reflectedYet, case .unwind = operation {
+                // What the UI did comes after the creates and updates, before the unwinds (the
+                // order of a full plan).
+                reflectedYet = true
+                for change in reflected { presenter.reflect(change) { _presentables[$0] } }
+            }
             switch operation {
             case .create(let id):
                 let spec = try node(id)
@@ -89,6 +107,9 @@ public struct PresentableStore<P: Presenter> {
                 try presenter.unwind(try existing(id), node: try node(id))
                 _presentables[id] = nil
             }
+        }
+        if !reflectedYet {
+            for change in reflected { presenter.reflect(change) { _presentables[$0] } }
         }
     }
 

@@ -32,11 +32,16 @@ public struct Transition: Equatable, Sendable {
     public var from: RouterState
     public var to: RouterState
     public var plan: Plan
+    /// The structural operations the UI already made itself (a ``Reducer/sync(_:to:)``):
+    /// not in the plan, so no presenter drives them, but presenters that keep a model of the
+    /// UI (``HeadlessPresentable``s) bring it in line through ``Presenter/reflect(_:lookup:)``.
+    public var reflected: [PlanOperation]
 
-    public init(from: RouterState, to: RouterState, plan: Plan) {
+    public init(from: RouterState, to: RouterState, plan: Plan, reflected: [PlanOperation] = []) {
         self.from = from
         self.to = to
         self.plan = plan
+        self.reflected = reflected
     }
 }
 
@@ -80,14 +85,18 @@ public struct Reducer {
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
     /// plan keeps only what the UI cannot have done — `create`, `update` and `unwind`.
+    /// The structural operations move to ``Transition/reflected``, so the presentables still
+    /// end up as a dispatch of the same request would leave them.
     public func sync(_ state: RouterState, to resolution: Resolution) -> Transition {
         var transition = reduce(state, to: resolution)
-        transition.plan.operations.removeAll { operation in
+        var kept: [PlanOperation] = []
+        for operation in transition.plan.operations {
             switch operation {
-            case .setStack, .setOptions, .select, .presentModal, .dismissModal: true
-            case .create, .update, .unwind: false
+            case .setStack, .setOptions, .select, .presentModal, .dismissModal: transition.reflected.append(operation)
+            case .create, .update, .unwind: kept.append(operation)
             }
         }
+        transition.plan.operations = kept
         return transition
     }
 

@@ -20,6 +20,8 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
         case unknownRoute
         /// A script callback (guard, validator, presenter) failed.
         case script
+        /// `back` found no screen to pop and no modal to dismiss.
+        case nothingToGoBack
     }
 
     public var kind: Kind

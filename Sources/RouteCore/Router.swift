@@ -60,24 +60,43 @@ public final class Router<P: Presenter> {
         return Result(resolution: resolution, transition: transition)
     }
 
-    /// The user swiped back on the top stack: the stack pops as the UI would pop it (through
-    /// the presenter's `setStack`), then the state syncs to the screen below.
+    /// The user went back: swiped back on the top stack, or — when that stack has nothing to
+    /// pop — swiped the top modal down. The presenter makes the change (`setStack` or
+    /// `dismissModal`, with their hooks), then the state syncs to what is on screen.
     ///
-    /// - Throws: ``RouteError`` when there is nothing to go back to.
+    /// - Throws: ``RouteError`` (`nothingToGoBack`) when there is neither.
     public func back() throws -> Result {
-        guard let presented = state.presented, let (stack, items) = Self.topStack(presented), items.count >= 2,
+        guard let presented = state.presented else {
+            throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
+        }
+        let modal = Self.topModal(presented)
+        if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,
             case .screen(let node, let activation, _) = items[items.count - 2]
-        else { throw RouteError(.noMatch, "there is no screen to go back to") }
+        {
+            return try goBack(to: node, activation) {
+                if let presentable = store[tree.nodes[stack].id] {
+                    let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
+                    try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
+                }
+            }
+        }
+        if let modal {
+            return try goBack(to: modal.presenter, modal.activation) {
+                let node = tree.nodes[modal.content.node]
+                if let view = store[node.id], let over = store[tree.nodes[modal.presenter].id] {
+                    try presenter.dismissModal(view, from: over, node: node)
+                }
+            }
+        }
+        throw RouteError(.nothingToGoBack, "there is no screen to go back to and no modal to dismiss")
+    }
+
+    /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
+    private func goBack(to node: Int, _ activation: Activation?, change: () throws -> Void) throws -> Result {
         let request = try activation?.request ?? tree.request(for: node, params: activation?.params ?? [:])
         let resolution = try tree.resolve(request.original)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
-        // The pop is part of the change: a failure in it or after it undoes both.
-        try apply(transition) {
-            if let presentable = store[tree.nodes[stack].id] {
-                let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
-                try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
-            }
-        }
+        try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)
     }
 
@@ -95,6 +114,20 @@ public final class Router<P: Presenter> {
         }
     }
 
+    /// The deepest modal on screen: the screen presenting it and what it presents.
+    static func topModal(_ presented: Presented) -> (presenter: Int, activation: Activation?, content: Presented)? {
+        switch presented {
+        case .switcher(_, _, let content): return topModal(content)
+        case .junction(_, let selected, let options): return topModal(options[selected])
+        case .stack(_, let items):
+            guard let top = items.last else { return nil }
+            return topModal(top)
+        case .screen(let node, let activation, let modal):
+            guard let modal else { return nil }
+            return topModal(modal) ?? (node, activation, modal)
+        }
+    }
+
     /// Applies a computed transition's plan and commits its state, all or nothing.
     @inlinable
     public func apply(_ transition: Transition) throws {
@@ -108,7 +141,9 @@ public final class Router<P: Presenter> {
         journal.begin()
         do {
             try prelude()
-            try _store.apply(transition.plan, tree: tree, index: transition.to.presentedIndex, presenter: presenter)
+            try _store.apply(
+                transition.plan, tree: tree, index: transition.to.presentedIndex, presenter: presenter,
+                reflected: transition.reflected)
         } catch {
             _store = saved
             journal.rollback()

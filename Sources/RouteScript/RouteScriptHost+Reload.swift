@@ -32,6 +32,14 @@ extension RouteScriptHost {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot reload from inside a presenter or guard") }
         let clock = ContinuousClock()
         let start = clock.now
+        if script == nil, let path {
+            // Nothing ran yet (the first load failed): this is the first load.
+            try load(contentsOf: path)
+            let endpoints = routeTree?.endpoints.map { routeTree?.nodes[$0.node].id ?? "" } ?? []
+            return ReloadSummary(
+                duration: clock.now - start, added: endpoints, removed: [], changed: [], warning: nil,
+                plan: Plan([]))
+        }
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {

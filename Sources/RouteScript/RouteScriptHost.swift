@@ -53,9 +53,17 @@ public final class RouteScriptHost {
     }
 
     /// Loads (or replaces) the script. On failure nothing changes.
+    /// A host with no script yet remembers `path` even when the load fails, so ``reload()``
+    /// (a save the watcher saw) can bring it alive later.
     public func load(contentsOf path: String) throws {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
-        let loaded = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+        let loaded: LoadedScript
+        do {
+            loaded = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+        } catch {
+            if script == nil { self.path = path }
+            throw error
+        }
         self.path = path
         self.source = nil
         install(loaded, state: .initial, presentables: [:])
@@ -101,7 +109,7 @@ public final class RouteScriptHost {
     /// The compiled route tree.
     public var routeTree: RouteTree? { script?.tree }
     /// The files the script read: itself and every module it required.
-    public var files: [String] { script?.files ?? [] }
+    public var files: [String] { script?.files ?? path.map { [$0] } ?? [] }
     /// The Lua state of the current script.
     public var vm: LuaVM? { script?.vm }
 
@@ -172,6 +180,21 @@ public final class RouteScriptHost {
 
     /// Runs Lua in the script's environment and returns the results as strings
     /// (`tostring` of each).
+    /// Whether `chunk` is Lua that is not finished yet (an open block, string or bracket),
+    /// as `lua.c`'s `incomplete` decides: the REPL then reads a continuation line.
+    public func isIncomplete(_ chunk: String) -> Bool {
+        guard let vm = script?.vm else { return false }
+        if (try? vm.load("return " + chunk, chunkName: "=repl")) != nil { return false }
+        do {
+            _ = try vm.load(chunk, chunkName: "=repl")
+            return false
+        } catch let error as LuaError {
+            return error.kind == .syntax && error.message.hasSuffix("<eof>")
+        } catch {
+            return false
+        }
+    }
+
     public func evaluate(_ chunk: String) throws -> [String] {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot run Lua from inside a callback") }
         let (script, _) = try loaded()
@@ -182,6 +205,11 @@ public final class RouteScriptHost {
         } else {
             function = try vm.load(chunk, chunkName: "=repl")
         }
-        return try vm.call(function, [], limits: options.callLimits).map { try vm.toString($0) }
+        let values = try vm.call(function, [], limits: options.callLimits)
+        let printer = try vm.call(try vm.load(ValuePrinter.source, chunkName: "=print"), [], limits: options.callLimits)
+        guard let show = printer.first else { return try values.map { try vm.toString($0) } }
+        let shown = try vm.call(show, values, limits: options.callLimits)
+        guard case .table = shown.first else { return try values.map { try vm.toString($0) } }
+        return try (0..<values.count).map { try vm.toString(try vm.rawGet(shown[0], index: $0 + 1)) }
     }
 }

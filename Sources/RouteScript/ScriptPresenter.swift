@@ -165,6 +165,11 @@ struct ScriptPresenter: Presenter {
         callbacks.forgetView(presentable)
     }
 
+    /// What the UI did itself changes the headless model only: no hook runs.
+    func reflect(_ operation: PlanOperation, lookup: (String) -> HeadlessPresentable?) {
+        headless.reflect(operation, lookup: lookup)
+    }
+
     private func viewList(_ presentables: [HeadlessPresentable]) -> LuaValue {
         let table = callbacks.vm.newTable(arrayCapacity: presentables.count)
         for (offset, presentable) in presentables.enumerated() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LunaConsole
+import RouteCore
 import RouteScript
 
 #if canImport(Glibc)
@@ -24,9 +25,21 @@ struct Repl: ParsableCommand {
 
     func run() throws {
         let interactive = isatty(STDIN_FILENO) != 0
-        let host = try options.load(script, output: { writeAll(STDOUT_FILENO, $0 + "\n") })
+        let json = self.json
+        let host = RouteScriptHost(
+            options: options.routeScriptOptions(output: { text in
+                writeAll(STDOUT_FILENO, (json ? "{\"print\":\(JSONWriter.quoted(text))}" : text) + "\n")
+            }))
         let style = json || !interactive ? Style.plain : terminalStyle
         let session = Session(host: host, json: json, style: style)
+        do { try host.load(contentsOf: script) } catch {
+            // Start anyway, like a dev server: the error now, the tree on the first good save.
+            if noWatch {
+                fail(error)
+                throw ExitCode(2)
+            }
+            for line in session.loadFailure(error).lines { emit(line) }
+        }
         if interactive && !json {
             emit(
                 style.dim(

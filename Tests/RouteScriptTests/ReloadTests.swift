@@ -190,3 +190,18 @@ extension String {
         #expect(host.tree?.children.first?.title == "Item 3")
     }
 }
+
+@Suite struct FirstLoadFailureTests {
+    @Test func aHostWhoseFirstLoadFailedComesAliveOnTheFirstGoodReload() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("late.lua", "return stack { endpoint { 'a' ")
+        let host = RouteScriptHost()
+        #expect(throws: RouteScriptError.self) { try host.load(contentsOf: path) }
+        #expect(host.routeTree == nil && host.files == [path])
+        #expect(throws: RouteScriptError.self) { try host.reload() }
+        folder.write("late.lua", "return stack { endpoint { 'a' }, endpoint { 'b' } }")
+        let summary = try host.reload()
+        #expect(summary.added == ["a", "b"])
+        #expect(try host.dispatch("b").route == "b")
+    }
+}

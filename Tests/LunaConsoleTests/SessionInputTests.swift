@@ -1,0 +1,103 @@
+import Foundation
+import LunaConsole
+import RouteScript
+import Testing
+
+/// How the REPL reads its input lines: requests with spaces and quotes, options, multi-line
+/// Lua, pretty-printed values, going back out of a modal, sync, JSON framing.
+@Suite struct SessionInputTests {
+    func session(_ script: String = "books.lua", json: Bool = false) throws -> Session {
+        Session(host: try RouteScriptHost(contentsOf: example(script)), json: json, style: .plain)
+    }
+
+    func firstLine(_ session: Session, _ line: String) -> String {
+        session.execute(line).lines.joined(separator: "\n").split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    @Test func aRequestIsTheRestOfTheLineSpacesAndAll() throws {
+        let session = try session()
+        #expect(
+            firstLine(session, #"go book|{"id": 42, "title": "Dune Messiah"}"#)
+                == #"book|{"id": 42, "title": "Dune Messiah"} → books/:id (book)  id=42"#)
+        #expect(session.host.tree?.rendered().contains(#"screen books/:id "Dune Messiah""#) == true)
+    }
+
+    @Test func quotesGroupAndKeepIsOnlyATrailingWord() throws {
+        let session = try session()
+        #expect(firstLine(session, #"go "books/7""#) == "books/7 → books/:id (book)  id=7")
+        _ = session.execute("go today")
+        #expect(firstLine(session, "go 'books' --keep") == "books → books")
+        #expect(session.host.state.request?.path == "books/7")
+        #expect(
+            firstLine(session, "go books --kep")
+                == "error: usage: go PATH [--keep]: unknown option '--kep' (did you mean '--keep'?)")
+        #expect(firstLine(session, #"go "books"#) == "error: usage: go PATH [--keep]: unterminated quote \"")
+        #expect(firstLine(session, "go") == "error: usage: go PATH [--keep]: missing PATH")
+    }
+
+    @Test func aBarePathHintsGo() throws {
+        #expect(
+            firstLine(try session(), "books/42")
+                == "error: unknown command 'books/42'; to dispatch it, type go books/42 (or /books/42)")
+    }
+
+    @Test func luaChunksContinueOverLines() throws {
+        let session = try session()
+        let first = session.execute("lua function double(x)")
+        #expect(first.continues && first.lines.isEmpty)
+        #expect(session.execute("  return 2 * x").continues)
+        #expect(!session.execute("end").continues)
+        let open = session.execute("= {")
+        #expect(open.continues)
+        #expect(session.execute("double(21) }").lines == ["{ 42 }"])
+        // A cancelled continuation leaves nothing behind.
+        _ = session.execute("lua for i = 1, 2 do")
+        session.cancelContinuation()
+        #expect(session.execute("= 1 + 1").lines == ["2"])
+        // A real syntax error is an error, not a continuation.
+        let broken = session.execute("lua x = = 1")
+        #expect(!broken.continues && broken.failed)
+    }
+
+    @Test(arguments: [
+        ("= {}", "{}"),
+        ("= { 3, 1, 2 }", "{ 3, 1, 2 }"),
+        ("= { b = 1, a = { 'x', true }, [3] = false, [1] = 0 }", "{ 0, [3] = false, a = { \"x\", true }, b = 1 }"),
+        ("= { ['two words'] = 1 }", "{ [\"two words\"] = 1 }"),
+        ("= { { { { { 'deep' } } } } }", "{ { { { {…} } } } }"),
+        ("= 1, 'a', nil", "1\ta\tnil"),
+    ])
+    func valuesArePrettyPrinted(line: String, expected: String) throws {
+        #expect(try session().execute(line).lines == [expected])
+    }
+
+    @Test func cyclesAndLongTablesPrintReadably() throws {
+        let session = try session()
+        _ = session.execute("lua t = { name = 'loop' } t.self = t")
+        let cycle = firstLine(session, "= t")
+        #expect(cycle.hasPrefix("{ name = \"loop\", self = <cycle: table: "))
+        let long = session.execute("= { string.rep('x', 40), string.rep('y', 40) }").lines
+        #expect(
+            long == ["{\n  \"\(String(repeating: "x", count: 40))\",\n  \"\(String(repeating: "y", count: 40))\"\n}"])
+    }
+
+    @Test func backDismissesAModalAndSyncRecordsAUIChange() throws {
+        let session = try session()
+        _ = session.execute("go today/story/news/7")
+        let back = session.execute("back").lines.joined(separator: "\n")
+        #expect(back.hasPrefix("back → today\n  plan:\n    unwind today/story/:type/:id"))
+        #expect(session.host.tree?.rendered().contains("Story") == false)
+        #expect(firstLine(session, "back") == "error: there is no screen to go back to and no modal to dismiss")
+        let sync = session.execute("sync books/3").lines.joined(separator: "\n")
+        #expect(sync.contains("create books/:id") && !sync.contains("setStack"))
+        #expect(session.host.tree?.rendered().contains(#"stack stack:books "Books" (selected)"#) == true)
+    }
+
+    @Test func jsonModeFramesEverything() throws {
+        let session = try session(json: true)
+        #expect(
+            firstLine(session, "back")
+                == #"{"error":{"kind":"nothingToGoBack","message":"nothing was dispatched yet"}}"#)
+        #expect(firstLine(session, "= {1}") == #"{"lua":["{ 1 }"]}"#)
+    }
+}
