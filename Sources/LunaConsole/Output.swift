@@ -26,11 +26,28 @@ public enum Output {
         "{\"request\":\(JSONWriter.quoted(request)),\"error\":\(errorObject(error))}"
     }
 
-    /// `{"kind":"…","message":"…"}` for any error Luna reports.
-    public static func errorObject(_ error: Error) -> String {
-        let (kind, message) = describe(error)
-        return "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(message))}"
+    /// `{"kind":"…","message":"…"}` for any error Luna reports; with the script's path, the
+    /// message's location as the user gave the script, and `file` and `line` fields.
+    public static func errorObject(_ error: Error, script: String? = nil) -> String {
+        let (kind, described) = describe(error)
+        guard let script else {
+            return "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(described))}"
+        }
+        let message = ScriptPaths.relocate(described, script: script)
+        let location = fileAndLine(message)
+        return
+            "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(message)),\"file\":\(location.map { JSONWriter.quoted($0.file) } ?? "null"),\"line\":\(location.map { String($0.line) } ?? "null")}"
     }
+
+    /// `file` and `line` of a message starting `file:line:`.
+    public static func fileAndLine(_ message: String) -> (file: String, line: Int)? {
+        let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[0].contains(" "), let line = Int(parts[1]) else { return nil }
+        return (String(parts[0]), line)
+    }
+
+    /// `1 error`, `2 errors`.
+    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The error kind of SPEC §4 and the message.
     public static func describe(_ error: Error) -> (kind: String, message: String) {

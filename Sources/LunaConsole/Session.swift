@@ -364,7 +364,8 @@ public final class Session {
             return Result(lines: ["{\"error\":\(Output.errorObject(error))}"], failed: true)
         }
         _ = kind
-        return Result(lines: [style.red(label) + message], failed: true)
+        let located = host.path.map { ScriptPaths.relocate(message, script: $0) } ?? message
+        return Result(lines: [style.red(label) + located], failed: true)
     }
 
     private func failure(message: String, kind: String) -> Result {

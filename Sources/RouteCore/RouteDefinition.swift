@@ -38,6 +38,11 @@ public struct RouteDefinition {
         if case .pattern(let p) = shape { return p }
         return nil
     }
+
+    public var regex: PathRegex? {
+        if case .regex(let r) = shape { return r }
+        return nil
+    }
 }
 
 /// A whole-path regular expression (FeatherweightRouter's `endpoint { regex = "animals/\\w+" }`):

@@ -54,7 +54,8 @@ extension RouteTree {
     private func attempt(_ route: RouteDefinition, index: Int, _ segments: [String]) -> RouteAttempt {
         let text = route.displayText
         guard let pattern = route.pattern else {
-            let matched = (try? matcher.match(segments: segments))?.route == index
+            // The regex on its own: whether it matches, not whether it wins.
+            let matched = route.regex?.match(segments.joined(separator: "/")) != nil
             return RouteAttempt(
                 route: index, pattern: text, matchedSegments: matched ? segments.count : 0,
                 outcome: matched ? .matched : .regexMismatch)

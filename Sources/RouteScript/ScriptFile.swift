@@ -49,9 +49,57 @@ enum ScriptFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// A path as errors show it: as the user gave it, or relative to the working directory
+    /// when it lies below it (editors' problem matchers resolve it from there).
+    static func display(_ path: String) -> String {
+        var shown = path
+        while shown.hasPrefix("./") { shown.removeFirst(2) }
+        guard shown.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return shown }
+        defer { free(cwd) }
+        let directory = String(cString: cwd)
+        if shown.hasPrefix(directory + "/") { return String(shown.dropFirst(directory.count + 1)) }
+        return shown
+    }
+
     /// The last component of a path.
     static func name(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
+    }
+}
+
+/// Where errors point: Lua names a script and its modules relative to the script's folder
+/// (`books.lua`, `tabs/books.lua`, short enough for Lua's 60-character source names); the
+/// command line shows them as the user gave the script (`mod2/tabs/books.lua:2:`), relative to
+/// the working directory, so editors' problem matchers can open them.
+public enum ScriptPaths {
+    /// A path as errors show it: relative to the working directory when below it.
+    public static func display(_ path: String) -> String { ScriptFile.display(path) }
+
+    /// `message` with each `chunk:line:` of a file beside `script` rewritten to its display path.
+    public static func relocate(_ message: String, script: String) -> String {
+        let folder = ScriptFile.folder(of: script)
+        var result = ""
+        for (offset, line) in message.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if offset > 0 { result += "\n" }
+            result += relocateLine(String(line), folder: folder)
+        }
+        return result
+    }
+
+    private static func relocateLine(_ line: String, folder: String) -> String {
+        // The location starts the line, after any tab and label words ending in ": " (as in
+        // "reload failed: books.lua:3:").
+        let body = line.drop { $0 == "\t" }
+        let indent = line.prefix(line.count - body.count)
+        guard let colon = body.firstIndex(of: ":") else { return line }
+        let chunk = String(body[..<colon])
+        let after = body[body.index(after: colon)...]
+        guard chunk.hasSuffix(".lua"), !chunk.hasPrefix("/"), let digit = after.first, digit.isNumber else {
+            return line
+        }
+        let path = folder == "." ? chunk : folder + "/" + chunk
+        guard ScriptFile.exists(path) else { return line }
+        return indent + ScriptFile.display(path) + ":" + after
     }
 }

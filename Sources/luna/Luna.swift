@@ -91,17 +91,26 @@ struct ScriptOptions: ParsableArguments {
     }
 
     /// Loads the script or exits with status 2 and the error.
-    func load(_ path: String, output: (@Sendable (String) -> Void)? = nil) throws -> RouteScriptHost {
+    func load(
+        _ path: String, output: (@Sendable (String) -> Void)? = nil, json: Bool = false
+    ) throws
+        -> RouteScriptHost
+    {
         do { return try RouteScriptHost(contentsOf: path, options: routeScriptOptions(output: output)) } catch {
-            fail(error)
+            if json {
+                emit("{\"script\":\(JSONWriter.quoted(path)),\"error\":\(Output.errorObject(error, script: path))}")
+            } else {
+                fail(error, script: path)
+            }
             throw ExitCode(2)
         }
     }
 }
 
-/// Prints `luna: error: …` on standard error.
-func fail(_ error: Error) {
-    writeError("luna: error: \(Output.describe(error).message)")
+/// Prints `luna: error: …` on standard error, locations as the user gave the script.
+func fail(_ error: Error, script: String? = nil) {
+    let message = Output.describe(error).message
+    writeError("luna: error: " + (script.map { ScriptPaths.relocate(message, script: $0) } ?? message))
 }
 
 /// Writes a line to standard error.
@@ -145,7 +154,7 @@ struct Dispatch: ParsableCommand {
                 emit(json ? Output.json(outcome, tree: host.tree) : Output.text(outcome, tree: host.tree, style: style))
             } catch {
                 failed = true
-                if json { emit(Output.json(request: path, error: error)) } else { fail(error) }
+                if json { emit(Output.json(request: path, error: error)) } else { fail(error, script: script) }
             }
         }
         if failed { throw ExitCode(1) }
@@ -170,19 +179,37 @@ struct Routes: ParsableCommand {
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load and lint a script: duplicates, shadowed routes, bad validators, unreachable nodes.",
-        discussion: "Exit status: 0 clean (warnings allowed), 1 errors found, 2 the script failed to load.")
+        discussion: """
+            Exit status: 0 clean (warnings allowed), 1 errors found, 2 the script failed to load. \
+            Locations read file:line: (as editors' problem matchers expect); --json prints one object for tools.
+            """)
 
     @Argument(help: "The route script.") var script: String
+    @Flag(help: "Print one JSON object: the findings with file, line, severity and message.") var json = false
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
-        let host = try options.load(script)
+        let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
         let findings = Lint(tree: tree).findings()
-        for finding in findings { emit(finding.line) }
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.count - errors
-        emit("\(ScriptFile.name(script)): \(tree.endpoints.count) routes, \(errors) errors, \(warnings) warnings")
+        if json {
+            let items = findings.map { finding in
+                let location = finding.location.map { ScriptPaths.relocate($0 + ":", script: script) }
+                let parsed = location.flatMap(Output.fileAndLine)
+                return
+                    "{\"severity\":\(JSONWriter.quoted(finding.severity.rawValue)),\"file\":\(parsed.map { JSONWriter.quoted($0.file) } ?? "null"),\"line\":\(parsed.map { String($0.line) } ?? "null"),\"message\":\(JSONWriter.quoted(finding.message))}"
+            }
+            emit(
+                "{\"script\":\(JSONWriter.quoted(script)),\"routes\":\(tree.endpoints.count),\"errors\":\(errors),\"warnings\":\(warnings),\"findings\":\(JSONWriter.array(items))}"
+            )
+        } else {
+            for finding in findings { emit(ScriptPaths.relocate(finding.line, script: script)) }
+            emit(
+                "\(ScriptPaths.display(script)): \(tree.endpoints.count) routes, \(Output.count(errors, "error")), \(Output.count(warnings, "warning"))"
+            )
+        }
         if errors > 0 { throw ExitCode(1) }
     }
 }

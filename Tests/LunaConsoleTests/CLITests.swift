@@ -73,7 +73,9 @@ import Testing
         let load = try luna(["routes", broken])
         #expect(load.status == 2)
         #expect(
-            load.stderr == "luna: error: broken.lua:1: endpoint: unknown field 'childs' (did you mean 'children'?)\n")
+            load.stderr
+                == "luna: error: \(broken.relativeToWorkingDirectory):1: endpoint: unknown field 'childs' (did you mean 'children'?)\n"
+        )
     }
 
     @Test func routesListsTheTableMostSpecificFirst() throws {
@@ -105,19 +107,19 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stdout == """
-                lint.lua:4: warning: route 'users/:name' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
-                lint.lua:5: warning: route 'files/:_' can never win: 'files/:path' (lint.lua:6) matches everything it matches and is a more specific route
-                lint.lua:11: warning: route 'users/:who' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
-                lint.lua:14: error: route 'about' duplicates 'about' (lint.lua:8)
-                lint.lua:7: warning: validator of 'id' ('[0-9]{0}') rejects every value it was tried with; check the regex
-                lint.lua:10: warning: stack 'dead' has no reachable endpoint: every route under it can never win
-                lint.lua:14: warning: modal 'about-again' can never be presented: every route under it can never win
-                lint.lua: 9 routes, 1 errors, 6 warnings
+                Tests/LunaConsoleTests/Fixtures/lint.lua:4: warning: route 'users/:name' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                Tests/LunaConsoleTests/Fixtures/lint.lua:5: warning: route 'files/:_' can never win: 'files/:path' (lint.lua:6) matches everything it matches and is a more specific route
+                Tests/LunaConsoleTests/Fixtures/lint.lua:11: warning: route 'users/:who' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                Tests/LunaConsoleTests/Fixtures/lint.lua:14: error: route 'about' duplicates 'about' (lint.lua:8)
+                Tests/LunaConsoleTests/Fixtures/lint.lua:7: warning: validator of 'id' ('[0-9]{0}') rejects every value: it matches only the empty string, and segments are never empty
+                Tests/LunaConsoleTests/Fixtures/lint.lua:10: warning: stack 'dead' has no reachable endpoint: every route under it can never win
+                Tests/LunaConsoleTests/Fixtures/lint.lua:14: warning: modal 'about-again' can never be presented: every route under it can never win
+                Tests/LunaConsoleTests/Fixtures/lint.lua: 9 routes, 1 error, 6 warnings
 
                 """)
         let clean = try luna(["check", "examples/books.lua"])
         #expect(clean.status == 0)
-        #expect(clean.stdout == "books.lua: 11 routes, 0 errors, 0 warnings\n")
+        #expect(clean.stdout == "examples/books.lua: 11 routes, 0 errors, 0 warnings\n")
         // Problems that are load errors: exit status 2.
         let folder = ScriptFolder()
         for (source, message) in [

@@ -39,7 +39,7 @@ import Testing
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
         try WatcherTests.save(.tempThenRename, script, "return stack { endpoint { 'books' ")
         let failure = try #require(repl.lines { $0.hasPrefix("reload failed: ") })
-        #expect(failure.last == "reload failed: live.lua:1: '}' expected near <eof>")
+        #expect(failure.last == "reload failed: \(script.relativeToWorkingDirectory):1: '}' expected near <eof>")
         repl.send("state\n")
         #expect(repl.lines { $0 == "request  books/7" } != nil)
         try WatcherTests.save(.tempThenRename, script, Self.version2)

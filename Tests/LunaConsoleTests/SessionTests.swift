@@ -167,6 +167,8 @@ import Testing
         let session = Session(host: try RouteScriptHost(contentsOf: path), json: false, style: Style(color: true))
         folder.write("r.lua", "return stack {")
         let lines = session.reloadAfterChange().lines
-        #expect(lines.first?.hasPrefix("\u{1B}[31mreload failed: \u{1B}[0mr.lua:1:") == true, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("\u{1B}[31mreload failed: \u{1B}[0m\(path.relativeToWorkingDirectory):1:") == true,
+            "\(lines)")
     }
 }

@@ -85,3 +85,11 @@ final class ScriptFolder {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+extension String {
+    /// The path as errors show it: relative to the working directory when below it.
+    var relativeToWorkingDirectory: String {
+        let cwd = FileManager.default.currentDirectoryPath
+        return hasPrefix(cwd + "/") ? String(dropFirst(cwd.count + 1)) : self
+    }
+}

@@ -1,0 +1,255 @@
+/// `luna check` (and every reload): problems a tree can have that still load.
+///
+/// - Complexity: near-linear in the routes: a route is compared only with the routes an
+///   index of patterns (constant segments by text, every other kind together) says could
+///   cover it.
+public struct Lint {
+    /// One problem, with where it is.
+    public struct Finding: Equatable, Sendable {
+        /// Errors fail `check` (status 1); warnings do not.
+        public enum Severity: String, Sendable { case error, warning }
+        public var severity: Severity
+        /// `books.lua:12`, when the node has one.
+        public var location: String?
+        public var message: String
+
+        public var line: String {
+            (location.map { "\($0): " } ?? "") + severity.rawValue + ": " + message
+        }
+    }
+
+    public let tree: RouteTree
+
+    public init(tree: RouteTree) { self.tree = tree }
+
+    public func findings() -> [Finding] {
+        var findings: [Finding] = []
+        let endpoints = tree.endpoints
+        var neverWins = Set<Int>()
+        let index = CoverIndex(endpoints.map { $0.definition.pattern })
+        for (position, endpoint) in endpoints.enumerated() {
+            let node = tree.nodes[endpoint.node]
+            if let pattern = endpoint.definition.pattern {
+                for other in index.candidates(covering: pattern) where other != position {
+                    let rival = endpoints[other]
+                    guard let rivalPattern = rival.definition.pattern,
+                        Self.covers(rivalPattern, rival.definition, pattern, endpoint.definition)
+                    else { continue }
+                    let mine = endpoint.definition.rankVector
+                    let theirs = rival.definition.rankVector
+                    let equal = mine == theirs
+                    guard theirs.lexicographicallyPrecedes(mine) || (equal && other < position) else { continue }
+                    let rivalText = Self.show(rival.definition.displayText)
+                    let rivalWhere = tree.nodes[rival.node].location.map { " (\($0))" } ?? ""
+                    if pattern == rivalPattern && validatorsEqual(endpoint.definition, rival.definition) {
+                        findings.append(
+                            Finding(
+                                severity: .error, location: node.location,
+                                message:
+                                    "route '\(Self.show(pattern.description))' duplicates '\(rivalText)'\(rivalWhere)"))
+                    } else {
+                        let why = equal ? "an earlier route of the same rank" : "a more specific route"
+                        findings.append(
+                            Finding(
+                                severity: .warning, location: node.location,
+                                message:
+                                    "route '\(Self.show(pattern.description))' can never win: '\(rivalText)'\(rivalWhere) matches everything it matches and is \(why)"
+                            ))
+                    }
+                    neverWins.insert(position)
+                    break
+                }
+            } else if case .regex(let regex) = endpoint.definition.shape,
+                let finding = regexFinding(regex, at: position, node: node)
+            {
+                findings.append(finding)
+                neverWins.insert(position)
+            }
+        }
+        for endpoint in endpoints {
+            for (name, validator) in endpoint.definition.validators.sorted(by: { $0.key < $1.key })
+            where !validator.isPredicate {
+                let why: String
+                if RegexEmptiness.matchesNothing(validator.source) {
+                    why = "a required character class is empty"
+                } else if RegexEmptiness.matchesOnlyEmpty(validator.source) {
+                    why = "it matches only the empty string, and segments are never empty"
+                } else {
+                    continue
+                }
+                findings.append(
+                    Finding(
+                        severity: .warning, location: tree.nodes[endpoint.node].location,
+                        message: "validator of '\(name)' ('\(validator.source)') rejects every value: \(why)"))
+            }
+        }
+        for node in tree.nodes where node.kind != .endpoint || node.relation == .modal {
+            let routes = reachableRoutes(below: node.index)
+            guard !routes.isEmpty, routes.allSatisfy(neverWins.contains) else { continue }
+            let what =
+                node.relation == .modal
+                ? "modal '\(node.id)' can never be presented"
+                : "\(node.kind.rawValue) '\(node.id)' has no reachable endpoint"
+            findings.append(
+                Finding(
+                    severity: .warning, location: node.location, message: what + ": every route under it can never win")
+            )
+        }
+        return findings
+    }
+
+    /// A whole-path regex route that duplicates an earlier one, or that a pattern route always
+    /// beats (regex routes rank after every matching pattern but a bare `...`): a pattern of
+    /// constants (or parameters without validators) then `...`, over the regex's literal
+    /// prefix.
+    private func regexFinding(_ regex: PathRegex, at position: Int, node: RouteTree.Node) -> Finding? {
+        let text = "regex:" + regex.source
+        for (other, rival) in tree.endpoints.enumerated() {
+            let rivalWhere = tree.nodes[rival.node].location.map { " (\($0))" } ?? ""
+            if other < position, case .regex(let earlier) = rival.definition.shape, earlier.source == regex.source {
+                return Finding(
+                    severity: .error, location: node.location,
+                    message: "route '\(text)' duplicates '\(rival.definition.displayText)'\(rivalWhere)")
+            }
+        }
+        let prefix = RegexEmptiness.literalSegments(regex.source)
+        guard !prefix.isEmpty else { return nil }
+        for rival in tree.endpoints {
+            guard let pattern = rival.definition.pattern, let last = pattern.segments.last,
+                case .catchAll(let name) = last, pattern.segments.count >= 2,
+                pattern.segments.count - 1 <= prefix.count,
+                name.map({ rival.definition.validators[$0] == nil }) ?? true
+            else { continue }
+            let fits = zip(pattern.segments.dropLast(), prefix).allSatisfy { segment, literal in
+                switch segment {
+                case .constant(let text): text == literal
+                case .parameter(let name): rival.definition.validators[name] == nil
+                case .wildcard: true
+                case .catchAll: false
+                }
+            }
+            guard fits else { continue }
+            let rivalWhere = tree.nodes[rival.node].location.map { " (\($0))" } ?? ""
+            return Finding(
+                severity: .warning, location: node.location,
+                message:
+                    "route '\(text)' can never win: '\(rival.definition.displayText)'\(rivalWhere) matches every path it matches, and regex routes rank after patterns"
+            )
+        }
+        return nil
+    }
+
+    private func validatorsEqual(_ a: RouteDefinition, _ b: RouteDefinition) -> Bool {
+        a.validators.mapValues(\.source) == b.validators.mapValues(\.source)
+    }
+
+    /// Route indexes of the endpoints under a node (the node included).
+    private func reachableRoutes(below index: Int) -> [Int] {
+        let node = tree.nodes[index]
+        var result = node.route.map { [$0] } ?? []
+        for child in node.children + node.modals { result += reachableRoutes(below: child) }
+        return result
+    }
+
+    /// A pattern as the output shows it (the root as `/`).
+    public static func show(_ pattern: String) -> String { pattern.isEmpty ? "/" : pattern }
+
+    /// Whether every request `inner` matches is also matched by `outer`.
+    static func covers(
+        _ outer: Pattern, _ outerRoute: RouteDefinition, _ inner: Pattern, _ innerRoute: RouteDefinition
+    )
+        -> Bool
+    {
+        for (position, segment) in outer.segments.enumerated() {
+            if case .catchAll(let name) = segment {
+                if let name, outerRoute.validators[name] != nil { return false }
+                return true
+            }
+            guard position < inner.segments.count else { return false }
+            let other = inner.segments[position]
+            if case .catchAll = other { return false }
+            switch segment {
+            case .constant(let text):
+                guard case .constant(let same) = other, same == text else { return false }
+            case .parameter(let name):
+                if let validator = outerRoute.validators[name] {
+                    switch other {
+                    case .constant(let text): if (try? validator.accepts(text)) != true { return false }
+                    case .parameter(let innerName):
+                        guard let innerValidator = innerRoute.validators[innerName],
+                            innerValidator.source == validator.source,
+                            !validator.isPredicate
+                        else { return false }
+                    default: return false
+                    }
+                }
+            case .wildcard: break
+            case .catchAll: break
+            }
+        }
+        return outer.segments.count == inner.segments.count
+    }
+}
+
+/// The patterns indexed for ``Lint``: which routes could cover a pattern. A constant segment
+/// can be covered by the same constant or by any non-constant; a parameter or `:_` only by a
+/// non-constant; `...` covers the rest.
+struct CoverIndex {
+    private final class Node {
+        var constants: [String: Node] = [:]
+        var variable: Node?
+        var ends: [Int] = []
+        var catchAlls: [Int] = []
+    }
+    private let root = Node()
+
+    init(_ patterns: [Pattern?]) {
+        for (index, pattern) in patterns.enumerated() {
+            guard let pattern else { continue }
+            var node = root
+            for segment in pattern.segments {
+                switch segment {
+                case .constant(let text):
+                    if let next = node.constants[text] {
+                        node = next
+                    } else {
+                        let next = Node()
+                        node.constants[text] = next
+                        node = next
+                    }
+                case .parameter, .wildcard:
+                    if node.variable == nil { node.variable = Node() }
+                    node = node.variable ?? node
+                case .catchAll:
+                    node.catchAlls.append(index)
+                }
+            }
+            if case .catchAll? = pattern.segments.last {} else { node.ends.append(index) }
+        }
+    }
+
+    /// Routes that could cover `pattern` (a superset; ``Lint/covers`` decides).
+    func candidates(covering pattern: Pattern) -> [Int] {
+        var result: [Int] = []
+        var level = [root]
+        for segment in pattern.segments {
+            var next: [Node] = []
+            for node in level {
+                result += node.catchAlls
+                switch segment {
+                case .constant(let text):
+                    if let same = node.constants[text] { next.append(same) }
+                    if let variable = node.variable { next.append(variable) }
+                case .parameter, .wildcard:
+                    if let variable = node.variable { next.append(variable) }
+                case .catchAll:
+                    break
+                }
+            }
+            level = next
+            if case .catchAll = segment { level = [] }
+        }
+        for node in level { result += node.ends + node.catchAlls }
+        return result.sorted()
+    }
+}
