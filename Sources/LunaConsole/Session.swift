@@ -319,11 +319,15 @@ public final class Session {
                 "\"changed\":\(JSONWriter.array(summary.changed.map(JSONWriter.quoted)))",
                 "\"warning\":\(summary.warning.map(JSONWriter.quoted) ?? "null")",
                 "\"plan\":\(summary.plan.json)",
+                "\"lint\":\(JSONWriter.array(summary.lint.map(JSONWriter.quoted)))",
             ]
             return Result(lines: ["{\"reload\":{" + fields.joined(separator: ",") + "}}"])
         }
         var lines = [style.green(summary.line)]
         if let warning = summary.warning { lines.append(style.yellow("warning: " + warning)) }
+        for finding in summary.lint {
+            lines.append(style.yellow(host.path.map { ScriptPaths.relocate(finding, script: $0) } ?? finding))
+        }
         return Result(lines: lines)
     }
 

@@ -13,6 +13,8 @@ public struct ReloadSummary: Sendable, Equatable {
     public var warning: String?
     /// The plan that took the presentables to the new tree.
     public var plan: Plan
+    /// The lint's warnings about the new tree (`luna check`'s lines, with file:line).
+    public var lint: [String] = []
 
     /// `reloaded in 3.1 ms: 1 added, 0 removed, 2 changed`.
     public var line: String {
@@ -50,6 +52,13 @@ extension RouteScriptHost {
                 hostPresenters: Set(hostPresenters.keys))
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
+        }
+        // A save gets what `luna check` would say: errors fail the reload, warnings are shown.
+        let findings = Lint(tree: fresh.tree).findings()
+        let errors = findings.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            fresh.vm.close()
+            throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"))
         }
         busy = true
         defer { busy = false }
@@ -103,7 +112,7 @@ extension RouteScriptHost {
         let (added, removed, changed) = Self.compare(oldTree, newTree)
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
-            plan: transition.plan)
+            plan: transition.plan, lint: findings.map(\.line))
     }
 
     /// The old presentation in the new tree's node numbers; a subtree whose node is gone or

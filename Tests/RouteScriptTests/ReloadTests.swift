@@ -205,3 +205,24 @@ extension String {
         #expect(try host.dispatch("b").route == "b")
     }
 }
+
+@Suite struct ReloadLintTests {
+    @Test func aSaveThatAddsADuplicateFailsAndAShadowedRouteWarns() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("l.lua", "return stack { endpoint { 'a' }, endpoint { 'users/:id' } }")
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a")
+        folder.write(
+            "l.lua", "return stack { endpoint { 'a' }, endpoint { 'users/:id' }, endpoint { 'a', id = 'again' } }")
+        let error = #expect(throws: RouteScriptError.self) { try host.reload() }
+        #expect(error?.message == "l.lua:1: error: route 'a' duplicates 'a' (l.lua:1)")
+        #expect(host.routeTree?.endpoints.count == 2, "the failed reload changed nothing")
+        folder.write(
+            "l.lua", "return stack { endpoint { 'a' }, endpoint { 'users/:id' },\n endpoint { 'users/:name' } }")
+        let summary = try host.reload()
+        #expect(
+            summary.lint == [
+                "l.lua:2: warning: route 'users/:name' can never win: 'users/:id' (l.lua:1) matches everything it matches and is an earlier route of the same rank"
+            ])
+    }
+}
