@@ -105,6 +105,14 @@ static void trip(clua_Host *H, int limit) {
 // inherited by coroutines created after the hook is set. Once a limit trips, the hook is
 // set to fire on every instruction of the thread it runs on (and of the main thread), so a
 // script's own pcall cannot swallow the error: every instruction after it raises again.
+// Charges `instructions` and reads the clock; returns the limit that tripped, if any.
+static int charge(clua_Host *H, int64_t instructions) {
+    H->executed += instructions;
+    if (H->executed > H->budget) return CLUA_LIMIT_BUDGET;
+    if (H->deadline != 0 && clua_now_ns() > H->deadline) return CLUA_LIMIT_DEADLINE;
+    return CLUA_LIMIT_NONE;
+}
+
 static void limit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     clua_Host *H = clua_host(L);
@@ -113,14 +121,8 @@ static void limit_hook(lua_State *L, lua_Debug *ar) {
         if (count != CLUA_HOOK_INTERVAL) {
             lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
         }
-        H->executed += count;
-        if (H->executed > H->budget) {
-            H->tripped = CLUA_LIMIT_BUDGET;
-        } else if (H->deadline != 0 && clua_now_ns() > H->deadline) {
-            H->tripped = CLUA_LIMIT_DEADLINE;
-        } else {
-            return;
-        }
+        H->tripped = charge(H, count);
+        if (!H->tripped) return;
     }
     if (count != 1) lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
     if (L != H->main && lua_gethookcount(H->main) != 1) {
@@ -133,15 +135,9 @@ void clua_meter(lua_State *L, int64_t instructions) {
     clua_Host *H = clua_host(L);
     if (H->depth == 0) return;
     if (!H->tripped) {
-        H->executed += instructions;
-        if (H->executed > H->budget) {
-            H->tripped = CLUA_LIMIT_BUDGET;
-        } else if (H->deadline != 0 && clua_now_ns() > H->deadline) {
-            H->tripped = CLUA_LIMIT_DEADLINE;
-        } else {
-            return;
-        }
-        trip(H, H->tripped);
+        int limit = charge(H, instructions);
+        if (!limit) return;
+        trip(H, limit);
     }
     raise_limit(L, H);
 }
