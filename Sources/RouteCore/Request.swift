@@ -57,8 +57,27 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
                 && lhs.fragment == rhs.fragment)
     }
 
-    /// The normalized path: segments joined by `/`, no leading slash.
-    public var path: String { segments.joined(separator: "/") }
+    /// The normalized path: segments joined by `/`, no leading slash. A `/`, `%`, `?` or `#`
+    /// inside a segment stays percent-encoded (`a%2F42`), so dispatching the path again gives
+    /// the same segments; everything else reads decoded.
+    public var path: String {
+        segments.map { segment in
+            guard segment.utf8.contains(where: { $0 == 0x2F || $0 == 0x25 || $0 == 0x3F || $0 == 0x23 }) else {
+                return segment
+            }
+            var encoded = ""
+            for scalar in segment.unicodeScalars {
+                switch scalar {
+                case "/": encoded += "%2F"
+                case "%": encoded += "%25"
+                case "?": encoded += "%3F"
+                case "#": encoded += "%23"
+                default: encoded.unicodeScalars.append(scalar)
+                }
+            }
+            return encoded
+        }.joined(separator: "/")
+    }
 
     public var description: String { original }
 

@@ -146,7 +146,8 @@ public final class RouteScriptHost {
         let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
-            route: script.tree.endpoints[route].definition.displayText, name: script.tree.endpoints[route].name)
+            route: Lint.show(script.tree.endpoints[route].definition.displayText),
+            name: script.tree.endpoints[route].name)
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.

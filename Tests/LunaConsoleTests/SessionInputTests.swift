@@ -100,4 +100,17 @@ import Testing
                 == #"{"error":{"kind":"nothingToGoBack","message":"nothing was dispatched yet"}}"#)
         #expect(firstLine(session, "= {1}") == #"{"lua":["{ 1 }"]}"#)
     }
+
+    @Test func theRootRouteIsSpelledOneWayAndEncodedSlashesRoundTrip() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "root.lua", "return stack { endpoint { '', children = { endpoint { 'a/:id' }, endpoint { '...' } } } }")
+        let session = Session(host: try RouteScriptHost(contentsOf: script), json: true, style: .plain)
+        let root = firstLine(session, "go /")
+        #expect(root.contains(#""path":"","route":"/""#) && root.contains(#""id":"/","kind":"screen""#))
+        #expect(root.contains(#""route":"/","title""#))
+        let encoded = firstLine(session, "go a%2F42")
+        #expect(encoded.contains(#""path":"a%2F42","route":"...""#))
+        #expect(firstLine(session, "go a%2F42").contains(#""plan":[]"#), "the same request again")
+    }
 }

@@ -30,7 +30,7 @@ import Testing
         #expect(request.segments == segments)
         #expect(request.query == query)
         #expect(request.fragment == fragment)
-        #expect(request.path == segments.joined(separator: "/"))
+        #expect(try Request(parsing: request.path).segments == segments, "the path round-trips")
     }
 
     @Test(arguments: [
@@ -81,5 +81,33 @@ import Testing
         }
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(throws: RouteError.self) { try JSONReader.parse(deep) }
+    }
+}
+
+@Suite struct RequestPathRoundTripTests {
+    @Test(arguments: ["a%2F42", "a%252F42", "x/%3Fq%23f", "caf%C3%A9/%25", "books/42?title=Dune#top", "/", "a%2F"])
+    func thePathDispatchesToTheSameSegments(raw: String) throws {
+        let request = try Request(parsing: raw)
+        let again = try Request(parsing: request.path)
+        #expect(again.segments == request.segments, "\(request.path)")
+    }
+
+    @Test func randomSegmentsRoundTrip() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab/%?#é 9")
+        for _ in 0..<500 {
+            let segments = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                String(
+                    (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                        alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+                    })
+            }
+            let request = Request(segments: segments)
+            #expect(try Request(parsing: request.path).segments == segments, "\(segments) → \(request.path)")
+        }
+    }
+
+    @Test func plainPathsReadDecoded() throws {
+        #expect(try Request(parsing: "caf%C3%A9/a%20b").path == "café/a b")
     }
 }
