@@ -47,7 +47,7 @@
 ---@field name string? For `name|{json}` requests and reverse routing.
 ---@field id string?
 ---@field where table<string, string|fun(value: string): boolean>? Validators: a regex for the whole value, or a function.
----@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error).
+---@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error); also guards its children and modals.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
 
@@ -56,6 +56,9 @@
 ---@field presenter luna.PresenterField?
 ---@field title string?
 ---@field id string?
+---@field enabled fun(ctx: luna.Context): boolean? Guards every endpoint below (outermost guard first): when false, `fallback` is dispatched instead.
+---@field fallback string?
+---@field redirect fun(ctx: luna.Context): string? For every endpoint below: a returned path is dispatched instead.
 
 ---A screen.
 ---@param spec luna.EndpointSpec

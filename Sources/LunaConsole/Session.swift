@@ -238,7 +238,7 @@ public final class Session {
                     explanation.winner.map { JSONWriter.quoted(Lint.show(tree.endpoints[$0].definition.displayText)) }
                     ?? "null"
                 return Result(lines: [
-                    "{\"explain\":{\"request\":\(JSONWriter.quoted(path)),\"path\":\(JSONWriter.quoted(request.path)),\"attempts\":\(JSONWriter.array(attempts)),\"winner\":\(winner),\"reasons\":\(JSONWriter.array(explanation.reasons.map(JSONWriter.quoted)))}}"
+                    "{\"explain\":{\"request\":\(JSONWriter.quoted(path)),\"path\":\(JSONWriter.quoted(request.path)),\"attempts\":\(JSONWriter.array(attempts)),\"winner\":\(winner),\"reasons\":\(JSONWriter.array(explanation.reasons.map(JSONWriter.quoted))),\"guards\":\(JSONWriter.array(explanation.guards.map { JSONWriter.quoted($0.text) }))}}"
                 ])
             }
             var lines = ["explain " + Lint.show(request.path)]
@@ -266,6 +266,10 @@ public final class Session {
             if let winner = explanation.winner {
                 lines.append("wins: " + style.bold(Lint.show(tree.endpoints[winner].definition.displayText)))
                 lines += explanation.reasons.map { "  " + $0 }
+                if !explanation.guards.isEmpty {
+                    lines.append("guards:")
+                    lines += explanation.guards.map { "  " + $0.text }
+                }
             } else {
                 lines.append("no route wins")
             }

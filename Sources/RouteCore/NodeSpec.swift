@@ -38,6 +38,22 @@ public struct RouteContext: Sendable, Equatable {
     }
 }
 
+/// A guard declared on a container: `enabled` with `fallback`, and `redirect`.
+public struct GuardSpec {
+    public var enabled: ((RouteContext) throws -> Bool)?
+    public var fallback: String?
+    public var redirect: ((RouteContext) throws -> String?)?
+
+    public init(
+        enabled: ((RouteContext) throws -> Bool)? = nil, fallback: String? = nil,
+        redirect: ((RouteContext) throws -> String?)? = nil
+    ) {
+        self.enabled = enabled
+        self.fallback = fallback
+        self.redirect = redirect
+    }
+}
+
 /// What an endpoint adds to a node: its route and guards.
 public struct EndpointSpec {
     /// The pattern (MonarchRouter syntax), or nil when `regex` is used.
@@ -79,6 +95,9 @@ public struct NodeSpec {
     /// Nodes presented modally over an endpoint.
     public var modals: [NodeSpec]
     public var endpoint: EndpointSpec?
+    /// A guard on a container (an endpoint's own is in ``endpoint``): it applies to every
+    /// endpoint below the node, outermost guard first.
+    public var guardSpec: GuardSpec?
     /// Where the node was declared (`books.lua:12`), for error messages.
     public var location: String?
 

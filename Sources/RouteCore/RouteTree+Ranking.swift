@@ -41,6 +41,44 @@ public struct MatchExplanation: Sendable, Equatable {
     public var winner: Int?
     /// Why the winner won, one line per other matching route.
     public var reasons: [String]
+    /// What the winner's guards would do with the request (filled by ``RouteTree/guardOutcomes(of:for:)``).
+    public var guards: [GuardOutcome] = []
+}
+
+/// What one guard on the way to an endpoint does with a request, for `explain`.
+public struct GuardOutcome: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        case allows
+        case refuses(fallback: String?)
+        case redirects(to: String)
+        case staysPut
+        case fails(String)
+        /// An earlier guard already sent the request elsewhere.
+        case notReached
+    }
+    /// The node that declares the guard, and whether it is its `enabled` or its `redirect`.
+    public var node: String
+    public var kind: NodeKind
+    public var location: String?
+    public var isRedirect: Bool
+    public var result: Result
+
+    /// `enabled of stack 'stack:inbox' (app.lua:3): refuses → fallback 'login'`.
+    public var text: String {
+        let what = (isRedirect ? "redirect" : "enabled") + " of \(kind.rawValue) '\(node)'"
+        let place = location.map { " (\($0))" } ?? ""
+        let outcome: String
+        switch result {
+        case .allows: outcome = "allows"
+        case .refuses(let fallback?): outcome = "refuses → fallback '\(fallback)'"
+        case .refuses(nil): outcome = "refuses (no fallback: a disabled error)"
+        case .redirects(let target): outcome = "redirects → '\(target)'"
+        case .staysPut: outcome = "returns nil (no redirect)"
+        case .fails(let message): outcome = "fails: \(message)"
+        case .notReached: outcome = "not reached"
+        }
+        return what + place + ": " + outcome
+    }
 }
 
 extension RouteTree {
@@ -78,5 +116,56 @@ extension RouteTree {
             }
         }
         return MatchExplanation(attempts: order.map { attempts[$0] }, winner: winner, reasons: reasons)
+    }
+}
+
+extension RouteTree {
+    /// Runs the guards of `route` for `request` (outermost first, as a dispatch would) and
+    /// says what each does; after the first that sends the request elsewhere, the rest are
+    /// not reached. Runs the guards' callbacks, changes no state.
+    public func guardOutcomes(of route: Int, for request: Request) -> [GuardOutcome] {
+        let endpoint = endpoints[route]
+        guard !endpoint.guards.isEmpty, let match = try? matcher.match(segments: request.segments), match.route == route
+        else { return [] }
+        let context = RouteContext(
+            path: request.path, params: match.parameters(in: matcher), query: request.query,
+            fragment: request.fragment, route: endpoint.definition.displayText, name: endpoint.name,
+            endpointID: nodes[endpoint.node].id)
+        var outcomes: [GuardOutcome] = []
+        var done = false
+        for guardian in endpoint.guards {
+            let node = nodes[guardian.node]
+            func add(_ isRedirect: Bool, _ result: GuardOutcome.Result) {
+                outcomes.append(
+                    GuardOutcome(
+                        node: node.id, kind: node.kind, location: node.location, isRedirect: isRedirect,
+                        result: done ? .notReached : result))
+            }
+            if let enabled = guardian.enabled {
+                do {
+                    let allowed = try enabled(context)
+                    add(false, allowed ? .allows : .refuses(fallback: guardian.fallback))
+                    if !allowed { done = true }
+                } catch {
+                    add(false, .fails("\(error)"))
+                    done = true
+                }
+            }
+            if let redirect = guardian.redirect {
+                if done {
+                    add(true, .notReached)
+                    continue
+                }
+                do {
+                    let target = try redirect(context)
+                    add(true, target.map { .redirects(to: $0) } ?? .staysPut)
+                    if target != nil { done = true }
+                } catch {
+                    add(true, .fails("\(error)"))
+                    done = true
+                }
+            }
+        }
+        return outcomes
     }
 }

@@ -113,19 +113,18 @@ extension RouteTree {
             }
             let params = match.parameters(in: matcher)
             var next: String?
-            if endpoints[match.route].enabled != nil || endpoints[match.route].redirect != nil {
-                let endpoint = endpoints[match.route]
+            let endpoint = endpoints[match.route]
+            if !endpoint.guards.isEmpty {
                 let context = RouteContext(
                     path: request.path, params: params, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
-                if let enabled = endpoint.enabled, try !Self.call({ try enabled(context) }) {
-                    guard let fallback = endpoint.fallback else {
-                        throw RouteError(.disabled, "route '\(endpoint.definition.displayText)' is disabled")
-                    }
-                    next = fallback
-                } else if let redirect = endpoint.redirect {
-                    next = try Self.call { try redirect(context) }
-                }
+                next = try Self.apply(
+                    endpoint.guards, context: context,
+                    describing: { guardNode in
+                        let route = "route '\(endpoint.definition.displayText)'"
+                        return guardNode == endpoint.node
+                            ? route : "\(route) (under \(nodes[guardNode].kind.rawValue) '\(nodes[guardNode].id)')"
+                    })
             }
             guard let next else {
                 return Resolution(
@@ -139,6 +138,23 @@ extension RouteTree {
             }
             current = next
         }
+    }
+
+    /// Runs the guards outermost first: the first that refuses sends to its fallback (or
+    /// throws `disabled`), the first redirect that returns a path sends there.
+    static func apply(
+        _ guards: [Guard], context: RouteContext, describing: (Int) -> String
+    ) throws(RouteError) -> String? {
+        for guardian in guards {
+            if let enabled = guardian.enabled, try !call({ try enabled(context) }) {
+                guard let fallback = guardian.fallback else {
+                    throw RouteError(.disabled, "\(describing(guardian.node)) is disabled")
+                }
+                return fallback
+            }
+            if let redirect = guardian.redirect, let target = try call({ try redirect(context) }) { return target }
+        }
+        return nil
     }
 
     private static func call<T>(_ body: () throws -> T) throws(RouteError) -> T {

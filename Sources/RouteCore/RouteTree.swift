@@ -36,14 +36,21 @@ public final class RouteTree {
         public let location: String?
     }
 
+    /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
+    public struct Guard {
+        public let node: Int
+        public let enabled: ((RouteContext) throws -> Bool)?
+        public let fallback: String?
+        public let redirect: ((RouteContext) throws -> String?)?
+    }
+
     /// An endpoint's route facts.
     public struct Endpoint {
         public let node: Int
         public let definition: RouteDefinition
         public let name: String?
-        public let enabled: ((RouteContext) throws -> Bool)?
-        public let fallback: String?
-        public let redirect: ((RouteContext) throws -> String?)?
+        /// Every guard that applies: those of the nodes above it, outermost first, then its own.
+        public let guards: [Guard]
     }
 
     /// The nodes in depth-first declaration order; the root is node 0.
@@ -62,7 +69,7 @@ public final class RouteTree {
     ///   patterns or validators, duplicate ids or names.
     public init(root: NodeSpec) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
-        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false)
+        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         try builder.assignIDs()
         self.nodes = builder.nodes.map { $0.frozen }
         self.endpoints = builder.endpoints
@@ -131,9 +138,20 @@ struct TreeBuilder {
 
     @discardableResult
     mutating func add(
-        _ spec: NodeSpec, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?, inStack: Bool
+        _ spec: NodeSpec, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?, inStack: Bool,
+        guards inherited: [RouteTree.Guard]
     ) throws(RouteDefinitionError) -> Int {
         let index = nodes.count
+        let own =
+            spec.kind == .endpoint
+            ? spec.endpoint.map { GuardSpec(enabled: $0.enabled, fallback: $0.fallback, redirect: $0.redirect) }
+            : spec.guardSpec
+        if let own, own.enabled == nil, own.fallback != nil { throw failure(spec, "'fallback' needs 'enabled'") }
+        var guards = inherited
+        if let own, own.enabled != nil || own.redirect != nil {
+            guards.append(
+                RouteTree.Guard(node: index, enabled: own.enabled, fallback: own.fallback, redirect: own.redirect))
+        }
         nodes.append(
             Draft(
                 index: index, kind: spec.kind, id: spec.id, title: spec.title, parent: parent, relation: relation,
@@ -164,9 +182,6 @@ struct TreeBuilder {
             case (nil, nil): throw failure(spec, "an endpoint needs a pattern or a regex")
             case (_?, _?): throw failure(spec, "an endpoint has either a pattern or a regex, not both")
             }
-            if endpoint.enabled == nil, endpoint.fallback != nil {
-                throw failure(spec, "'fallback' needs 'enabled'")
-            }
             let route = endpoints.count
             if let name = endpoint.name {
                 if routeNames[name] != nil { throw failure(spec, "route name '\(name)' is used twice") }
@@ -174,8 +189,7 @@ struct TreeBuilder {
             }
             endpoints.append(
                 RouteTree.Endpoint(
-                    node: index, definition: definition, name: endpoint.name, enabled: endpoint.enabled,
-                    fallback: endpoint.fallback, redirect: endpoint.redirect))
+                    node: index, definition: definition, name: endpoint.name, guards: guards))
             nodes[index].route = route
             if !spec.children.isEmpty && !inStack {
                 throw failure(
@@ -189,12 +203,12 @@ struct TreeBuilder {
                     )
                 }
                 let childIndex = try add(
-                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack)
+                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack, guards: guards)
                 nodes[index].children.append(childIndex)
             }
             for modal in spec.modals {
                 let modalIndex = try add(
-                    modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false)
+                    modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false, guards: guards)
                 nodes[index].modals.append(modalIndex)
             }
         case .stack, .junction, .switcher:
@@ -205,7 +219,7 @@ struct TreeBuilder {
             for child in spec.children {
                 let childIndex = try add(
                     child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                    inStack: spec.kind == .stack ? true : (child.kind == .endpoint ? false : inStack))
+                    inStack: spec.kind == .stack ? true : (child.kind == .endpoint ? false : inStack), guards: guards)
                 nodes[index].children.append(childIndex)
             }
         }

@@ -19,7 +19,10 @@ enum DSLSchema {
         "regex": .string,
     ]
 
-    static let containerFields: [String: FieldType] = ["presenter": .presenter, "title": .string, "id": .string]
+    static let containerFields: [String: FieldType] = [
+        "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
+        "redirect": .function,
+    ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {
         kind == .endpoint ? endpointFields : containerFields

@@ -154,7 +154,15 @@ public final class RouteScriptHost {
     public func explain(_ request: String) throws -> MatchExplanation {
         let (script, _) = try loaded()
         let parsed = try script.tree.request(from: request)
-        return script.tree.explain(parsed.segments)
+        var explanation = script.tree.explain(parsed.segments)
+        if let winner = explanation.winner {
+            guard !busy else { throw RouteScriptError(.reentrant, "cannot explain from inside a callback") }
+            busy = true
+            defer { busy = false }
+            script.callbacks.beginDispatch()
+            explanation.guards = script.tree.guardOutcomes(of: winner, for: parsed)
+        }
+        return explanation
     }
 
     // MARK: Flags, device, Lua

@@ -33,31 +33,41 @@ struct SpecConverter {
             for (parameter, value) in node.validators {
                 endpoint.validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
-            let callbacks = self.callbacks
-            if let enabled = node.enabled {
-                endpoint.enabled = { context in
-                    try callbacks.call(enabled, [callbacks.context(context)]).first?.isTruthy ?? false
-                }
-            }
-            endpoint.fallback = node.fallback
-            if let redirect = node.redirect {
-                let location = prefix(node)
-                endpoint.redirect = { context in
-                    let result = try callbacks.call(redirect, [callbacks.context(context)]).first ?? .nil
-                    switch result {
-                    case .nil: return nil
-                    case .string(let path): return path
-                    default:
-                        throw RouteError(
-                            .script, location + "redirect must return a path or nil, not \(result.typeName)")
-                    }
-                }
-            }
+            let guardSpec = guards(node)
+            endpoint.enabled = guardSpec.enabled
+            endpoint.fallback = guardSpec.fallback
+            endpoint.redirect = guardSpec.redirect
             spec.endpoint = endpoint
+        } else {
+            spec.guardSpec = guards(node)
         }
         for child in node.children { spec.children.append(try self.spec(child)) }
         for modal in node.modals { spec.modals.append(try self.spec(modal)) }
         return spec
+    }
+
+    /// `enabled`, `fallback` and `redirect` of any node, calling the script's functions.
+    private func guards(_ node: ScriptNode) -> GuardSpec {
+        var result = GuardSpec(fallback: node.fallback)
+        let callbacks = self.callbacks
+        if let enabled = node.enabled {
+            result.enabled = { context in
+                try callbacks.call(enabled, [callbacks.context(context)]).first?.isTruthy ?? false
+            }
+        }
+        if let redirect = node.redirect {
+            let location = prefix(node)
+            result.redirect = { context in
+                let value = try callbacks.call(redirect, [callbacks.context(context)]).first ?? .nil
+                switch value {
+                case .nil: return nil
+                case .string(let path): return path
+                default:
+                    throw RouteError(.script, location + "redirect must return a path or nil, not \(value.typeName)")
+                }
+            }
+        }
+        return result
     }
 
     private func prefix(_ node: ScriptNode) -> String {

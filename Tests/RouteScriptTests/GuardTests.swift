@@ -1,0 +1,81 @@
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+/// Guards on any node gate every endpoint below it, outermost first; explain says what each
+/// guard does.
+@Suite struct GuardTests {
+    static let script = """
+        return switcher {
+          endpoint { "login", title = "Login" },
+          endpoint { "closed", title = "Closed" },
+          junction { enabled = function(ctx) return flags.open ~= "no" end, fallback = "closed",
+            stack { enabled = function(ctx) return flags.user ~= nil end, fallback = "login",
+              endpoint { "inbox", children = {
+                endpoint { "./work/:id", redirect = function(ctx) if ctx.params.id == "0" then return "inbox" end end,
+                  modals = { endpoint { "./share" } } },
+              } },
+            },
+            stack { redirect = function(ctx) if ctx.query.old then return "inbox" end end,
+              endpoint { "about" },
+            },
+            stack { endpoint { "locked", title = "Locked" }, enabled = function() return false end },
+          },
+        }
+        """
+
+    func host() throws -> RouteScriptHost {
+        let host = RouteScriptHost()
+        try host.load(source: Self.script, name: "gates.lua")
+        return host
+    }
+
+    @Test func aGuardOnAContainerGatesEveryEndpointBelowIt() throws {
+        let host = try host()
+        for request in ["inbox", "inbox/work/42", "inbox/work/42/share"] {
+            #expect(try host.dispatch(request).route == "login", "\(request)")
+        }
+        _ = try host.setFlag("user", "ann")
+        #expect(try host.dispatch("inbox/work/42/share").route == "inbox/work/:id/share")
+        #expect(try host.dispatch("inbox/work/0").route == "inbox")
+    }
+
+    @Test func theOutermostGuardDecidesFirst() throws {
+        let host = try host()
+        _ = try host.setFlag("open", "no")
+        // Both the junction and the stack refuse: the junction's fallback wins.
+        #expect(try host.dispatch("inbox/work/42").route == "closed")
+        #expect(try host.dispatch("about").route == "closed")
+    }
+
+    @Test func redirectsAndDisabledContainers() throws {
+        let host = try host()
+        #expect(try host.dispatch("about").route == "about")
+        #expect(
+            try host.dispatch("about?old=1").route == "login", "about redirects to inbox, whose guard sends to login")
+        let error = #expect(throws: RouteError.self) { try host.dispatch("locked") }
+        #expect(error?.kind == .disabled)
+        #expect(error?.message == "route 'locked' (under stack 'stack:locked') is disabled")
+    }
+
+    @Test func explainSaysWhichGuardRefusesOrRedirects() throws {
+        let host = try host()
+        let refused = try host.explain("inbox/work/42")
+        #expect(
+            refused.guards.map(\.text) == [
+                "enabled of junction 'junction:inbox' (gates.lua:4): allows",
+                "enabled of stack 'stack:inbox' (gates.lua:5): refuses → fallback 'login'",
+                "redirect of endpoint 'inbox/work/:id' (gates.lua:7): not reached",
+            ])
+        _ = try host.setFlag("user", "ann")
+        _ = try host.dispatch("inbox")
+        #expect(
+            try host.explain("inbox/work/0").guards.last?.text
+                == "redirect of endpoint 'inbox/work/:id' (gates.lua:7): redirects → 'inbox'")
+        #expect(
+            try host.explain("inbox/work/5").guards.last?.text
+                == "redirect of endpoint 'inbox/work/:id' (gates.lua:7): returns nil (no redirect)")
+        #expect(host.state.request?.path == "inbox", "explain changed nothing")
+    }
+}
