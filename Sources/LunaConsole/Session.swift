@@ -329,6 +329,13 @@ public final class Session {
         }
         var lines = [style.green(summary.line)]
         if let warning = summary.warning { lines.append(style.yellow("warning: " + warning)) }
+        if !summary.plan.isEmpty {
+            lines.append("  plan:")
+            lines += summary.plan.operations.map {
+                "    " + style.cyan($0.name) + String($0.text.dropFirst($0.name.count))
+            }
+            if let tree = host.tree { lines.append(tree.rendered()) }
+        }
         for finding in summary.lint {
             lines.append(style.yellow(host.path.map { ScriptPaths.relocate(finding, script: $0) } ?? finding))
         }

@@ -4,8 +4,8 @@ import RouteCore
 /// What a reload did.
 public struct ReloadSummary: Sendable, Equatable {
     public var duration: Duration
-    /// Endpoint ids that are new, gone, or whose route, name, validators, title or place
-    /// changed.
+    /// Node ids that are new, gone, or whose kind, route, name, validators, guards, title or
+    /// place changed.
     public var added: [String]
     public var removed: [String]
     public var changed: [String]
@@ -20,7 +20,13 @@ public struct ReloadSummary: Sendable, Equatable {
     public var line: String {
         let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
         let rounded = (milliseconds * 10).rounded() / 10
-        return "reloaded in \(rounded) ms: \(added.count) added, \(removed.count) removed, \(changed.count) changed"
+        func part(_ ids: [String], _ word: String) -> String {
+            guard !ids.isEmpty else { return "0 \(word)" }
+            let shown = ids.prefix(4).joined(separator: ", ") + (ids.count > 4 ? ", …" : "")
+            return "\(ids.count) \(word) (\(shown))"
+        }
+        return
+            "reloaded in \(rounded) ms: \(part(added, "added")), \(part(removed, "removed")), \(part(changed, "changed"))"
     }
 }
 
@@ -102,9 +108,15 @@ extension RouteScriptHost {
             }
         }
         // Vanished presentables are unwound by the old script's presenter.
+        // They are part of what the reload did, so the summary's plan lists them (deepest first).
         let oldPresenter = makePresenter(oldScript)
-        for (id, presentable) in oldRouter.store.presentables where kept[id] == nil {
-            if let index = oldTree.nodeIndex[id] { try? oldPresenter.unwind(presentable, node: oldTree.nodes[index]) }
+        var plan = transition.plan
+        let vanished = oldRouter.store.presentables.compactMap { id, presentable in
+            kept[id] == nil ? oldTree.nodeIndex[id].map { ($0, presentable) } : nil
+        }
+        for (index, presentable) in vanished.sorted(by: { $0.0 > $1.0 }) {
+            try? oldPresenter.unwind(presentable, node: oldTree.nodes[index])
+            plan.operations.append(.unwind(id: oldTree.nodes[index].id))
         }
         script = fresh
         router = newRouter
@@ -112,7 +124,7 @@ extension RouteScriptHost {
         let (added, removed, changed) = Self.compare(oldTree, newTree)
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
-            plan: transition.plan, lint: findings.map(\.line))
+            plan: plan, lint: findings.map(\.line))
     }
 
     /// The old presentation in the new tree's node numbers; a subtree whose node is gone or
@@ -230,21 +242,23 @@ extension RouteScriptHost {
     /// route, name, title, validators, or parent.
     static func compare(_ old: RouteTree, _ new: RouteTree) -> ([String], [String], [String]) {
         struct Signature: Equatable {
-            var route: String
+            var kind: NodeKind
+            var route: String?
             var name: String?
             var title: String
             var validators: [String: String]
             var parent: String?
+            var guards: Int
         }
         func signatures(_ tree: RouteTree) -> [String: Signature] {
             var result: [String: Signature] = [:]
-            result.reserveCapacity(tree.endpoints.count)
-            for endpoint in tree.endpoints {
-                let node = tree.nodes[endpoint.node]
+            result.reserveCapacity(tree.nodes.count)
+            for node in tree.nodes {
+                let endpoint = node.route.map { tree.endpoints[$0] }
                 result[node.id] = Signature(
-                    route: endpoint.definition.displayText, name: endpoint.name, title: node.title,
-                    validators: endpoint.definition.validators.mapValues(\.source),
-                    parent: node.parent.map { tree.nodes[$0].id })
+                    kind: node.kind, route: endpoint?.definition.displayText, name: endpoint?.name, title: node.title,
+                    validators: endpoint?.definition.validators.mapValues(\.source) ?? [:],
+                    parent: node.parent.map { tree.nodes[$0].id }, guards: endpoint?.guards.count ?? 0)
             }
             return result
         }

@@ -22,7 +22,11 @@ import Testing
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
         try WatcherTests.save(style, script, Self.version2)
         let reload = try #require(repl.lines { $0.hasPrefix("reloaded in ") })
-        #expect(reload.last?.hasSuffix(" ms: 1 added, 0 removed, 1 changed") == true)
+        #expect(reload.last?.hasSuffix(" ms: 1 added (authors), 0 removed, 1 changed (books)") == true)
+        // The reload prints what it did: its plan, then the tree.
+        let shown = try #require(repl.lines { $0.contains("screen books/:id") })
+        #expect(shown.contains("  plan:") && shown.contains("    update books/:id"))
+        #expect(shown.contains { $0.contains("screen books \"Library\"") })
         repl.send("state\ntree\n")
         let after = try #require(repl.lines { $0.contains("screen books/:id") })
         #expect(after.contains("request  books/7"))

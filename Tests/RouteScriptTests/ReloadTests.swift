@@ -35,7 +35,7 @@ import Testing
         #expect(host.tree?.title == "Books")
         #expect(host.state.request?.path == "books/1")
         #expect(summary.line.hasPrefix("reloaded in "))
-        #expect(summary.line.hasSuffix(" ms: 0 added, 0 removed, 1 changed"))
+        #expect(summary.line.hasSuffix(" ms: 0 added, 0 removed, 1 changed (books)"))
     }
 
     @Test func vanishedNodesAreUnwoundAndTheLongestPrefixIsShown() throws {
@@ -224,5 +224,27 @@ extension String {
             summary.lint == [
                 "l.lua:2: warning: route 'users/:name' can never win: 'users/:id' (l.lua:1) matches everything it matches and is an earlier route of the same rank"
             ])
+    }
+}
+
+@Suite struct ReloadSummaryTests {
+    @Test func theSummaryNamesChangedNodesAndItsPlanListsVanishedOnes() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "s.lua",
+            "return junction { stack { title = 'A', endpoint { 'a', children = { endpoint { './:id' } } } }, stack { endpoint { 'b' } } }"
+        )
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("a/1")
+        // A container's title changes and the detail screen vanishes.
+        folder.write(
+            "s.lua", "return junction { stack { title = 'Alpha', endpoint { 'a' } }, stack { endpoint { 'b' } } }")
+        let summary = try host.reload()
+        #expect(summary.changed == ["stack:a"])
+        #expect(summary.removed == ["a/:id"])
+        #expect(summary.line.hasSuffix("0 added, 1 removed (a/:id), 1 changed (stack:a)"))
+        #expect(summary.plan.operations.contains(.unwind(id: "a/:id")))
+        #expect(summary.plan.json.contains(#"{"op":"unwind","id":"a/:id"}"#))
+        #expect(host.tree?.rendered().contains("a/:id") == false)
     }
 }
