@@ -20,7 +20,8 @@ public final class LineEditor {
     public static let continuationPrompt = ">> "
     let historyPath: String?
 
-    public init(prompt: String, historyPath: String?, completions: @escaping (String, Bool) -> [String]) {
+    /// `completions` gets the word being completed and the text of the line before it.
+    public init(prompt: String, historyPath: String?, completions: @escaping (String, String) -> [String]) {
         self.prompt = prompt
         self.firstPrompt = prompt
         self.historyPath = historyPath
@@ -95,7 +96,7 @@ public final class LineEditor {
 enum EditorState {
     nonisolated(unsafe) static var lines: [String] = []
     nonisolated(unsafe) static var atEnd = false
-    nonisolated(unsafe) static var completions: (String, Bool) -> [String] = { _, _ in [] }
+    nonisolated(unsafe) static var completions: (String, String) -> [String] = { _, _ in [] }
     nonisolated(unsafe) static var candidates: [String] = []
 }
 
@@ -117,7 +118,11 @@ private func lunaAttemptCompletion(
     _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
 ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     let word = text.map { String(cString: $0) } ?? ""
-    EditorState.candidates = EditorState.completions(word, start == 0)
+    var before = ""
+    if let line = luna_rl_line(), start > 0 {
+        before = String(decoding: UnsafeRawBufferPointer(start: line, count: Int(start)), as: UTF8.self)
+    }
+    EditorState.candidates = EditorState.completions(word, before)
     luna_rl_completion_over()
     return rl_completion_matches(word, lunaCompletionEntry)
 }

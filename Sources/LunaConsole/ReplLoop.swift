@@ -34,8 +34,8 @@ public final class ReplLoop {
         self.reader = LineReader(fd: STDIN_FILENO)
         if interactive {
             let host = session.host
-            editor = LineEditor(prompt: "luna> ", historyPath: historyPath) { word, atStart in
-                Completion.candidates(for: word, atStart: atStart, tree: host.routeTree)
+            editor = LineEditor(prompt: "luna> ", historyPath: historyPath) { word, before in
+                Completion.candidates(for: word, after: before, tree: host.routeTree)
             }
         } else {
             editor = nil
@@ -132,17 +132,31 @@ public final class ReplLoop {
     }
 }
 
-/// Tab completion: commands at the start of a line; route patterns and names after.
+/// Tab completion: commands at the start of a line; then what each command takes — route
+/// patterns and names (`name|{` for named requests), `phone`/`pad` after `device`, the
+/// options `--keep` and `--json` where they apply.
 public enum Completion {
-    public static func candidates(for word: String, atStart: Bool, tree: RouteTree?) -> [String] {
-        if atStart && !word.hasPrefix("/") {
+    public static func candidates(for word: String, after before: String, tree: RouteTree?) -> [String] {
+        let words = before.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.isEmpty && !word.hasPrefix("/") {
             return Session.commands.map(\.name).filter { $0.hasPrefix(word) && $0 != "=" }
         }
-        guard let tree else { return [] }
+        let command = words.first ?? ""
+        if word.hasPrefix("--") {
+            let options: [String] =
+                switch command {
+                case "go": ["--keep"]
+                case "tree", "routes", "state": ["--json"]
+                default: command.hasPrefix("/") ? ["--keep"] : []
+                }
+            return options.filter { $0.hasPrefix(word) }
+        }
+        if command == "device" { return ["pad", "phone"].filter { $0.hasPrefix(word) } }
+        guard let tree, command.hasPrefix("/") || ["go", "sync", "explain"].contains(command) || words.isEmpty else {
+            return []
+        }
         let slash = word.hasPrefix("/")
         let stem = slash ? String(word.dropFirst()) : word
-        var options = tree.completionWords
-        options = options.filter { $0.hasPrefix(stem) }
-        return options.sorted().map { slash ? "/" + $0 : $0 }
+        return tree.completionWords.filter { $0.hasPrefix(stem) }.sorted().map { slash ? "/" + $0 : $0 }
     }
 }

@@ -33,8 +33,8 @@ public final class Session {
         ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
         ("tree", "tree [--json]", "the presentable tree"),
-        ("state", "state", "the current request, route, parameters and active node chain"),
-        ("routes", "routes", "the route table, most specific first"),
+        ("state", "state [--json]", "the current request, route, parameters and active node chain"),
+        ("routes", "routes [--json]", "the route table, most specific first"),
         ("explain", "explain PATH", "which routes PATH tries, why each fails, which wins and why"),
         ("flag", "flag NAME=VALUE", "set an app flag (NAME= clears it); the current path is re-resolved"),
         ("flags", "flags", "list the app flags"),
@@ -72,10 +72,10 @@ public final class Session {
             return attempt { try show(host.sync(path)) }
         case "back": return attempt { try show(host.back()) }
         case "tree": return tree(json: json || argument == "--json")
-        case "state": return state()
+        case "state": return state(json: json || argument == "--json")
         case "routes":
             guard let tree = host.routeTree else { return failure(RouteScriptError(.notLoaded, "no script is loaded")) }
-            return Result(lines: [Output.routes(tree, json: json, style: style)])
+            return Result(lines: [Output.routes(tree, json: json || argument == "--json", style: style)])
         case "explain":
             guard !argument.isEmpty else { return usage("explain PATH") }
             return explain(argument)
@@ -188,7 +188,7 @@ public final class Session {
         return Result(lines: [asJSON ? tree.json : tree.rendered()])
     }
 
-    private func state() -> Result {
+    private func state(json: Bool) -> Result {
         let state = host.state
         guard let request = state.request, let route = state.route, let tree = host.routeTree else {
             return Result(lines: [json ? "{\"state\":null}" : style.dim("(nothing dispatched yet)")])

@@ -27,7 +27,11 @@ extension RouteTree {
             let hint = known.isEmpty ? "no route has a name" : "known names: " + known.joined(separator: ", ")
             throw RouteError(.unknownRoute, "no route is named '\(name)' (\(hint))")
         }
-        let value = try JSONReader.parse(json.isEmpty ? "{}" : json)
+        guard !json.allSatisfy(\.isWhitespace) else {
+            throw RouteError(
+                .invalidRequest, "the named request '\(name)|' has no JSON (write \(name)|{} for no parameters)")
+        }
+        let value = try JSONReader.parse(json)
         guard case .object(let fields) = value else {
             throw RouteError(.invalidRequest, "the JSON of a named request must be an object, not \(value.kindName)")
         }
@@ -37,7 +41,11 @@ extension RouteTree {
         for (key, field) in fields {
             if names.contains(key) { parameters[key] = field.parameterText } else { query[key] = field.parameterText }
         }
-        let segments = try segments(ofRoute: route, parameters: parameters)
+        // A value its validator rejects is a request that matches no route, as the same path would be.
+        let segments: [String]
+        do { segments = try self.segments(ofRoute: route, parameters: parameters) } catch {
+            throw RouteError(error.kind == .unknownRoute ? .noMatch : error.kind, "'\(name)': " + error.message)
+        }
         return Request(segments: segments, query: query, fragment: nil, original: name + "|" + json)
     }
 
@@ -70,7 +78,7 @@ extension RouteTree {
             case .constant(let text): segments.append(text)
             case .parameter(let name):
                 guard let value = parameters[name], !value.isEmpty else {
-                    throw RouteError(.unknownRoute, "route '\(pattern)' needs parameter '\(name)'")
+                    throw RouteError(.invalidRequest, "route '\(pattern)' needs parameter '\(name)'")
                 }
                 try check(value, name: name, route: route)
                 segments.append(value)

@@ -115,6 +115,9 @@ struct Builders {
             if name == "enabled" { node.enabled = value } else { node.redirect = value }
         case .table: break
         case .nodes:
+            if self.node(in: value) != nil {
+                throw failure(builder, "field '\(name)' must be a list of nodes, not one node (wrap it in { })")
+            }
             guard case .table = value else { throw typeError() }
             var nodes: [ScriptNode] = []
             let count = try vm.rawLength(value)
@@ -164,7 +167,10 @@ struct Builders {
                     throw failure(builder, "unknown presenter hook '\(text)'\(hint)")
                 }
                 guard kinds.contains(node.kind) else {
-                    throw failure(builder, "presenter hook '\(name)' does not apply to a \(node.kind.rawValue)")
+                    throw failure(
+                        builder,
+                        "presenter hook '\(name)' does not apply to \(node.kind == .endpoint ? "an" : "a") \(node.kind.rawValue)"
+                    )
                 }
                 guard case .function = hook else {
                     throw failure(builder, "presenter hook '\(name)' must be a function (got \(hook.typeName))")

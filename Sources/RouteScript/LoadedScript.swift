@@ -70,7 +70,8 @@ final class LoadedScript {
                 DSLSchema.builders.map(\.name).contains { name in
                     error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function '\(name)'") == true
                 } || error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function 'require'") == true
-            throw RouteScriptError(.load, error.message, traceback: fromBuilder ? nil : error.traceback)
+            throw RouteScriptError(
+                .load, Self.hinted(error.message), traceback: fromBuilder ? nil : error.traceback)
         } catch {
             throw RouteScriptError(.load, "\(error)")
         }
@@ -89,5 +90,17 @@ final class LoadedScript {
         var presenters = [PresenterChoice?](repeating: nil, count: tree.nodes.count)
         for (index, choice) in converter.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
+    }
+
+    /// A call of an unknown global that looks like a misspelt builder gets a suggestion:
+    /// `attempt to call a nil value (global 'endpont') (did you mean 'endpoint'?)`.
+    static func hinted(_ message: String) -> String {
+        let marker = "attempt to call a nil value (global '"
+        guard let start = message.utf8.firstRange(of: marker.utf8), message.hasSuffix("')") else { return message }
+        let name = String(message[start.upperBound..<message.index(message.endIndex, offsetBy: -2)])
+        guard let builder = DSLSchema.suggestion(for: name, among: DSLSchema.builders.map(\.name)) else {
+            return message
+        }
+        return message + " (did you mean '\(builder)'?)"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import RouteCore
 import RouteScript
 import Testing
 
@@ -112,5 +113,59 @@ import Testing
         let encoded = firstLine(session, "go a%2F42")
         #expect(encoded.contains(#""path":"a%2F42","route":"...""#))
         #expect(firstLine(session, "go a%2F42").contains(#""plan":[]"#), "the same request again")
+    }
+}
+
+@Suite struct CompletionTests {
+    func tree() throws -> RouteTree? { try RouteScriptHost(contentsOf: example("books.lua")).routeTree }
+
+    @Test func completionFollowsTheCommand() throws {
+        let tree = try tree()
+        #expect(Completion.candidates(for: "de", after: "", tree: tree) == ["device"])
+        #expect(Completion.candidates(for: "p", after: "device ", tree: tree) == ["pad", "phone"])
+        #expect(Completion.candidates(for: "--", after: "go books ", tree: tree) == ["--keep"])
+        #expect(Completion.candidates(for: "--j", after: "tree ", tree: tree) == ["--json"])
+        #expect(Completion.candidates(for: "bo", after: "go ", tree: tree) == ["books", "books/:id", "book|{"])
+        #expect(Completion.candidates(for: "/to", after: "", tree: tree) == ["/today", "/today/story/:type/:id"])
+        #expect(Completion.candidates(for: "x", after: "flag ", tree: tree).isEmpty)
+    }
+}
+
+@Suite struct SmallREPLTests {
+    @Test func routesAndStateTakeJSONInTextMode() throws {
+        let session = Session(host: try RouteScriptHost(contentsOf: example("books.lua")), json: false, style: .plain)
+        _ = session.execute("go books/42")
+        #expect(session.execute("state --json").lines.first?.hasPrefix(#"{"state":{"request":"books/42""#) == true)
+        #expect(session.execute("routes --json").lines.first?.hasPrefix(#"{"routes":["#) == true)
+    }
+
+    @Test func namedRequestMistakesGetTheRightKinds() throws {
+        let host = try RouteScriptHost(contentsOf: example("books.lua"))
+        let empty = #expect(throws: RouteError.self) { try host.dispatch("book|") }
+        #expect(empty?.kind == .invalidRequest)
+        let rejected = #expect(throws: RouteError.self) { try host.dispatch(#"story|{"type":"news","id":"x"}"#) }
+        #expect(rejected?.kind == .noMatch)
+        #expect(rejected?.message == "'story': parameter 'id' = 'x' does not pass its validator '[0-9]+'")
+        let missing = #expect(throws: RouteError.self) { try host.dispatch(#"story|{"type":"news"}"#) }
+        #expect(missing?.kind == .invalidRequest)
+    }
+
+    @Test(arguments: [
+        (
+            "return stack { endpont { 'a' } }",
+            "attempt to call a nil value (global 'endpont') (did you mean 'endpoint'?)"
+        ),
+        (
+            "return stack { endpoint { 'a', children = endpoint { './b' } } }",
+            "endpoint: field 'children' must be a list of nodes, not one node (wrap it in { })"
+        ),
+        (
+            "return stack { endpoint { 'a', presenter = { setStack = function() end } } }",
+            "endpoint: presenter hook 'setStack' does not apply to an endpoint"
+        ),
+    ])
+    func scriptMistakesGetHints(source: String, message: String) throws {
+        let error = #expect(throws: RouteScriptError.self) { try RouteScriptHost().load(source: source, name: "m.lua") }
+        #expect(error?.message == "m.lua:1: " + message)
     }
 }

@@ -185,10 +185,10 @@ import Testing
         #expect(throws: RouteError(.invalidRequest, "the JSON of a named request must be an object, not an array")) {
             try tree.resolve("book|[1]")
         }
-        #expect(throws: RouteError(.unknownRoute, "route 'books/:id' needs parameter 'id'")) {
+        #expect(throws: RouteError(.invalidRequest, "'book': route 'books/:id' needs parameter 'id'")) {
             try tree.resolve("book|{}")
         }
-        #expect(throws: RouteError(.unknownRoute, "parameter 'id' = 'x' does not pass its validator '[0-9]+'")) {
+        #expect(throws: RouteError(.noMatch, "'book': parameter 'id' = 'x' does not pass its validator '[0-9]+'")) {
             try tree.resolve(#"book|{"id":"x"}"#)
         }
     }
