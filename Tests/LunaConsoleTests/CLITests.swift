@@ -119,7 +119,7 @@ import Testing
                 """)
         let clean = try luna(["check", "examples/books.lua"])
         #expect(clean.status == 0)
-        #expect(clean.stdout == "examples/books.lua: 11 routes, 0 errors, 0 warnings\n")
+        #expect(clean.stdout == "examples/books.lua: 12 routes, 0 errors, 0 warnings\n")
         // Problems that are load errors: exit status 2.
         let folder = ScriptFolder()
         for (source, message) in [
