@@ -126,7 +126,10 @@ import Testing
         #expect(Completion.candidates(for: "--", after: "go books ", tree: tree) == ["--keep"])
         #expect(Completion.candidates(for: "--j", after: "tree ", tree: tree) == ["--json"])
         #expect(Completion.candidates(for: "bo", after: "go ", tree: tree) == ["books", "books/:id", "book|{"])
-        #expect(Completion.candidates(for: "/to", after: "", tree: tree) == ["/today", "/today/all_news", "/today/story/:type/:id"])
+        #expect(
+            Completion.candidates(for: "/to", after: "", tree: tree) == [
+                "/today", "/today/all_news", "/today/story/:type/:id",
+            ])
         #expect(Completion.candidates(for: "x", after: "flag ", tree: tree).isEmpty)
     }
 }

@@ -6,17 +6,28 @@ import Testing
 @Suite struct ExamplesTests {
     @Test func featherweightDemoFlowsAndLeafTab() throws {
         let host = try RouteScriptHost(contentsOf: example("featherweight.lua"))
+        // The demo's paths, as its AppCoordinator declares them.
+        #expect(
+            host.routeTree?.endpoints.map(\.definition.displayText)
+                == ["welcome", "welcome/register", "welcome/register/step2", "welcome/login", "about"])
+        _ = try host.dispatch("welcome")
         _ = try host.dispatch("welcome/register/step2")
         #expect(host.tree?.children[0].children.map(\.title) == ["Welcome", "Register", "Step 2"])
+        _ = try host.dispatch("welcome/login")
+        #expect(host.tree?.children[0].children.map(\.title) == ["Welcome", "Log in"])
         let about = try host.dispatch("about")
-        #expect(about.plan.operations.map(\.text) == ["update about", "select junction:welcome 3 (about)"])
-        // The zoo routes: patterns first, the legacy regex only for what no pattern takes.
-        #expect(try host.dispatch("zoos/berlin/animals/lion").resolution.params == ["zoo": "berlin", "animal": "lion"])
-        let legacy = try host.dispatch("animals/tiger")
-        #expect(legacy.route == "regex:animals/(?<animal>[a-z]+)")
-        #expect(legacy.resolution.params == ["animal": "tiger"])
-        #expect(host.tree?.children[2].children.map(\.id) == ["legacy-animal"])
-        #expect(throws: RouteError.self) { try host.dispatch("animals/Tiger9") }
+        #expect(about.plan.operations.map(\.text) == ["update about", "select junction:welcome 1 (about)"])
+    }
+
+    @Test func animalsAndZoosFromFeatherweightsReadme() throws {
+        let host = try RouteScriptHost(contentsOf: example("animals.lua"))
+        let animal = try host.dispatch("animals/tiger")
+        #expect(animal.route == "regex:animals/(?<id>\\w+)")
+        #expect(animal.resolution.params == ["id": "tiger"])
+        #expect(host.tree?.children[0].children.map(\.id) == ["animals", "animal"])
+        #expect(try host.dispatch("zoos/berlin").resolution.params == ["id": "berlin"])
+        #expect(host.tree?.children[1].children.map(\.id) == ["zoos", "zoos/:id"])
+        #expect(throws: RouteError.self) { try host.dispatch("animals/big-cat") }
     }
 
     @Test func routerServiceFlagsFallbacksAndNamedRequests() throws {
@@ -54,7 +65,7 @@ import Testing
         #expect(host.state.params == ["message": "7"])
     }
 
-    @Test(arguments: ["books.lua", "featherweight.lua", "routerservice.lua", "device.lua"])
+    @Test(arguments: ["books.lua", "featherweight.lua", "animals.lua", "routerservice.lua", "device.lua"])
     func everyExampleLoadsAndEveryNamedRouteRoundTrips(name: String) throws {
         let host = try RouteScriptHost(contentsOf: example(name))
         let tree = try #require(host.routeTree)
