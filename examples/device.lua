@@ -1,26 +1,30 @@
--- One script, two trees over the same paths: a tab bar with stacks on a phone, a split
--- layout (a junction of a list and a detail stack) on a pad. Switch with `device pad` in
--- the REPL or `--device pad`; the navigation state is kept.
+-- One script, two trees over the same paths and the same node ids, so the navigation state
+-- (each tab's stack included) survives switching with `device pad` in the REPL or `--device pad`.
+--   phone: a tab bar of a Mail navigation stack (inbox, then a message pushed over it) and
+--          Settings; Drafts is a sheet presented over the inbox.
+--   pad:   the Mail tab is a split view, as UIKit's UISplitViewController — such a stack shown
+--          side by side where there is room: the stack's first screen is the sidebar (the
+--          mailbox list, always shown), the screen above it the detail — and Drafts is a tab.
 
-local inbox = function(extra)
-  return endpoint { "inbox", title = "Inbox", children = extra }
-end
+local pad = device.idiom == "pad"
+local drafts = endpoint { "drafts", title = "Drafts" }
 
-if device.idiom == "pad" then
-  return junction { id = "split", title = "Mail",
-    stack { id = "sidebar", title = "Mailboxes",
-      inbox {},
+local tabs = {
+  id = "tabs", title = "Mail",
+  stack { id = "mail", title = pad and "Mailboxes" or "Mail",
+    -- `split`: draw this stack as sidebar + detail where the device has room for both.
+    presenter = { create = function() return { split = true } end },
+    endpoint { "inbox", title = "Inbox",
+      children = {
+        endpoint { "./:message", title = "Message",
+          presenter = { update = function(view, ctx) view.title = "Message " .. ctx.params.message end },
+        },
+      },
+      modals = not pad and { drafts } or nil,
     },
-    stack { id = "detail", title = "Message",
-      endpoint { "inbox/:message", title = "Message" },
-    },
-    endpoint { "settings", title = "Settings" },
-  }
-end
-
-return junction { id = "tabs", title = "Mail",
-  stack { id = "mail", title = "Mail",
-    inbox { endpoint { "inbox/:message", title = "Message" } },
   },
   endpoint { "settings", title = "Settings" },
 }
+if pad then table.insert(tabs, 2, drafts) end
+
+return junction(tabs)

@@ -140,11 +140,21 @@ extension RouteScriptHost {
             else { return nil }
             return .switcher(node: index, section: section, content: content)
         case .junction(_, let selected, let options):
-            let translatedOptions = options.map { translate($0, from: old, to: new) }
-            guard translatedOptions.map({ $0?.node }) == node.children.map(Optional.init),
-                selected < translatedOptions.count
+            // Options are matched by node: a kept option keeps its stack, a new one starts as a
+            // junction shows an option never visited, a vanished one goes.
+            var kept: [Int: Presented] = [:]
+            for option in options {
+                if let translated = translate(option, from: old, to: new) { kept[translated.node] = translated }
+            }
+            guard selected < options.count, let selectedNode = new.nodeIndex[old.nodes[options[selected].node].id],
+                let newSelected = node.children.firstIndex(of: selectedNode), kept[selectedNode] != nil
             else { return nil }
-            return .junction(node: index, selected: selected, options: translatedOptions.compactMap { $0 })
+            var newOptions: [Presented] = []
+            for child in node.children {
+                guard let option = kept[child] ?? Self.unvisited(child, in: new) else { return nil }
+                newOptions.append(option)
+            }
+            return .junction(node: index, selected: newSelected, options: newOptions)
         case .stack(_, let items):
             var result: [Presented] = []
             for item in items {
@@ -156,6 +166,21 @@ extension RouteScriptHost {
             let translatedModal = modal.flatMap { translate($0, from: old, to: new) }
             let fits = translatedModal.map { node.modals.contains($0.node) } ?? true
             return .screen(node: index, activation: activation, modal: fits ? translatedModal : nil)
+        }
+    }
+
+    /// How a junction shows an option that was never on the active path: an empty stack, an
+    /// endpoint without activation, a junction of such options; a switcher has no such state.
+    static func unvisited(_ node: Int, in tree: RouteTree) -> Presented? {
+        let spec = tree.nodes[node]
+        switch spec.kind {
+        case .stack: return .stack(node: node, items: [])
+        case .endpoint: return .screen(node: node, activation: nil, modal: nil)
+        case .junction:
+            let options = spec.children.compactMap { unvisited($0, in: tree) }
+            guard options.count == spec.children.count, !options.isEmpty else { return nil }
+            return .junction(node: node, selected: 0, options: options)
+        case .switcher: return nil
         }
     }
 
@@ -212,9 +237,14 @@ extension RouteScriptHost {
     ) {
         var operations = transition.plan.operations
         let planned = Set(operations.map { $0.name + " " + $0.id })
+        var creates: [PlanOperation] = []
         transition.to.presented?.forEach { presented in
             let id = tree.nodes[presented.node].id
-            guard let presentable = presentables[id] else { return }
+            guard let presentable = presentables[id] else {
+                // A junction option the new tree added: shown, but never created.
+                if !planned.contains("create " + id) { creates.append(.create(id: id)) }
+                return
+            }
             switch presented {
             case .stack(_, let items):
                 let ids = items.map { tree.nodes[$0.node].id }
@@ -232,9 +262,19 @@ extension RouteScriptHost {
                 if presentable.children.first?.id != option, !planned.contains("select " + id) {
                     operations.append(.select(id: id, index: section, option: option))
                 }
-            case .junction: break
+            case .junction(_, let selected, let options):
+                let ids = options.map { tree.nodes[$0.node].id }
+                if presentable.children.map(\.id) != ids, !planned.contains("setOptions " + id) {
+                    operations.append(.setOptions(id: id, options: ids))
+                }
+                // Options moved: the selection is an index, so it is set again.
+                if presentable.selected != selected, !planned.contains("select " + id) {
+                    operations.append(.select(id: id, index: selected, option: ids[selected]))
+                }
             }
         }
+        let firstAfterDismissals = operations.firstIndex { if case .dismissModal = $0 { false } else { true } }
+        operations.insert(contentsOf: creates, at: firstAfterDismissals ?? operations.count)
         transition.plan.operations = operations
     }
 

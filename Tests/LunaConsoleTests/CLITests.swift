@@ -58,7 +58,8 @@ import Testing
         let on = try luna(["dispatch", "examples/routerservice.lua", "checkout", "--flag", "newCheckout=on", "--json"])
         #expect(on.stdout.contains(#""route":"checkout","#))
         let pad = try luna(["dispatch", "examples/device.lua", "inbox/3", "--device", "pad", "--json"])
-        #expect(pad.stdout.contains(#""id":"split""#))
+        #expect(pad.stdout.contains(#""id":"drafts","kind":"screen""#))
+        #expect(pad.stdout.contains(#""id":"mail","kind":"stack","title":"Mailboxes""#))
     }
 
     @Test func usageErrorsAndLoadErrorsExitWithTwo() throws {

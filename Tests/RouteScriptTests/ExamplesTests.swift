@@ -52,17 +52,29 @@ import Testing
     @Test func deviceExampleKeepsTheStateAcrossDevices() throws {
         let host = try RouteScriptHost(contentsOf: example("device.lua"))
         _ = try host.dispatch("inbox/7")
-        #expect(host.tree?.id == "tabs")
-        #expect(host.tree?.children[0].children.map(\.id) == ["inbox", "inbox/:message"])
+        _ = try host.dispatch("settings")
+        #expect(host.tree?.children.map(\.id) == ["mail", "settings"])
+        // Pad: Mail is a split view whose sidebar (inbox) and detail (the message) both stay,
+        // and Drafts is a tab; the kept tab's stack survives the switch.
         let summary = try host.setDevice(.pad)
         #expect(summary.warning == nil)
-        #expect(host.state.request?.path == "inbox/7")
-        #expect(host.tree?.id == "split")
-        #expect(host.tree?.selected == 1)
-        #expect(host.tree?.children[1].children.map(\.id) == ["inbox/:message"])
+        #expect(host.state.request?.path == "settings")
+        #expect(host.tree?.children.map(\.id) == ["mail", "drafts", "settings"])
+        #expect(host.tree?.selected == 2)
+        let mail = try #require(host.tree?.children.first)
+        #expect(mail.title == "Mailboxes" && mail.attributes["split"] == .boolean(true))
+        #expect(mail.children.map(\.id) == ["inbox", "inbox/:message"])
+        // A deep link on the pad shows the sidebar and the detail.
+        _ = try host.dispatch("inbox/3")
+        #expect(host.tree?.children.first?.children.map(\.title) == ["Inbox", "Message 3"])
+        _ = try host.dispatch("drafts")
+        // Phone: Drafts is a sheet over the inbox; back to the pad and the tab is there again.
         try host.setDevice(.phone)
-        #expect(host.tree?.id == "tabs")
-        #expect(host.state.params == ["message": "7"])
+        #expect(host.tree?.children.map(\.id) == ["mail", "settings"])
+        #expect(host.tree?.children.first?.children.first?.modal?.id == "drafts")
+        try host.setDevice(.pad)
+        #expect(host.tree?.selected == 1)
+        #expect(host.state.request?.path == "drafts")
     }
 
     @Test(arguments: ["books.lua", "featherweight.lua", "animals.lua", "routerservice.lua", "device.lua"])
