@@ -38,21 +38,24 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
+        // The live session the REPL and the inspector share: host, history, events, file watching.
+        .target(name: "LunaLive", dependencies: ["RouteScript", "RouteCore"]),
         // The REPL and command output.
-        .target(name: "LunaConsole", dependencies: ["RouteScript", "RouteCore", "LuaHost", "CEdit"]),
+        .target(name: "LunaConsole", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [
-                "LunaConsole",
+                "LunaConsole", "LunaLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
+        .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
         // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
         .testTarget(
-            name: "LunaConsoleTests", dependencies: ["LunaConsole", "RouteScript", "RouteCore"], exclude: ["Fixtures"]),
+            name: "LunaConsoleTests", dependencies: ["LunaConsole", "LunaLive", "RouteScript", "RouteCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import LunaLive
 import RouteCore
 import RouteScript
 

@@ -1,3 +1,4 @@
+import LunaLive
 import RouteCore
 import RouteScript
 
@@ -10,7 +11,10 @@ import RouteScript
 /// print(result.lines.joined(separator: "\n"))
 /// ```
 public final class Session {
-    public let host: RouteScriptHost
+    /// The live session this REPL is a view of (the inspector may be another).
+    public let live: LiveSession
+    /// The host, for a caller that holds the session's lock or runs alone (pipe mode, tests).
+    public var host: RouteScriptHost { live.hostUnderLock }
     public let json: Bool
     public let style: Style
 
@@ -32,6 +36,9 @@ public final class Session {
         ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
         ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
+        ("history", "history", "every dispatch, back, flag, device change and reload so far"),
+        ("undo", "undo", "travel back to the state before the one on screen"),
+        ("goto", "goto N", "travel to the state of history entry N"),
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state [--json]", "the current request, route, parameters and active node chain"),
         ("routes", "routes [--json]", "the route table, most specific first"),
@@ -46,14 +53,24 @@ public final class Session {
         ("quit", "quit", "leave (Ctrl-D too)"),
     ]
 
-    public init(host: RouteScriptHost, json: Bool, style: Style) {
-        self.host = host
+    public init(live: LiveSession, json: Bool, style: Style) {
+        self.live = live
         self.json = json
         self.style = style
     }
 
-    /// Runs one line. Errors are printed, never thrown: the REPL goes on.
+    /// A session of its own over `host`.
+    public convenience init(host: RouteScriptHost, json: Bool, style: Style) {
+        self.init(live: LiveSession(host: host), json: json, style: style)
+    }
+
+    /// Runs one line. Errors are printed, never thrown: the REPL goes on. The whole command
+    /// runs under the live session's lock, so an inspector page never sees half of it.
     public func execute(_ line: String) -> Result {
+        live.withHost { _ in executeLocked(line) }
+    }
+
+    private func executeLocked(_ line: String) -> Result {
         if let pending = pendingLua {
             pendingLua = nil
             return lua(pending.text + "\n" + line, prefix: pending.prefix)
@@ -69,8 +86,13 @@ public final class Session {
             guard case .success(let (path, _)) = Self.requestArgument(argument, allowKeep: false) else {
                 return usage("sync PATH")
             }
-            return attempt { try show(host.sync(path)) }
-        case "back": return attempt { try show(host.back()) }
+            return attempt { try show(live.sync(path)) }
+        case "back": return attempt { try show(live.back()) }
+        case "history": return history()
+        case "undo": return attempt { travelled(try live.undo()) }
+        case "goto":
+            guard let index = Int(argument) else { return usage("goto N") }
+            return attempt { travelled(try live.travel(to: index)) }
         case "tree": return tree(json: json || argument == "--json")
         case "state": return state(json: json || argument == "--json")
         case "routes":
@@ -83,9 +105,9 @@ public final class Session {
         case "flags": return flags()
         case "device":
             guard let device = Device(rawValue: argument) else { return usage("device phone|pad") }
-            return attempt { reloadLines(try host.setDevice(device)) }
+            return attempt { reloadLines(try live.setDevice(device)) }
         case "reload":
-            do { return reloadLines(try host.reload()) } catch { return reloadFailure(error) }
+            do { return reloadLines(try live.reload()) } catch { return reloadFailure(error) }
         case "lua":
             guard !argument.isEmpty else { return usage("lua CHUNK") }
             return lua(argument, prefix: "")
@@ -145,7 +167,7 @@ public final class Session {
 
     /// Called by the loop when the watcher saw the script change.
     public func reloadAfterChange() -> Result {
-        do { return Result(lines: reloadLines(try host.reload()).lines) } catch {
+        do { return Result(lines: reloadLines(try live.reload(from: .watcher)).lines) } catch {
             return reloadFailure(error)
         }
     }
@@ -169,7 +191,7 @@ public final class Session {
     // MARK: Commands
 
     private func go(_ path: String, keep: Bool) -> Result {
-        do { return show(try host.dispatch(path, keepStack: keep)) } catch {
+        do { return show(try live.dispatch(path, keepStack: keep)) } catch {
             var result = failure(error, request: path)
             result.failed = true
             return result
@@ -179,6 +201,25 @@ public final class Session {
     private func show(_ outcome: RouteScriptHost.Outcome) -> Result {
         if json { return Result(lines: [Output.json(outcome, tree: host.tree)]) }
         return Result(lines: [Output.text(outcome, tree: host.tree, style: style)])
+    }
+
+    /// The history, one entry a line; `*` marks the one on screen.
+    private func history() -> Result {
+        let entries = live.history
+        let current = live.currentEntry
+        if json {
+            return Result(lines: [
+                "{\"history\":\(JSONWriter.array(entries.map(\.json))),\"current\":\(current.map(String.init) ?? "null")}"
+            ])
+        }
+        guard !entries.isEmpty else { return Result(lines: [style.dim("(no history yet)")]) }
+        return Result(lines: entries.map { ($0.index == current ? "* " : "  ") + $0.line })
+    }
+
+    /// After `undo` or `goto`: the plan and the tree, like a dispatch.
+    private func travelled(_ outcome: RouteScriptHost.Outcome?) -> Result {
+        if let outcome { return show(outcome) }
+        return Result(lines: [json ? "{\"tree\":null}" : style.dim("(back to the start: nothing shown)")])
     }
 
     private func tree(json asJSON: Bool) -> Result {
@@ -227,7 +268,7 @@ public final class Session {
 
     private func explain(_ path: String) -> Result {
         do {
-            let explanation = try host.explain(path)
+            let explanation = try live.explain(path)
             guard let tree = host.routeTree else { return Result(lines: []) }
             let request = try tree.request(from: path)
             if json {
@@ -295,7 +336,7 @@ public final class Session {
         let value = String(argument[argument.index(after: equals)...]).trimmingWhitespace()
         guard !name.isEmpty else { return usage("flag NAME=VALUE") }
         do {
-            let outcome = try host.setFlag(name, value.isEmpty ? nil : value)
+            let outcome = try live.setFlag(name, value.isEmpty ? nil : value)
             var lines = json ? [] : [value.isEmpty ? "flag \(name) cleared" : "flag \(name)=\(value)"]
             if let outcome { lines += show(outcome).lines }
             if json && outcome == nil { lines.append("{\"flags\":\(JSONWriter.stringObject(host.options.flags))}") }

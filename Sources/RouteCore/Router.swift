@@ -51,6 +51,17 @@ public final class Router<P: Presenter> {
         return Result(resolution: resolution, transition: transition)
     }
 
+    /// Goes to a state this router was in before (time travel): the plan between the two
+    /// presentations, applied like any dispatch's (kept presentables are reused, `create` and
+    /// `unwind` run where needed).
+    @discardableResult
+    public func restore(_ target: RouterState) throws -> Transition {
+        let plan = Reducer.plan(from: state.presented, to: target.presented, tree: tree)
+        let transition = Transition(from: state, to: target, plan: plan)
+        try apply(transition)
+        return transition
+    }
+
     /// Records a change the UI already made (a swipe back) and applies only what it did not.
     @inlinable
     public func sync(_ request: String) throws -> Result {

@@ -130,6 +130,24 @@ public final class RouteScriptHost {
         try run("back") { router in try router.back() }
     }
 
+    /// Goes back to a state this host's current tree was in (time travel); nil when the
+    /// state is the initial one (nothing shown).
+    public func restore(_ target: RouterState) throws -> Outcome? {
+        guard !busy else { throw RouteScriptError(.reentrant, "cannot travel from inside a presenter or guard") }
+        let (script, router) = try loaded()
+        busy = true
+        defer { busy = false }
+        script.callbacks.beginDispatch()
+        let transition = try router.restore(target)
+        guard let request = target.request, let route = target.route else { return nil }
+        let resolution = Resolution(
+            request: request, route: route, params: target.params, requested: target.requested)
+        return Outcome(
+            request: target.requested ?? request.original, resolution: resolution, plan: transition.plan,
+            route: Lint.show(script.tree.endpoints[route].definition.displayText),
+            name: script.tree.endpoints[route].name)
+    }
+
     private func run(
         _ request: String, _ body: (Router<ScriptPresenter>) throws -> Router<ScriptPresenter>.Result
     )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LunaConsole
+import LunaLive
 import RouteCore
 import RouteScript
 

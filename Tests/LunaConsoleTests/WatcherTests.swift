@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import LunaLive
 import Testing
 
 /// Every way an editor saves gives exactly one settled change. The kernel queues inotify

@@ -1,0 +1,253 @@
+import RouteCore
+import RouteScript
+
+/// One live navigation session: a loaded script host, its history, and the observers that
+/// show it (the REPL, any number of inspector pages). Every change goes through here, so
+/// what one view does shows in all of them.
+///
+/// The session is thread-safe: the REPL calls it from the main thread, the inspector from
+/// its server's threads. Each operation runs under one lock; observers are called under that
+/// lock, in order, and must only hand the event on (never block).
+///
+/// ```swift
+/// let session = LiveSession(host: try RouteScriptHost(contentsOf: "examples/books.lua"))
+/// let token = session.observe { event in print(event.kind) }
+/// _ = try session.dispatch("books/42")     // observers see .dispatched
+/// try session.undo()                       // back to the state before it
+/// ```
+public final class LiveSession: @unchecked Sendable {
+    /// The host. Touch it only inside ``withHost(_:)``.
+    private let host: RouteScriptHost
+    private let lock = RecursiveLock()
+    private var observers: [(id: Int, handler: (LiveEvent) -> Void)] = []
+    private var nextObserver = 0
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    /// Every change, oldest first.
+    private var entries: [HistoryEntry] = []
+    /// The entry whose state is on screen (moves with undo and goto).
+    private var position: Int?
+    /// Bumped by every successful reload: states of an older tree cannot be restored directly.
+    private var generation = 0
+
+    public init(host: RouteScriptHost) {
+        self.host = host
+        self.started = clock.now
+    }
+
+    /// The host, for a caller already holding the lock (inside ``withHost(_:)`` or an
+    /// observer) or running alone (tests, a REPL without an inspector).
+    public var hostUnderLock: RouteScriptHost { host }
+
+    /// Runs `body` with the host, under the session's lock (the REPL's Lua evaluation,
+    /// rendering, completion).
+    public func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
+        try lock.locked { try body(host) }
+    }
+
+    /// Registers an observer; it is called for every event until the token is cancelled.
+    public func observe(_ handler: @escaping (LiveEvent) -> Void) -> ObserverToken {
+        lock.locked {
+            nextObserver += 1
+            observers.append((nextObserver, handler))
+            return ObserverToken(id: nextObserver, session: self)
+        }
+    }
+
+    func removeObserver(_ id: Int) {
+        lock.locked { observers.removeAll { $0.id == id } }
+    }
+
+    // MARK: Operations
+
+    /// Dispatches a request (SPEC §3), records it and tells the observers.
+    @discardableResult
+    public func dispatch(
+        _ request: String, keepStack: Bool = false, from origin: LiveEvent.Origin = .repl
+    ) throws
+        -> RouteScriptHost.Outcome
+    {
+        try change(.dispatch, request: request, origin: origin) { try $0.dispatch(request, keepStack: keepStack) }
+    }
+
+    /// Records a change the UI already made (SPEC §3 sync).
+    @discardableResult
+    public func sync(_ request: String, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
+        try change(.sync, request: request, origin: origin) { try $0.sync(request) }
+    }
+
+    /// The user went back: pops the top stack or dismisses the top modal.
+    @discardableResult
+    public func back(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
+        try change(.back, request: nil, origin: origin) { try $0.back() }
+    }
+
+    /// Sets (nil clears) an app flag; the current request is resolved again.
+    @discardableResult
+    public func setFlag(
+        _ name: String, _ value: String?, from origin: LiveEvent.Origin = .repl
+    ) throws
+        -> RouteScriptHost.Outcome?
+    {
+        try lock.locked {
+            do {
+                let outcome = try host.setFlag(name, value)
+                record(
+                    .flag, request: outcome?.request, outcome: outcome, summary: nil, origin: origin,
+                    detail: value.map { "\(name)=\($0)" } ?? "\(name) cleared")
+                return outcome
+            } catch {
+                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
+                throw error
+            }
+        }
+    }
+
+    /// Re-evaluates the script for another device, keeping the state.
+    @discardableResult
+    public func setDevice(_ device: Device, from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
+        try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
+    }
+
+    /// Reloads the script now (or because the watcher saw a save).
+    @discardableResult
+    public func reload(from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
+        try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
+    }
+
+    /// Explains a request; changes nothing and records nothing.
+    public func explain(_ request: String) throws -> MatchExplanation {
+        try lock.locked { try host.explain(request) }
+    }
+
+    // MARK: History
+
+    /// The history, oldest first.
+    public var history: [HistoryEntry] { lock.locked { entries } }
+
+    /// The index of the entry on screen, if any.
+    public var currentEntry: Int? { lock.locked { position } }
+
+    /// Goes back to the state of entry `index`: the plan from the state on screen to that
+    /// state, applied through the presenters like any dispatch (kept presentables are
+    /// reused; `create` and `unwind` run as needed). An entry from before a reload is
+    /// reached by dispatching its request on the current tree.
+    @discardableResult
+    public func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try lock.locked {
+            guard entries.indices.contains(index) else {
+                throw LiveSessionError("there is no history entry \(index) (the history has \(entries.count))")
+            }
+            let target = entries[index]
+            do {
+                let outcome: RouteScriptHost.Outcome?
+                if target.generation == generation {
+                    outcome = try host.restore(target.state)
+                } else if let request = target.state.requested ?? target.state.request?.original {
+                    outcome = try host.dispatch(request)
+                } else {
+                    outcome = try host.restore(.initial)
+                }
+                position = index
+                notify(LiveEvent(kind: .travelled, origin: origin, entry: target, outcome: outcome))
+                return outcome
+            } catch {
+                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
+                throw error
+            }
+        }
+    }
+
+    /// Travels to the entry before the one on screen.
+    @discardableResult
+    public func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try lock.locked {
+            guard let position, position > 0 else { throw LiveSessionError("there is nothing to undo") }
+            return try travel(to: position - 1, from: origin)
+        }
+    }
+
+    // MARK: Recording
+
+    private func change(
+        _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin,
+        _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
+    ) throws -> RouteScriptHost.Outcome {
+        try lock.locked {
+            do {
+                let outcome = try body(host)
+                record(kind, request: request ?? outcome.request, outcome: outcome, summary: nil, origin: origin)
+                return outcome
+            } catch {
+                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, request: request, error: error))
+                throw error
+            }
+        }
+    }
+
+    private func reloading(
+        _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?,
+        _ body: (RouteScriptHost) throws -> ReloadSummary
+    ) throws -> ReloadSummary {
+        try lock.locked {
+            do {
+                let summary = try body(host)
+                generation += 1
+                record(
+                    kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
+                return summary
+            } catch {
+                notify(LiveEvent(kind: .reloadFailed, origin: origin, entry: nil, error: error))
+                throw error
+            }
+        }
+    }
+
+    private func record(
+        _ kind: HistoryEntry.Kind, request: String?, outcome: RouteScriptHost.Outcome?, summary: ReloadSummary?,
+        origin: LiveEvent.Origin, detail: String? = nil
+    ) {
+        let state = host.state
+        let entry = HistoryEntry(
+            index: entries.count, milliseconds: Self.milliseconds(clock.now - started), kind: kind, request: request,
+            route: state.route.flatMap { route in
+                host.routeTree.map { Lint.show($0.endpoints[route].definition.displayText) }
+            },
+            planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
+            state: state, generation: generation)
+        entries.append(entry)
+        position = entry.index
+        let eventKind: LiveEvent.Kind =
+            switch kind {
+            case .dispatch, .sync: .dispatched
+            case .back: .wentBack
+            case .flag: .flagChanged
+            case .device: .deviceChanged
+            case .reload: .reloaded
+            }
+        notify(LiveEvent(kind: eventKind, origin: origin, entry: entry, outcome: outcome, summary: summary))
+    }
+
+    private func notify(_ event: LiveEvent) {
+        for observer in observers { observer.handler(event) }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// Keeps an observer registered; ``cancel()`` (or dropping every copy's session) stops it.
+public struct ObserverToken: Sendable {
+    let id: Int
+    weak var session: LiveSession?
+
+    public func cancel() { session?.removeObserver(id) }
+}
+
+/// A session operation that could not be done (no such history entry, nothing to undo).
+public struct LiveSessionError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

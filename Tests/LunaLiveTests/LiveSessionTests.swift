@@ -1,0 +1,108 @@
+import LunaLive
+import RouteCore
+import RouteScript
+import Testing
+
+/// The repository root, from this file's path.
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+func books() throws -> LiveSession {
+    LiveSession(host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua"))
+}
+
+/// History and time travel: every change is an entry; travelling restores an entry's tree
+/// with the reducer's plan between the two states.
+@Suite struct LiveSessionTests {
+    static let journeys: [[String]] = [
+        ["books/42?title=Dune", "today/story/news/7", "profile", "orders/5", "books/7"],
+        ["login", "today", "books/1", "books/2", "today/all_news", "nope"],
+        ["myapp://today/story/sports/12#top", "delivery", "books", "onboarding?name=Ann"],
+    ]
+
+    @Test(arguments: 0..<journeys.count)
+    func gotoRestoresEachEntrysTreeWithTheReducersPlan(journey: Int) throws {
+        let session = try books()
+        var trees: [String?] = []
+        var states: [RouterState] = []
+        for request in Self.journeys[journey] {
+            try session.dispatch(request)
+            trees.append(session.withHost { $0.tree?.rendered() })
+            states.append(session.withHost { $0.state })
+        }
+        #expect(session.history.count == trees.count)
+        // Every entry, from the last one and from each other.
+        for target in (0..<trees.count).reversed() {
+            let before = session.withHost { $0.state }
+            let outcome = try session.travel(to: target)
+            #expect(session.withHost { $0.tree?.rendered() } == trees[target], "goto \(target)")
+            #expect(session.withHost { $0.state } == states[target])
+            let expected = session.withHost { host in
+                Reducer.plan(from: before.presented, to: states[target].presented, tree: host.routeTree!)
+            }
+            #expect(outcome?.plan == expected, "the reducer's plan, nothing more")
+            #expect(session.currentEntry == target)
+        }
+        // Travelling to where we are is an empty plan.
+        #expect(try session.travel(to: 0)?.plan.isEmpty == true)
+    }
+
+    @Test func undoGoesBackOneEntryAtATime() throws {
+        let session = try books()
+        try session.dispatch("books/42")
+        let first = session.withHost { $0.tree?.rendered() }
+        try session.dispatch("today/story/news/7")
+        let undone = try session.undo()
+        #expect(session.withHost { $0.tree?.rendered() } == first)
+        // The Today tab goes back to never visited: its screen and the story are unwound.
+        #expect(
+            undone?.plan.operations.map(\.text) == [
+                "dismissModal today today/story/:type/:id", "setStack stack:today []",
+                "select junction:today 1 (stack:books)", "unwind today/story/:type/:id", "unwind today",
+            ])
+        #expect(throws: LiveSessionError.self) { try session.undo() }
+    }
+
+    @Test func entriesRecordEveryKindOfChange() throws {
+        let session = try books()
+        try session.dispatch("books/42")
+        try session.back()
+        try session.setFlag("beta", "on")
+        try session.setDevice(.pad)
+        try session.reload()
+        #expect(session.history.map(\.kind) == [.dispatch, .back, .flag, .device, .reload])
+        #expect(session.history.map(\.route) == ["books/:id", "books", "books", "books", "books"])
+        #expect(session.history[0].line.hasSuffix("dispatch books/42 → books/:id  (11 ops)"))
+        #expect(session.history[2].detail == "beta=on")
+    }
+
+    @Test func travelAcrossAReloadDispatchesTheEntrysRequest() throws {
+        let session = try books()
+        try session.dispatch("books/42")
+        try session.dispatch("today")
+        try session.reload()
+        try session.travel(to: 0)
+        #expect(session.withHost { $0.state.request?.path } == "books/42")
+    }
+
+    @Test func observersSeeEveryEventInOrder() throws {
+        let session = try books()
+        let seen = Box<[String]>([])
+        let token = session.observe { event in seen.value.append(event.kind.rawValue) }
+        try session.dispatch("books/42")
+        _ = try? session.dispatch("books/x/y/z/../..//%zz")
+        try session.back()
+        try session.undo()
+        token.cancel()
+        try session.dispatch("today")
+        #expect(seen.value == ["dispatched", "failed", "wentBack", "travelled"])
+    }
+}
+
+final class Box<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
