@@ -13,7 +13,8 @@ let package = Package(
         .library(name: "RouteCoreOracle", targets: ["RouteCoreOracle"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The system Lua 5.4 library.
@@ -39,13 +40,25 @@ let package = Package(
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
         // The live session the REPL and the inspector share: host, history, events, file watching.
-        .target(name: "LunaLive", dependencies: ["RouteScript", "RouteCore"]),
+        .target(name: "LunaLive", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
+        // The live inspector: a local HTTP/WebSocket server (SwiftNIO) and the page it serves.
+        .target(
+            name: "LunaInspector",
+            dependencies: [
+                "LunaLive", "RouteScript", "RouteCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css")]
+        ),
         // The REPL and command output.
         .target(name: "LunaConsole", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [
-                "LunaConsole", "LunaLive",
+                "LunaConsole", "LunaLive", "LunaInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import LuaHost
+import LunaLive
 import RouteCore
 import RouteScript
 
@@ -51,17 +52,7 @@ public enum Output {
 
     /// The error kind of SPEC §4 and the message.
     public static func describe(_ error: Error) -> (kind: String, message: String) {
-        switch error {
-        case let error as RouteError: (error.kind.rawValue, error.message)
-        case let error as RouteScriptError:
-            (
-                error.kind == .load ? "script" : error.kind.rawValue,
-                error.message + (error.traceback.map { "\n" + $0 } ?? "")
-            )
-        case let error as RouteDefinitionError: ("script", error.message)
-        case let error as LuaError: ("script", error.fullDescription)
-        default: ("script", "\(error)")
-        }
+        ErrorReport.describe(error)
     }
 
     /// A dispatch as text: the request and what it matched, the plan, then the tree.

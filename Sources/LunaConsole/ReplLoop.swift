@@ -29,10 +29,25 @@ public final class ReplLoop {
     /// - Parameters:
     ///   - interactive: use libedit on the terminal; otherwise read lines from standard input.
     ///   - watcher: reloads on change; nil for `--no-watch`.
-    public init(session: Session, interactive: Bool, watcher: FileWatcher?, historyPath: String?) {
+    /// Lines about changes another view (an inspector page) made, waiting to be printed.
+    private let others = OtherViews()
+    private var observer: ObserverToken?
+
+    /// - Parameter echoPageEvents: print a line for each change an inspector page makes.
+    public init(
+        session: Session, interactive: Bool, watcher: FileWatcher?, historyPath: String?, echoPageEvents: Bool = false
+    ) {
         self.session = session
         self.watcher = watcher
         self.reader = LineReader(fd: STDIN_FILENO)
+        if echoPageEvents {
+            let others = self.others
+            let json = session.json
+            observer = session.live.observe { event in
+                guard event.origin == .page, let line = Self.describe(event, json: json) else { return }
+                others.post(line)
+            }
+        }
         if interactive {
             let host = session.host
             editor = LineEditor(prompt: "luna> ", historyPath: historyPath) { word, before in
@@ -63,6 +78,7 @@ public final class ReplLoop {
         }
         defer {
             signal(SIGINT, SIG_DFL)
+            observer?.cancel()
             editor?.close()
         }
         while true {
@@ -71,6 +87,7 @@ public final class ReplLoop {
                 pollfd(fd: interruptPipe.read, events: Int16(POLLIN), revents: 0),
             ]
             if let fd = watcher?.descriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            fds.append(pollfd(fd: others.wake.read, events: Int16(POLLIN), revents: 0))
             var timeout: Int32 = -1
             if let next = watcher?.nextCheck(now: clock.now) {
                 let wait = next - clock.now
@@ -86,6 +103,7 @@ public final class ReplLoop {
                 session.cancelContinuation()
                 if let editor { editor.cancelLine() } else { return }
             }
+            if fds[fds.count - 1].revents & Int16(POLLIN) != 0 { notify(others.take()) }
             if let watcher {
                 watcher.collect(now: now)
                 if let change = watcher.settled(now: now) { handle(change, watcher: watcher) }
@@ -121,6 +139,22 @@ public final class ReplLoop {
                 notify([session.style.yellow("\(names) was deleted; keeping the last tree until it comes back")])
             }
         }
+    }
+
+    /// A page's change as one line: `page: dispatch books/42 → books/:id  (5 ops)`.
+    static func describe(_ event: LiveEvent, json: Bool) -> String? {
+        let text: String
+        if let entry = event.entry {
+            text = entry.line
+        } else if let error = event.error {
+            text = "error: " + ErrorReport.describe(error).message
+        } else if event.kind == .travelled {
+            text = "travelled"
+        } else {
+            return nil
+        }
+        if json { return "{\"page\":\(JSONWriter.quoted(text))}" }
+        return "page: " + text
     }
 
     private func notify(_ lines: [String]) {
@@ -159,5 +193,45 @@ public enum Completion {
         let slash = word.hasPrefix("/")
         let stem = slash ? String(word.dropFirst()) : word
         return tree.completionWords.filter { $0.hasPrefix(stem) }.sorted().map { slash ? "/" + $0 : $0 }
+    }
+}
+
+/// Lines posted from the inspector's threads, and a pipe that wakes the REPL's poll.
+final class OtherViews: @unchecked Sendable {
+    let wake: (read: Int32, write: Int32)
+    private var lines: [String] = []
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        wake = (fds[0], fds[1])
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    func post(_ line: String) {
+        pthread_mutex_lock(lock)
+        lines.append(line)
+        pthread_mutex_unlock(lock)
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    func take() -> [String] {
+        var drain = [UInt8](repeating: 0, count: 256)
+        while read(wake.read, &drain, drain.count) > 0 {}
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        let taken = lines
+        lines = []
+        return taken
     }
 }

@@ -154,7 +154,7 @@ public struct HeadlessPresenter: Presenter {
             case .stack: .stack
             case .endpoint: .screen
             }
-        let route = node.kind == .endpoint ? node.id : nil
+        let route = node.kind == .endpoint ? node.routeText ?? node.id : nil
         let presentable = HeadlessPresentable(kind: kind, id: node.id, title: node.title, route: route)
         presentable.activation = activation
         return presentable

@@ -1,7 +1,7 @@
 /// A minimal JSON reader for named requests (`book|{"id":42}`): objects, arrays, strings,
 /// numbers (kept as their text), booleans and null. RouteCore avoids Foundation, so it
 /// reads JSON itself.
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -9,7 +9,7 @@ enum JSONValue: Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -32,7 +32,34 @@ enum JSONValue: Equatable {
         }
     }
 
-    var jsonText: String {
+    /// Parses a whole JSON text (at most 64 levels deep).
+    public static func parse(_ text: String) throws(RouteError) -> JSONValue { try JSONReader.parse(text) }
+
+    /// A field of an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields.last { $0.0 == key }?.1
+    }
+
+    /// The string, if this is one.
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The number as an integer, if this is a whole number.
+    public var integer: Int? {
+        if case .number(let n) = self { return Int(n) }
+        return nil
+    }
+
+    /// The boolean, if this is one.
+    public var bool: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    public var jsonText: String {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"

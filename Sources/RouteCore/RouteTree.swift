@@ -34,6 +34,8 @@ public final class RouteTree {
         /// The route index in ``RouteTree/matcher`` (endpoints only).
         public let route: Int?
         public let location: String?
+        /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
+        public var routeText: String? = nil
     }
 
     /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
@@ -71,8 +73,13 @@ public final class RouteTree {
         var builder = TreeBuilder()
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         try builder.assignIDs()
-        self.nodes = builder.nodes.map { $0.frozen }
-        self.endpoints = builder.endpoints
+        let endpoints = builder.endpoints
+        self.nodes = builder.nodes.map { draft in
+            var node = draft.frozen
+            node.routeText = draft.route.map { Lint.show(endpoints[$0].definition.displayText) }
+            return node
+        }
+        self.endpoints = endpoints
         self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
         var index: [String: Int] = [:]
         for node in nodes { index[node.id] = node.index }

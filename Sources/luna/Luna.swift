@@ -16,13 +16,15 @@ struct Luna: ParsableCommand {
         commandName: "luna",
         abstract: "Declare and prototype app navigation with Lua route scripts.",
         version: "luna 0.1.0 (Lua 5.4)",
-        subcommands: [Repl.self, Dispatch.self, Routes.self, Check.self, Graph.self]
+        subcommands: [Repl.self, Serve.self, Dispatch.self, Routes.self, Check.self, Graph.self]
     )
 
     /// SPEC §4: usage errors exit with 2 (ArgumentParser's default is 64).
     static func main() {
         do {
-            var command = try parseAsRoot()
+            // `--serve` takes an optional port: a bare one means "a free port".
+            let arguments = CommandLine.arguments.dropFirst().map { $0 == "--serve" ? "--serve=0" : $0 }
+            var command = try parseAsRoot(Array(arguments))
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LunaConsole
+import LunaInspector
 import LunaLive
 import RouteCore
 import RouteScript
@@ -22,6 +23,12 @@ struct Repl: ParsableCommand {
     @Argument(help: "A path to dispatch first.") var path: String?
     @Flag(help: "Every command prints one JSON object per line.") var json = false
     @Flag(name: .customLong("no-watch"), help: "Do not reload the script when it changes.") var noWatch = false
+    @Option(
+        name: .customLong("serve"),
+        help: ArgumentHelp(
+            "Also serve the inspector over the same session, on 127.0.0.1 (--serve alone: a free port).",
+            valueName: "port"))
+    var servePort: Int?
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
@@ -36,7 +43,7 @@ struct Repl: ParsableCommand {
         do { try host.load(contentsOf: script) } catch {
             // Start anyway, like a dev server: the error now, the tree on the first good save.
             if noWatch {
-                fail(error)
+                fail(error, script: script)
                 throw ExitCode(2)
             }
             for line in session.loadFailure(error).lines { emit(line) }
@@ -47,11 +54,18 @@ struct Repl: ParsableCommand {
                     "\(Luna.configuration.version) · \(script) · \(host.routeTree?.endpoints.count ?? 0) routes · type help"
                 ))
         }
+        var inspector: Inspector?
+        if let servePort {
+            let started = try startInspector(session: session.live, script: script, host: "127.0.0.1", port: servePort)
+            inspector = started
+            emit(json ? "{\"inspector\":\(JSONWriter.quoted(started.url))}" : "inspector: \(started.url)")
+        }
+        defer { inspector?.stop() }
         // The watch starts before anything is shown, so no save after the first output is missed.
         let home = getenv("HOME").map { String(cString: $0) }
         let loop = ReplLoop(
             session: session, interactive: interactive, watcher: noWatch ? nil : makeFileWatcher(),
-            historyPath: home.map { $0 + "/.luna_history" })
+            historyPath: home.map { $0 + "/.luna_history" }, echoPageEvents: servePort != nil)
         loop.run(first: path.map { "go " + $0 })
     }
 }

@@ -1,0 +1,248 @@
+import Dispatch
+import LunaLive
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The live inspector: a local HTTP and WebSocket server (SwiftNIO) that serves the page and
+/// keeps every open page in step with a ``LiveSession``.
+///
+/// It binds 127.0.0.1 unless told otherwise, refuses requests whose `Host` is not its own
+/// address (DNS rebinding) and socket or API calls from a foreign `Origin`, and requires a
+/// random token (in the printed URL) for the page, the API and the socket. A page can
+/// dispatch, go back, sync, explain, travel in history, set flags and device and reload; it
+/// can never run Lua or read a file.
+///
+/// ```swift
+/// let inspector = Inspector(session: session, scriptName: "books.lua")
+/// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
+/// ```
+public final class Inspector: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// The address to bind (loopback unless the user asks).
+        public var host = "127.0.0.1"
+        /// 0 picks a free port.
+        public var port = 0
+        /// The token; a random one when nil.
+        public var token: String?
+        /// The largest WebSocket message accepted.
+        public var maxMessageBytes = 64 * 1024
+        /// Bytes queued to one page before it counts as too slow and is disconnected (it
+        /// catches up when it reconnects).
+        public var maxQueuedBytes = 4 * 1024 * 1024
+
+        public init() {}
+    }
+
+    public let session: LiveSession
+    public let configuration: Configuration
+    public let token: String
+    let scriptName: String
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var serverChannel: Channel?
+    private var observer: ObserverToken?
+    /// Session operations the pages ask for run here, never on the event loop.
+    let work = DispatchQueue(label: "luna.inspector.session")
+    let clients = Clients()
+    /// The last failed reload (cleared by the next good one), for pages that connect later.
+    private(set) var reloadError: String?
+    /// Host header values accepted (set once bound).
+    private(set) var allowedHosts: Set<String> = []
+
+    public init(session: LiveSession, scriptName: String, configuration: Configuration = .init()) {
+        self.session = session
+        self.configuration = configuration
+        self.scriptName = scriptName
+        self.token = configuration.token ?? Self.randomToken()
+    }
+
+    /// Binds and starts serving; returns the page's URL (with the token).
+    @discardableResult
+    public func start() throws -> String {
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: configuration.maxMessageBytes, automaticErrorHandling: true,
+            shouldUpgrade: { [self] channel, head in
+                let allowed = self.permits(head, needsToken: true) == nil && head.uri.hasPrefix("/socket")
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { [self] channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(SocketHandler(inspector: self))
+                }
+            })
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(
+                .writeBufferWaterMark, value: .init(low: 64 * 1024, high: configuration.maxQueuedBytes)
+            )
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(inspector: self))
+                }
+            }
+        let channel = try bootstrap.bind(host: configuration.host, port: configuration.port).wait()
+        serverChannel = channel
+        let port = channel.localAddress?.port ?? configuration.port
+        var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
+        hosts.insert(Self.hostHeader(configuration.host, port))
+        allowedHosts = hosts
+        observer = session.observe { [weak self] event in self?.broadcast(event) }
+        return url
+    }
+
+    /// The bound port.
+    public var port: Int { serverChannel?.localAddress?.port ?? configuration.port }
+
+    /// The page's address, token included.
+    public var url: String { "http://\(Self.hostHeader(configuration.host, port))/?token=\(token)" }
+
+    /// Stops serving and disconnects every page.
+    public func stop() {
+        observer?.cancel()
+        observer = nil
+        clients.closeAll()
+        try? serverChannel?.close().wait()
+        serverChannel = nil
+        try? group.syncShutdownGracefully()
+    }
+
+    static func hostHeader(_ host: String, _ port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    // MARK: Security
+
+    /// Why a request is refused (nil: allowed): a foreign Host (DNS rebinding), a foreign
+    /// Origin, or a missing or wrong token.
+    func permits(_ head: HTTPRequestHead, needsToken: Bool) -> (status: HTTPResponseStatus, reason: String)? {
+        guard let host = head.headers.first(name: "host"), allowedHosts.contains(host.lowercased()) else {
+            return (.misdirectedRequest, "this server answers only to its own address")
+        }
+        if let origin = head.headers.first(name: "origin"),
+            !allowedHosts.contains(where: { "http://" + $0 == origin.lowercased() })
+        {
+            return (.forbidden, "requests from another origin are refused")
+        }
+        if needsToken {
+            guard let given = Self.query(head.uri)["token"], Self.constantTimeEqual(given, token) else {
+                return (.forbidden, "a valid token is required (it is in the URL luna printed)")
+            }
+        }
+        return nil
+    }
+
+    static func query(_ uri: String) -> [String: String] {
+        guard let mark = uri.firstIndex(of: "?") else { return [:] }
+        var result: [String: String] = [:]
+        for pair in uri[uri.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return result
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+
+    /// 32 hex digits from the system's random source.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let value = generator.next() as UInt32
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 8 - hex.count) + hex
+        }.joined()
+    }
+
+    // MARK: Events
+
+    /// Sends an event to every page; called under the session's lock, so it only encodes
+    /// and hands the text to each page's event loop.
+    private func broadcast(_ event: LiveEvent) {
+        switch event.kind {
+        case .reloadFailed: reloadError = event.error.map { ErrorReport.describe($0).message }
+        case .reloaded, .deviceChanged: reloadError = nil
+        default: break
+        }
+        let message = Messages.event(
+            event, snapshot: snapshotLocked(routes: event.kind == .reloaded || event.kind == .deviceChanged))
+        clients.send(message)
+    }
+
+    /// The whole state a page draws, as JSON. Takes the session's lock.
+    func snapshot(routes: Bool) -> String {
+        session.withHost { _ in snapshotLocked(routes: routes) }
+    }
+
+    private func snapshotLocked(routes: Bool) -> String {
+        Messages.snapshot(
+            host: session.hostUnderLock, script: scriptName, history: session.history, current: session.currentEntry,
+            reloadError: reloadError, routes: routes)
+    }
+}
+
+/// The pages connected over WebSocket, and a bounded, non-blocking send to each.
+final class Clients: @unchecked Sendable {
+    private var channels: [ObjectIdentifier: Channel] = [:]
+    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    func add(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = nil } }
+    var count: Int { locked { channels.count } }
+
+    /// Queues `text` to every page on its own event loop; a page that stopped reading (its
+    /// queue is over the high-water mark) is disconnected instead of holding anyone up.
+    func send(_ text: String) {
+        for channel in locked({ Array(channels.values) }) { Self.send(text, to: channel) }
+    }
+
+    static func send(_ text: String, to channel: Channel) {
+        channel.eventLoop.execute {
+            guard channel.isActive else { return }
+            guard channel.isWritable else {
+                channel.close(promise: nil)
+                return
+            }
+            var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+            buffer.writeString(text)
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
+        }
+    }
+
+    func closeAll() {
+        for channel in locked({ Array(channels.values) }) { channel.close(promise: nil) }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
+}

@@ -1,0 +1,228 @@
+import LunaLive
+import RouteCore
+import RouteScript
+
+/// A request from a page: `{"id":7,"op":"dispatch","request":"books/42","keep":false}`.
+/// The ops are the session operations a page may use — never Lua, never a file.
+struct PageRequest {
+    enum Op: String, CaseIterable {
+        case dispatch, back, sync, explain, travel, undo, flag, device, reload, snapshot
+    }
+
+    var id: Int?
+    var op: Op
+    var fields: JSONValue
+
+    init(parsing text: String) throws(PageRequestError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch {
+            throw PageRequestError("the message is not JSON: \(error.message)")
+        }
+        guard case .object = value else { throw PageRequestError("the message must be a JSON object") }
+        id = value["id"]?.integer
+        guard let name = value["op"]?.string else { throw PageRequestError("the message has no \"op\"") }
+        guard let op = Op(rawValue: name) else {
+            let known = Op.allCases.map(\.rawValue).joined(separator: ", ")
+            throw PageRequestError("unknown op '\(name)' (known: \(known))")
+        }
+        self.op = op
+        self.fields = value
+    }
+
+    func string(_ key: String) throws(PageRequestError) -> String {
+        guard let value = fields[key]?.string else {
+            throw PageRequestError("\(op.rawValue) needs a string \"\(key)\"")
+        }
+        return value
+    }
+}
+
+struct PageRequestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Inspector {
+    /// Runs a page's request on the session and returns the reply (events go to every page
+    /// through the observer, before this reply).
+    func perform(_ request: PageRequest) -> String {
+        do {
+            switch request.op {
+            case .dispatch:
+                let path = try request.string("request")
+                do {
+                    let outcome = try session.dispatch(
+                        path, keepStack: request.fields["keep"]?.bool ?? false, from: .page)
+                    return Messages.reply(id: request.id, ["route": JSONWriter.quoted(outcome.route)])
+                } catch {
+                    return Messages.failure(id: request.id, error: error, explain: explanation(path))
+                }
+            case .sync:
+                let outcome = try session.sync(try request.string("request"), from: .page)
+                return Messages.reply(id: request.id, ["route": JSONWriter.quoted(outcome.route)])
+            case .back:
+                let outcome = try session.back(from: .page)
+                return Messages.reply(id: request.id, ["route": JSONWriter.quoted(outcome.route)])
+            case .explain:
+                return Messages.reply(id: request.id, ["explain": explanation(try request.string("request")) ?? "null"])
+            case .travel:
+                guard let index = request.fields["index"]?.integer else {
+                    throw PageRequestError("travel needs an integer \"index\"")
+                }
+                try session.travel(to: index, from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .undo:
+                try session.undo(from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .flag:
+                let name = try request.string("name")
+                guard !name.isEmpty, !name.contains("=") else { throw PageRequestError("a flag name is a word") }
+                try session.setFlag(
+                    name, request.fields["value"]?.string.flatMap { $0.isEmpty ? nil : $0 }, from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .device:
+                guard let device = Device(rawValue: try request.string("device")) else {
+                    throw PageRequestError("device is phone or pad")
+                }
+                try session.setDevice(device, from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .reload:
+                try session.reload(from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .snapshot:
+                return Messages.reply(id: request.id, ["snapshot": snapshot(routes: true)])
+            }
+        } catch let error as PageRequestError {
+            return Messages.failure(id: request.id, kind: "invalidMessage", message: error.description)
+        } catch {
+            return Messages.failure(id: request.id, error: error, explain: nil)
+        }
+    }
+
+    /// The snapshot a page gets when it connects.
+    func snapshotMessage() -> String {
+        "{\"type\":\"snapshot\",\"snapshot\":" + snapshot(routes: true) + "}"
+    }
+
+    /// `explain` as JSON: every route tried, why it failed, the winner and its guards.
+    func explanation(_ request: String) -> String? {
+        guard let explanation = try? session.explain(request) else { return nil }
+        return session.withHost { host -> String? in
+            guard let tree = host.routeTree else { return nil }
+            let attempts = explanation.attempts.map { attempt in
+                "{\"pattern\":\(JSONWriter.quoted(Lint.show(attempt.pattern))),\"matched\":\(attempt.outcome == .matched),\"reason\":\(JSONWriter.quoted(attempt.reason))}"
+            }
+            let winner =
+                explanation.winner.map { JSONWriter.quoted(Lint.show(tree.endpoints[$0].definition.displayText)) }
+                ?? "null"
+            return
+                "{\"attempts\":\(JSONWriter.array(attempts)),\"winner\":\(winner),\"reasons\":\(JSONWriter.array(explanation.reasons.map(JSONWriter.quoted))),\"guards\":\(JSONWriter.array(explanation.guards.map { JSONWriter.quoted($0.text) }))}"
+        }
+    }
+}
+
+/// The JSON the inspector sends.
+enum Messages {
+    static func reply(id: Int?, _ fields: [String: String]) -> String {
+        var all = ["type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true"]
+        for (key, value) in fields { all[key] = value }
+        return JSONWriter.object(all)
+    }
+
+    static func failure(id: Int?, kind: String, message: String, explain: String? = nil) -> String {
+        JSONWriter.object([
+            "type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "false",
+            "error": JSONWriter.object(["kind": JSONWriter.quoted(kind), "message": JSONWriter.quoted(message)]),
+            "explain": explain ?? "null",
+        ])
+    }
+
+    static func failure(id: Int?, error: Error, explain: String?) -> String {
+        let (kind, message) = ErrorReport.describe(error)
+        return failure(id: id, kind: kind, message: message, explain: explain)
+    }
+
+    static func errorObject(_ error: Error) -> String {
+        let (kind, message) = ErrorReport.describe(error)
+        return JSONWriter.object(["kind": JSONWriter.quoted(kind), "message": JSONWriter.quoted(message)])
+    }
+
+    /// An event: what happened, the entry it added, the plan, and the state after it.
+    static func event(_ event: LiveEvent, snapshot: String) -> String {
+        let origin: String =
+            switch event.origin {
+            case .repl: "repl"
+            case .page: "page"
+            case .watcher: "watcher"
+            }
+        var summary = "null"
+        if let s = event.summary {
+            summary = JSONWriter.object([
+                "line": JSONWriter.quoted(s.line), "added": JSONWriter.array(s.added.map(JSONWriter.quoted)),
+                "removed": JSONWriter.array(s.removed.map(JSONWriter.quoted)),
+                "changed": JSONWriter.array(s.changed.map(JSONWriter.quoted)),
+                "warning": s.warning.map(JSONWriter.quoted) ?? "null",
+                "lint": JSONWriter.array(s.lint.map(JSONWriter.quoted)),
+            ])
+        }
+        let plan = event.outcome?.plan ?? event.summary?.plan
+        return JSONWriter.object([
+            "type": JSONWriter.quoted("event"), "event": JSONWriter.quoted(event.kind.rawValue),
+            "origin": JSONWriter.quoted(origin), "entry": event.entry?.json ?? "null",
+            "request": (event.request ?? event.outcome?.request).map(JSONWriter.quoted) ?? "null",
+            "plan": plan?.json ?? "null", "summary": summary, "error": event.error.map(errorObject) ?? "null",
+            "snapshot": snapshot,
+        ])
+    }
+
+    /// What a page draws: the tree, the state, flags and device, the history (in a full
+    /// snapshot) and the routes (when they may have changed).
+    static func snapshot(
+        host: RouteScriptHost, script: String, history: [HistoryEntry], current: Int?, reloadError: String?,
+        routes: Bool
+    ) -> String {
+        var fields: [String: String] = [
+            "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
+            "flags": JSONWriter.stringObject(host.options.flags), "tree": host.tree?.json ?? "null",
+            "state": state(host), "current": current.map(String.init) ?? "null",
+            "historyCount": String(history.count), "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
+        ]
+        if routes {
+            fields["history"] = JSONWriter.array(history.map(\.json))
+            fields["routes"] = routeTable(host.routeTree)
+        }
+        return JSONWriter.object(fields)
+    }
+
+    static func state(_ host: RouteScriptHost) -> String {
+        let state = host.state
+        guard let request = state.request, let route = state.route, let tree = host.routeTree else { return "null" }
+        let endpoint = tree.endpoints[route]
+        return JSONWriter.object([
+            "request": JSONWriter.quoted(state.requested ?? request.original), "path": JSONWriter.quoted(request.path),
+            "route": JSONWriter.quoted(Lint.show(endpoint.definition.displayText)),
+            "name": endpoint.name.map(JSONWriter.quoted) ?? "null", "params": JSONWriter.stringObject(state.params),
+            "query": JSONWriter.stringObject(request.query),
+            "fragment": request.fragment.map(JSONWriter.quoted) ?? "null",
+            "chain": JSONWriter.array(tree.chain(to: endpoint.node).map { JSONWriter.quoted(tree.nodes[$0].id) }),
+        ])
+    }
+
+    static func routeTable(_ tree: RouteTree?) -> String {
+        guard let tree else { return "[]" }
+        let items = tree.rankOrder().map { route -> String in
+            let endpoint = tree.endpoints[route]
+            let node = tree.nodes[endpoint.node]
+            return JSONWriter.object([
+                "pattern": JSONWriter.quoted(Lint.show(endpoint.definition.displayText)),
+                "name": endpoint.name.map(JSONWriter.quoted) ?? "null", "id": JSONWriter.quoted(node.id),
+                "title": JSONWriter.quoted(node.title),
+                "params": JSONWriter.array((endpoint.definition.pattern?.parameterNames ?? []).map(JSONWriter.quoted)),
+                "fillable": endpoint.definition.pattern.map {
+                    !$0.segments.contains { if case .wildcard = $0 { true } else { false } }
+                }.map { $0 ? "true" : "false" } ?? "false",
+            ])
+        }
+        return JSONWriter.array(items)
+    }
+}

@@ -1,0 +1,22 @@
+import LuaHost
+import RouteCore
+import RouteScript
+
+/// Any error Luna reports, as its kind (SPEC §4's error kinds) and message.
+public enum ErrorReport {
+    /// The error kind and the message (a Lua error with its traceback).
+    public static func describe(_ error: Error) -> (kind: String, message: String) {
+        switch error {
+        case let error as RouteError: (error.kind.rawValue, error.message)
+        case let error as RouteScriptError:
+            (
+                error.kind == .load ? "script" : error.kind.rawValue,
+                error.message + (error.traceback.map { "\n" + $0 } ?? "")
+            )
+        case let error as RouteDefinitionError: ("script", error.message)
+        case let error as LuaError: ("script", error.fullDescription)
+        case let error as LiveSessionError: ("history", error.message)
+        default: ("script", "\(error)")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Hot reload without a REPL (`luna serve`): waits for the watcher's settled changes and
+/// reloads the session, reporting each outcome. Runs until the process ends.
+public enum WatchLoop {
+    public static func run(session: LiveSession, watcher: FileWatcher, report: (String) -> Void) -> Never {
+        let clock = ContinuousClock()
+        watcher.watch(session.withHost { $0.files })
+        while true {
+            var fds = watcher.descriptor.map { [pollfd(fd: $0, events: Int16(POLLIN), revents: 0)] } ?? []
+            var timeout: Int32 = 1000
+            if let next = watcher.nextCheck(now: clock.now) {
+                let wait = next - clock.now
+                timeout = Int32(
+                    max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
+            }
+            _ = poll(&fds, nfds_t(fds.count), timeout)
+            let now = clock.now
+            watcher.collect(now: now)
+            switch watcher.settled(now: now) {
+            case .modified:
+                do {
+                    let summary = try session.reload(from: .watcher)
+                    report(summary.line + (summary.warning.map { "\nwarning: " + $0 } ?? ""))
+                } catch {
+                    report(
+                        "reload failed: " + ErrorReport.describe(error).message
+                            + "\n(the previous tree is still running)")
+                }
+                watcher.watch(session.withHost { $0.files })
+            case .deleted(let files):
+                report("\(files.joined(separator: ", ")) was deleted; keeping the last tree until it comes back")
+            case nil:
+                break
+            }
+        }
+    }
+}
