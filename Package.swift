@@ -66,6 +66,15 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
+        .testTarget(
+            name: "LunaInspectorTests",
+            dependencies: [
+                "LunaInspector", "LunaLive", "RouteScript",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
         // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
         .testTarget(
             name: "LunaConsoleTests", dependencies: ["LunaConsole", "LunaLive", "RouteScript", "RouteCore"], exclude: ["Fixtures"]),

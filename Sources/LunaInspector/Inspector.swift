@@ -88,7 +88,16 @@ public final class Inspector: @unchecked Sendable {
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                        withServerUpgrade: (
+                            upgraders: [upgrader],
+                            completionHandler: { context in
+                                // After the upgrade the bytes are WebSocket frames, not HTTP.
+                                let pipeline = context.pipeline.syncOperations
+                                if let http = try? pipeline.handler(type: HTTPHandler.self) {
+                                    pipeline.removeHandler(http, promise: nil)
+                                }
+                            }
+                        ))
                     try channel.pipeline.syncOperations.addHandler(HTTPHandler(inspector: self))
                 }
             }

@@ -190,6 +190,7 @@ enum Messages {
         if routes {
             fields["history"] = JSONWriter.array(history.map(\.json))
             fields["routes"] = routeTable(host.routeTree)
+            fields["entries"] = entryRoutes(host.routeTree)
         }
         return JSONWriter.object(fields)
     }
@@ -208,6 +209,33 @@ enum Messages {
         ])
     }
 
+    /// The nearest endpoint above a node: the screen whose child or modal it is.
+    static func owner(of node: RouteTree.Node, in tree: RouteTree) -> String? {
+        var parent = node.parent
+        while let index = parent {
+            if tree.nodes[index].kind == .endpoint { return tree.nodes[index].id }
+            parent = tree.nodes[index].parent
+        }
+        return nil
+    }
+
+    /// For every container, the pattern of its first endpoint: where a tap on a tab that was
+    /// never visited goes.
+    static func entryRoutes(_ tree: RouteTree?) -> String {
+        guard let tree else { return "{}" }
+        var result: [String: String] = [:]
+        func first(_ index: Int) -> String? {
+            let node = tree.nodes[index]
+            if node.kind == .endpoint { return node.routeText }
+            for child in node.children { if let found = first(child) { return found } }
+            return nil
+        }
+        for node in tree.nodes where node.kind != .endpoint {
+            if let pattern = first(node.index) { result[node.id] = JSONWriter.quoted(pattern) }
+        }
+        return JSONWriter.object(result)
+    }
+
     static func routeTable(_ tree: RouteTree?) -> String {
         guard let tree else { return "[]" }
         let items = tree.rankOrder().map { route -> String in
@@ -221,6 +249,7 @@ enum Messages {
                 "fillable": endpoint.definition.pattern.map {
                     !$0.segments.contains { if case .wildcard = $0 { true } else { false } }
                 }.map { $0 ? "true" : "false" } ?? "false",
+                "owner": owner(of: node, in: tree).map(JSONWriter.quoted) ?? "null",
             ])
         }
         return JSONWriter.array(items)

@@ -8,15 +8,24 @@
 /// reloads the session, reporting each outcome. Runs until the process ends.
 public enum WatchLoop {
     public static func run(session: LiveSession, watcher: FileWatcher, report: (String) -> Void) -> Never {
+        run(session: session, watcher: watcher, report: report, until: { false })
+        while true { sleep(3600) }
+    }
+
+    /// Runs until `stop` returns true (checked at least every 100 ms).
+    public static func run(
+        session: LiveSession, watcher: FileWatcher, report: (String) -> Void, until stop: () -> Bool
+    ) {
         let clock = ContinuousClock()
         watcher.watch(session.withHost { $0.files })
-        while true {
+        while !stop() {
             var fds = watcher.descriptor.map { [pollfd(fd: $0, events: Int16(POLLIN), revents: 0)] } ?? []
-            var timeout: Int32 = 1000
+            var timeout: Int32 = 100
             if let next = watcher.nextCheck(now: clock.now) {
                 let wait = next - clock.now
-                timeout = Int32(
-                    max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
+                timeout = min(
+                    100,
+                    Int32(max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)))
             }
             _ = poll(&fds, nfds_t(fds.count), timeout)
             let now = clock.now

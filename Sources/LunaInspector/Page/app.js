@@ -1,1 +1,392 @@
-// app
+// Luna inspector page: draws the presentable tree as a device, and sends every tap through
+// the live session over one WebSocket (the same operations the REPL uses).
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const $ = (id) => document.getElementById(id);
+const state = {
+  socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {},
+  history: [], retry: 250, toastTimer: null,
+};
+
+// MARK: Connection
+
+function connect() {
+  const socket = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(token)}`);
+  state.socket = socket;
+  socket.onopen = () => { state.retry = 250; setConnection("live", true); };
+  socket.onmessage = (message) => receive(JSON.parse(message.data));
+  socket.onclose = () => {
+    setConnection("disconnected — reconnecting…", false);
+    for (const [, reject] of state.pending) reject({ kind: "disconnected", message: "the connection closed" });
+    state.pending.clear();
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 4000);
+  };
+}
+
+function setConnection(text, live) {
+  const element = $("connection");
+  element.textContent = text;
+  element.classList.toggle("live", live);
+}
+
+/** Sends an operation; resolves with the reply, rejects with its error. */
+function send(op, fields = {}) {
+  const id = state.nextId++;
+  return new Promise((resolve, reject) => {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      reject({ kind: "disconnected", message: "not connected" });
+      return;
+    }
+    state.pending.set(id, (reply) => (reply.ok ? resolve(reply) : reject(reply)));
+    state.socket.send(JSON.stringify({ id, op, ...fields }));
+  });
+}
+
+function receive(message) {
+  if (message.type === "reply") {
+    const settle = state.pending.get(message.id);
+    state.pending.delete(message.id);
+    if (settle) settle(message);
+    return;
+  }
+  if (message.type === "snapshot") {
+    apply(message.snapshot);
+    return;
+  }
+  if (message.type === "event") {
+    if (message.entry) {
+      state.history = state.history.filter((entry) => entry.index < message.entry.index);
+      state.history.push(message.entry);
+    }
+    apply(message.snapshot);
+    if (message.plan) showPlan(message.plan, message.origin, message.event);
+    if (message.event === "reloaded" && message.summary) toast(message.summary.line);
+    if (message.event === "deviceChanged" && message.summary) toast(`device: ${message.snapshot.device} · ${message.summary.line}`);
+  }
+}
+
+function apply(snapshot) {
+  state.snapshot = snapshot;
+  if (snapshot.routes) state.routes = snapshot.routes;
+  if (snapshot.entries) state.entries = snapshot.entries;
+  if (snapshot.history) state.history = snapshot.history;
+  $("script").textContent = snapshot.script;
+  const banner = $("banner");
+  banner.hidden = !snapshot.reloadError;
+  banner.textContent = snapshot.reloadError ? `reload failed: ${snapshot.reloadError}\n(the previous tree is still running)` : "";
+  render();
+}
+
+// MARK: Rendering
+
+function render() {
+  const snapshot = state.snapshot;
+  const device = $("device");
+  device.className = `device ${snapshot.device}`;
+  for (const button of document.querySelectorAll(".device-switch")) {
+    button.classList.toggle("on", button.dataset.device === snapshot.device);
+  }
+  const screen = $("screen");
+  screen.replaceChildren();
+  if (snapshot.tree) {
+    screen.append(node(snapshot.tree, { pad: snapshot.device === "pad" }));
+  } else {
+    screen.append(element("p", { className: "empty" }, "Nothing dispatched yet: type a path beside the device."));
+  }
+  renderFlags();
+  renderRoutes();
+  renderHistory();
+}
+
+function element(tag, props = {}, ...children) {
+  const result = Object.assign(document.createElement(tag), props);
+  for (const child of children) if (child !== null && child !== undefined) result.append(child);
+  return result;
+}
+
+/** The presentable tree: a switcher shows its section, a junction a tab bar, a stack a
+ *  navigation bar, a screen its content and any modal sheet over it. */
+function node(presentable, context) {
+  switch (presentable.kind) {
+    case "switcher": return presentable.children.length ? node(presentable.children[0], context) : element("div");
+    case "junction": return junction(presentable, context);
+    case "stack": return stack(presentable, context);
+    default: return screenView(presentable, context);
+  }
+}
+
+function junction(presentable, context) {
+  const selected = presentable.children[presentable.selected ?? 0];
+  const bar = element("nav", { className: "tabbar" });
+  presentable.children.forEach((option, index) => {
+    const badge = option.attributes && option.attributes.badge !== undefined
+      ? element("span", { className: "badge" }, String(option.attributes.badge)) : null;
+    const tab = element("button", { type: "button", className: "tab" + (index === presentable.selected ? " selected" : "") },
+      titleOf(option), badge);
+    tab.dataset.testid = `tab-${option.id}`;
+    tab.onclick = () => tapTab(option);
+    bar.append(tab);
+  });
+  const content = element("div", { className: "content" }, selected ? node(selected, context) : null);
+  const result = element("div", { className: "node junction" }, content, bar);
+  result.dataset.id = presentable.id;
+  return result;
+}
+
+function titleOf(presentable) {
+  return presentable.title;
+}
+
+function stack(presentable, context) {
+  const items = presentable.children;
+  const top = items[items.length - 1];
+  const result = element("div", { className: "node stack" });
+  result.dataset.id = presentable.id;
+  if (context.pad && presentable.attributes && presentable.attributes.split && items.length) {
+    // A split view: the first screen is the sidebar, the top one the detail.
+    const sidebar = element("div", { className: "sidebar" }, navbar(items[0], false, presentable), node(items[0], context));
+    const detail = element("div", { className: "detail" },
+      items.length > 1 ? navbar(top, true, presentable) : null,
+      items.length > 1 ? node(top, context) : element("p", { className: "empty" }, "Nothing selected"));
+    result.append(element("div", { className: "split" }, sidebar, detail));
+    return result;
+  }
+  result.append(navbar(top, items.length > 1, presentable));
+  if (items.length > 1) {
+    result.append(element("div", { className: "crumbs", title: "the stack, root first" },
+      items.map((item) => item.title).join(" › ")));
+  }
+  result.append(element("div", { className: "content" }, top ? node(top, context) : element("p", { className: "empty" }, presentable.title)));
+  return result;
+}
+
+function navbar(top, canGoBack, owner) {
+  const back = element("button", { type: "button", className: "back" }, "‹ Back");
+  back.dataset.testid = `back-${owner.id}`;
+  back.hidden = !canGoBack;
+  back.onclick = () => run("back", {}, "back");
+  return element("div", { className: "navbar" }, back, element("div", { className: "title" }, top ? top.title : owner.title), element("span"));
+}
+
+function screenView(presentable, context) {
+  const page = element("div", { className: "page" });
+  page.dataset.id = presentable.id;
+  page.dataset.testid = `screen-${presentable.id}`;
+  page.append(element("h3", {}, presentable.title));
+  const facts = element("dl", { className: "facts" });
+  const add = (label, value) => { facts.append(element("dt", {}, label), element("dd", {}, value)); };
+  add("route", presentable.route);
+  for (const [key, value] of Object.entries(presentable.params || {})) add(`:${key}`, value);
+  for (const [key, value] of Object.entries(presentable.query || {})) add(`?${key}`, value);
+  const stateNow = state.snapshot.state;
+  if (stateNow && stateNow.fragment && stateNow.route === presentable.route) add("#", stateNow.fragment);
+  for (const [key, value] of Object.entries(presentable.attributes || {})) add(key, String(value));
+  page.append(facts);
+  const rows = element("ul", { className: "rows" });
+  for (const route of state.routes.filter((r) => r.owner === presentable.id)) {
+    const button = element("button", { type: "button" }, route.title + (route.params.length ? ` (${route.params.map((p) => ":" + p).join(", ")})` : ""));
+    button.dataset.testid = `row-${route.id}`;
+    button.onclick = () => goToRoute(route, presentable);
+    rows.append(element("li", {}, button));
+  }
+  if (rows.children.length) page.append(rows);
+  const wrapper = element("div", { className: "node screen-node" }, page);
+  if (presentable.modal) wrapper.append(sheet(presentable, presentable.modal, context));
+  return wrapper;
+}
+
+function sheet(presenter, modal, context) {
+  const close = element("button", { type: "button", className: "close", title: "close (dispatches the presenting screen)" }, "×");
+  close.dataset.testid = `close-${modal.id}`;
+  close.onclick = () => {
+    const request = requestOf(presenter);
+    if (request !== null) run("dispatch", { request }, request);
+  };
+  const body = element("div", { className: "sheet" },
+    element("div", { className: "grabber" }, element("strong", {}, modal.title), close), node(modal, context));
+  body.dataset.testid = `sheet-${modal.id}`;
+  return element("div", { className: "sheet-backdrop" }, body);
+}
+
+// MARK: Requests from the tree
+
+/** A screen's request: its pattern filled with its parameters, and its query. */
+function requestOf(presentable) {
+  const path = fill(presentable.route, presentable.params || {});
+  if (path === null) return null;
+  const query = new URLSearchParams(presentable.query || {}).toString();
+  return path + (query ? "?" + query : "");
+}
+
+function fill(pattern, params) {
+  if (pattern === "/") return "/";
+  if (pattern.startsWith("regex:")) return null;
+  const parts = [];
+  for (const segment of pattern.split("/")) {
+    if (segment === ":_") return null;
+    if (segment.startsWith("...")) {
+      const value = params[segment.slice(3)];
+      if (value) parts.push(...value.split("/").map(encodeURIComponent));
+    } else if (segment.startsWith(":")) {
+      const value = params[segment.slice(1)];
+      if (value === undefined || value === "") return null;
+      parts.push(encodeURIComponent(value));
+    } else {
+      parts.push(segment);
+    }
+  }
+  return parts.join("/");
+}
+
+/** A tab tap: the option's current top request with keepStack (or its first route). */
+function tapTab(option) {
+  let request = null;
+  if (option.kind === "screen") request = requestOf(option);
+  else if (option.kind === "stack" && option.children.length) request = requestOf(option.children[option.children.length - 1]);
+  if (request === null && state.entries[option.id]) request = fill(state.entries[option.id], {});
+  if (request === null) {
+    showResult(`no route to open ${option.title} with`, true);
+    return;
+  }
+  run("dispatch", { request, keep: true }, request);
+}
+
+/** A route row or table row: straight there, or a form for its parameters. */
+function goToRoute(route, from) {
+  if (route.fillable === false) {
+    showResult(`${route.pattern} cannot be filled in; type a path that matches it`, true);
+    return;
+  }
+  const inherited = (from && from.params) || {};
+  const missing = route.params.filter((name) => inherited[name] === undefined);
+  if (!missing.length) {
+    const path = fill(route.pattern, inherited);
+    if (path !== null) return run("dispatch", { request: path }, path);
+  }
+  const form = $("params");
+  form.replaceChildren(element("strong", {}, route.pattern));
+  const inputs = {};
+  for (const name of route.params) {
+    const input = element("input", { name, placeholder: name, value: inherited[name] || "", size: 10 });
+    input.dataset.testid = `param-${name}`;
+    inputs[name] = input;
+    form.append(element("label", {}, `:${name} `, input));
+  }
+  form.append(element("button", { type: "submit" }, "Go"));
+  form.hidden = false;
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
+    const path = fill(route.pattern, values);
+    if (path === null) return showResult("fill in every parameter", true);
+    form.hidden = true;
+    run("dispatch", { request: path }, path);
+  };
+  const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
+  if (first) first.focus();
+}
+
+// MARK: Panels
+
+function renderFlags() {
+  const list = $("flags");
+  list.replaceChildren();
+  const flags = Object.entries(state.snapshot.flags || {});
+  if (!flags.length) list.append(element("li", { className: "dim" }, "(no flags)"));
+  for (const [name, value] of flags) {
+    const clear = element("button", { type: "button", title: "clear" }, "×");
+    clear.onclick = () => run("flag", { name, value: "" }, `flag ${name}=`);
+    list.append(element("li", {}, `${name}=${value} `, clear));
+  }
+}
+
+function renderRoutes() {
+  const body = $("routes");
+  body.replaceChildren();
+  const current = state.snapshot.state && state.snapshot.state.route;
+  for (const route of state.routes) {
+    const row = element("tr", { className: "route" + (route.pattern === current ? " current" : "") },
+      element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
+    row.dataset.testid = `route-${route.id}`;
+    row.onclick = () => goToRoute(route, null);
+    body.append(row);
+  }
+}
+
+function renderHistory() {
+  const list = $("history");
+  list.replaceChildren();
+  for (const entry of state.history) {
+    const text = [entry.kind, entry.detail, entry.request].filter(Boolean).join(" ")
+      + (entry.route ? ` → ${entry.route}` : "") + `  (${entry.plan} ops)`;
+    const item = element("li", { value: entry.index, className: entry.index === state.snapshot.current ? "current" : "" }, text);
+    item.dataset.testid = `history-${entry.index}`;
+    item.onclick = () => run("travel", { index: entry.index }, `goto ${entry.index}`);
+    list.append(item);
+  }
+  $("undo").disabled = !(state.snapshot.current > 0);
+}
+
+function showPlan(plan, origin, event) {
+  const list = $("plan");
+  list.replaceChildren();
+  $("plan-origin").textContent = `${event} from ${origin}`;
+  if (!plan.length) list.append(element("li", { className: "dim" }, "nothing to do"));
+  for (const op of plan) {
+    const rest = Object.entries(op).filter(([key]) => key !== "op" && key !== "id")
+      .map(([, value]) => (Array.isArray(value) ? `[${value.join(", ")}]` : value)).join(" ");
+    list.append(element("li", { className: `op-${op.op}` }, `${op.op} ${op.id}${rest ? " " + rest : ""}`));
+  }
+}
+
+function showResult(text, isError) {
+  const result = $("result");
+  result.textContent = text;
+  result.classList.toggle("error", !!isError);
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(state.toastTimer);
+  state.toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+/** Runs an operation; shows what it did, or its error and the explain of the request. */
+async function run(op, fields, label) {
+  try {
+    const reply = await send(op, fields);
+    showResult(`${label}${reply.route ? " → " + reply.route : ""}`, false);
+  } catch (failure) {
+    const error = failure.error || failure;
+    let text = `${label}: ${error.kind}: ${error.message}`;
+    if (failure.explain) {
+      text += "\n" + failure.explain.attempts.map((a) => `  ${a.matched ? "✓" : "✗"} ${a.pattern}  — ${a.reason}`).join("\n");
+      if (failure.explain.guards && failure.explain.guards.length) text += "\n  guards: " + failure.explain.guards.join("; ");
+    }
+    showResult(text, true);
+  }
+}
+
+// MARK: Controls
+
+$("address").onsubmit = (event) => {
+  event.preventDefault();
+  const request = $("request").value.trim();
+  if (request) run("dispatch", { request, keep: $("keep").checked }, request);
+};
+for (const button of document.querySelectorAll(".device-switch")) {
+  button.onclick = () => run("device", { device: button.dataset.device }, `device ${button.dataset.device}`);
+}
+$("reload").onclick = () => run("reload", {}, "reload");
+$("undo").onclick = () => run("undo", {}, "undo");
+$("flag-form").onsubmit = (event) => {
+  event.preventDefault();
+  const name = $("flag-name").value.trim();
+  if (name) run("flag", { name, value: $("flag-value").value }, `flag ${name}=${$("flag-value").value}`);
+};
+
+connect();

@@ -1,0 +1,283 @@
+import Foundation
+import LunaInspector
+import LunaLive
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import RouteScript
+
+/// The repository root, from this file's path.
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// A folder of its own under .build for scripts a test edits.
+final class ScriptFolder: Sendable {
+    let path: String
+
+    init() {
+        let base = repositoryRoot + "/.build/test-scripts"
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        path = base + "/inspector-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        let full = path + "/" + name
+        _ = FileManager.default.createFile(atPath: full + ".tmp", contents: Data(text.utf8))
+        _ = rename(full + ".tmp", full)
+        return full
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// An inspector serving a session over a copy of an example, with a watcher thread that
+/// reloads on save (as `luna serve` does).
+final class ServedScript: @unchecked Sendable {
+    let folder = ScriptFolder()
+    let script: String
+    let session: LiveSession
+    let inspector: Inspector
+    private let stopped = Flag()
+    private let watching = DispatchGroup()
+
+    init(example: String = "books.lua", source: String? = nil) throws {
+        let text = try source ?? String(contentsOfFile: repositoryRoot + "/examples/" + example, encoding: .utf8)
+        script = folder.write(example, text)
+        session = LiveSession(host: try RouteScriptHost(contentsOf: script))
+        inspector = Inspector(session: session, scriptName: example)
+        try inspector.start()
+        let session = self.session
+        let stopped = self.stopped
+        watching.enter()
+        Thread.detachNewThread { [watching] in
+            WatchLoop.run(session: session, watcher: makeFileWatcher(), report: { _ in }, until: { stopped.value })
+            watching.leave()
+        }
+    }
+
+    var port: Int { inspector.port }
+    var token: String { inspector.token }
+
+    func save(_ text: String) { folder.write((script as NSString).lastPathComponent, text) }
+
+    func stop() {
+        stopped.value = true
+        watching.wait()
+        inspector.stop()
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
+    }
+}
+
+/// A test page: a WebSocket client (SwiftNIO's client upgrader) that collects the text
+/// messages it receives.
+final class PageClient: @unchecked Sendable {
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
+    let channel: Channel
+    let inbox: Inbox
+
+    enum Failure: Error { case refused(Int), timeout(String) }
+
+    /// Connects; throws `.refused(status)` when the server declines the upgrade.
+    static func connect(
+        port: Int, token: String?, host: String? = nil, origin: String? = nil, path: String = "/socket"
+    ) throws -> PageClient {
+        let inbox = Inbox()
+        let upgraded = group.next().makePromise(of: Void.self)
+        let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
+            let upgrader = NIOWebSocketClientUpgrader(
+                maxFrameSize: 1 << 24,
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        // The refusal watcher reads HTTP; from here on the bytes are frames.
+                        let refusal = try channel.pipeline.syncOperations.handler(type: Refusal.self)
+                        channel.pipeline.syncOperations.removeHandler(refusal, promise: nil)
+                        try channel.pipeline.syncOperations.addHandler(Collector(inbox: inbox))
+                        upgraded.succeed(())
+                    }
+                })
+            return channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes,
+                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                try channel.pipeline.syncOperations.addHandler(Refusal(promise: upgraded))
+            }
+        }
+        let channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait()
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+        if let origin { headers.add(name: "Origin", value: origin) }
+        headers.add(name: "Content-Length", value: "0")
+        let uri = path + (token.map { "?token=" + $0 } ?? "")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        try channel.writeAndFlush(HTTPClientRequestPart.end(nil)).wait()
+        do { try upgraded.futureResult.wait() } catch let failure as Failure {
+            channel.close(promise: nil)
+            throw failure
+        }
+        return PageClient(channel: channel, inbox: inbox)
+    }
+
+    private init(channel: Channel, inbox: Inbox) {
+        self.channel = channel
+        self.inbox = inbox
+    }
+
+    func send(_ text: String) throws {
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer)
+        try channel.writeAndFlush(frame).wait()
+    }
+
+    func sendFrame(_ frame: WebSocketFrame) throws { try channel.writeAndFlush(frame).wait() }
+
+    /// The next message whose text contains `needle` (messages before it are consumed).
+    func next(containing needle: String = "", timeout: Duration = .seconds(10)) throws -> String {
+        try inbox.next(timeout: timeout) { $0.contains(needle) }
+    }
+
+    func close() { try? channel.close().wait() }
+}
+
+/// Messages received, in order, with a wait for the next one.
+final class Inbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var messages: [String] = []
+    private(set) var closed = false
+
+    func add(_ text: String) {
+        condition.lock()
+        messages.append(text)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func markClosed() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
+    func next(timeout: Duration, where matches: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(
+            Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while !messages.isEmpty {
+                let message = messages.removeFirst()
+                if matches(message) { return message }
+            }
+            if closed { throw PageClient.Failure.timeout("the connection closed") }
+            if !condition.wait(until: deadline) { throw PageClient.Failure.timeout("no matching message") }
+        }
+    }
+
+    func all() -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        let taken = messages
+        messages = []
+        return taken
+    }
+}
+
+final class Collector: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    let inbox: Inbox
+    init(inbox: Inbox) { self.inbox = inbox }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        if frame.opcode == .text { inbox.add(String(buffer: frame.data)) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        inbox.markClosed()
+        context.fireChannelInactive()
+    }
+}
+
+/// Sees the server's answer when it declined the upgrade.
+final class Refusal: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    let promise: EventLoopPromise<Void>
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            promise.fail(PageClient.Failure.refused(Int(head.status.code)))
+        }
+    }
+}
+
+/// A plain HTTP GET over SwiftNIO's client handlers, with any Host and Origin: the status and
+/// the body.
+func httpGet(
+    port: Int, path: String, host: String? = nil, origin: String? = nil, method: HTTPMethod = .GET
+) throws
+    -> (Int, String)
+{
+    let done = PageClient.group.next().makePromise(of: (Int, String).self)
+    let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+            try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
+        }
+    }
+    let channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait()
+    defer { channel.close(promise: nil) }
+    var headers = HTTPHeaders()
+    headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+    if let origin { headers.add(name: "Origin", value: origin) }
+    headers.add(name: "Connection", value: "close")
+    channel.write(
+        HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
+        promise: nil)
+    try channel.writeAndFlush(HTTPClientRequestPart.end(nil)).wait()
+    return try done.futureResult.wait()
+}
+
+final class ResponseReader: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    let promise: EventLoopPromise<(Int, String)>
+    private var status = 0
+    private var body = ""
+    init(promise: EventLoopPromise<(Int, String)>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): status = Int(head.status.code)
+        case .body(let buffer): body += String(buffer: buffer)
+        case .end: promise.succeed((status, body))
+        }
+    }
+}
+
+/// Parses a JSON message (Foundation, tests only).
+func object(_ text: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+}
