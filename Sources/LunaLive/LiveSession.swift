@@ -176,7 +176,9 @@ public final class LiveSession: @unchecked Sendable {
         try lock.locked {
             do {
                 let outcome = try body(host)
-                record(kind, request: request ?? outcome.request, outcome: outcome, summary: nil, origin: origin)
+                // `back` names no request: the entry shows where it went.
+                let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
+                record(kind, request: shown, outcome: outcome, summary: nil, origin: origin)
                 return outcome
             } catch {
                 notify(LiveEvent(kind: .failed, origin: origin, entry: nil, request: request, error: error))

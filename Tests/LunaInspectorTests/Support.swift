@@ -241,6 +241,13 @@ func httpGet(
 ) throws
     -> (Int, String)
 {
+    try httpRequest(port: port, method: method, path: path, host: host, origin: origin, body: nil)
+}
+
+/// One HTTP/1.1 request over SwiftNIO (also the WebDriver client's transport).
+func httpRequest(
+    port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
+) throws -> (Int, String) {
     let done = PageClient.group.next().makePromise(of: (Int, String).self)
     let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
@@ -248,15 +255,28 @@ func httpGet(
             try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
         }
     }
-    let channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait()
+    let channel: Channel
+    do { channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait() } catch {
+        done.fail(error)
+        throw error
+    }
     defer { channel.close(promise: nil) }
     var headers = HTTPHeaders()
     headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
     if let origin { headers.add(name: "Origin", value: origin) }
     headers.add(name: "Connection", value: "close")
+    if let body {
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.count))
+    }
     channel.write(
         HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
         promise: nil)
+    if let body {
+        var buffer = channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+    }
     try channel.writeAndFlush(HTTPClientRequestPart.end(nil)).wait()
     return try done.futureResult.wait()
 }
@@ -266,14 +286,23 @@ final class ResponseReader: ChannelInboundHandler {
     let promise: EventLoopPromise<(Int, String)>
     private var status = 0
     private var body = ""
+    private var done = false
     init(promise: EventLoopPromise<(Int, String)>) { self.promise = promise }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): status = Int(head.status.code)
         case .body(let buffer): body += String(buffer: buffer)
-        case .end: promise.succeed((status, body))
+        case .end:
+            done = true
+            promise.succeed((status, body))
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !done { promise.fail(PageClient.Failure.timeout("the connection closed before the response")) }
+        done = true
+        context.fireChannelInactive()
     }
 }
 

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// The page in a real browser (Debian's chromium, headless, through chromedriver), on a copy
+/// of examples/books.lua that the test edits while the page is open.
+@Suite(.serialized, .enabled(if: WebDriver.available, "needs chromium and chromium-driver (scripts/bootstrap)"))
+struct BrowserTests {
+    /// Screenshots go to .build/screenshots; with LUNA_UPDATE_SCREENSHOTS=1 also to docs/.
+    static func keep(_ browser: WebDriver, _ name: String) async throws {
+        let path = repositoryRoot + "/.build/screenshots/" + name
+        try await browser.screenshot(to: path)
+        if ProcessInfo.processInfo.environment["LUNA_UPDATE_SCREENSHOTS"] == "1" {
+            let docs = repositoryRoot + "/docs/" + name
+            try? FileManager.default.removeItem(atPath: docs)
+            try FileManager.default.copyItem(atPath: path, toPath: docs)
+        }
+    }
+
+    static func visible(_ testID: String) -> String {
+        "(() => { const e = document.querySelector('[data-testid=\"\(testID)\"]'); return !!e && !e.hidden && e.getClientRects().length > 0; })()"
+    }
+
+    @Test func aUserTapsThroughBooksAndEditsTheScriptWhileWatching() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+            // A marker that a page reload would wipe: every update below must arrive live.
+            try await browser.script("window.lunaMarker = 42;")
+
+            try await browser.type("address", "today\u{E007}")
+            try await browser.wait("the Today screen", Self.visible("screen-today"))
+
+            // Tap the Books tab, then a book row (its id asked in the parameter form).
+            try await browser.click("tab-stack:books")
+            try await browser.wait("the Books screen", Self.visible("screen-books"))
+            try await browser.click("row-books/:id")
+            try await browser.type("param-id", "42\u{E007}")
+            try await browser.wait("the book", Self.visible("screen-books/:id"))
+            #expect(served.session.withHost { $0.state.request?.path } == "books/42")
+
+            // Back pops the stack.
+            try await browser.click("back-stack:books")
+            try await browser.wait("the book gone", "!document.querySelector('[data-testid=\"screen-books/:id\"]')")
+            #expect(served.session.withHost { $0.state.request?.path } == "books")
+
+            // A deep link presents the story as a sheet; closing it dispatches the presenter.
+            try await browser.type("address", "myapp://today/story/news/7\u{E007}")
+            try await browser.wait("the sheet", Self.visible("sheet-today/story/:type/:id"))
+            try await Self.keep(browser, "inspector-sheet.png")
+            try await browser.click("close-today/story/:type/:id")
+            try await browser.wait(
+                "the sheet gone", "!document.querySelector('[data-testid=\"sheet-today/story/:type/:id\"]')")
+            #expect(served.session.withHost { $0.state.request?.path } == "today")
+
+            // A saved title change shows without reloading the page.
+            let original = try String(contentsOfFile: served.script, encoding: .utf8)
+            served.save(
+                original.replacingOccurrences(
+                    of: #"endpoint { "today", title = "Today""#, with: #"endpoint { "today", title = "Today's picks""#))
+            try await browser.wait(
+                "the new title",
+                "document.querySelector('[data-testid=\"screen-today\"] h3').textContent === \"Today's picks\"")
+            try await browser.wait("the reload toast", Self.visible("toast"))
+
+            // A syntax error shows the banner; the old tree stays usable; the fix clears it.
+            served.save("return stack { endpoint { 'a' ")
+            try await browser.wait("the banner", Self.visible("banner"))
+            let banner =
+                try await browser.script("return document.querySelector('[data-testid=\"banner\"]').textContent;")
+                as? String
+            #expect(banner?.contains("books.lua:1:") == true)
+            try await browser.click("tab-stack:books")
+            try await browser.wait("the old tree still works", Self.visible("screen-books"))
+            served.save(original)
+            try await browser.wait("the banner gone", "!(\(Self.visible("banner")))")
+
+            // Travel back in the timeline to the book.
+            let bookEntry = served.session.history.firstIndex { $0.request == "books/42" } ?? 0
+            try await browser.click("history-\(bookEntry)")
+            try await browser.wait("the book again", Self.visible("screen-books/:id"))
+            #expect(served.session.withHost { $0.state.request?.path } == "books/42")
+            #expect(try await browser.script("return window.lunaMarker;") as? Int == 42, "the page never reloaded")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    @Test func phoneAndPadScreenshots() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+            try await browser.type("address", "books/42?title=Dune\u{E007}")
+            try await browser.wait("the book", Self.visible("screen-books/:id"))
+            try await Self.keep(browser, "inspector-phone.png")
+            try await browser.click("device-pad")
+            try await browser.wait("the pad frame", "document.getElementById('device').classList.contains('pad')")
+            try await browser.wait("the book on the pad", Self.visible("screen-books/:id"))
+            try await Self.keep(browser, "inspector-pad.png")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+}

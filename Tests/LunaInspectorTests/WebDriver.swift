@@ -1,0 +1,132 @@
+import Foundation
+import NIOHTTP1
+
+/// A W3C WebDriver client for Debian's chromium through chromedriver: enough to open a page,
+/// find, click and type, run a script, and take a screenshot.
+final class WebDriver: @unchecked Sendable {
+    static let driverPath = "/usr/bin/chromedriver"
+    static let browserPath = "/usr/bin/chromium"
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: driverPath)
+            && FileManager.default.isExecutableFile(atPath: browserPath)
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    private let driver = Process()
+    private let port: Int
+    private var session = ""
+
+    init(width: Int = 1400, height: Int = 900) async throws {
+        port = Int.random(in: 20_000...40_000)
+        driver.executableURL = URL(fileURLWithPath: Self.driverPath)
+        driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        // chromedriver takes a moment to listen.
+        for _ in 0..<100 {
+            if (try? await call("GET", "/status")) != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": Self.browserPath,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=\(width),\(height)", "--force-device-scale-factor=1",
+                        ],
+                    ],
+                ]
+            ]
+        ]
+        let created = try await call("POST", "/session", capabilities)
+        guard let value = created["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+            throw Failure(description: "chromedriver gave no session: \(created)")
+        }
+        session = id
+    }
+
+    func quit() async {
+        _ = try? await call("DELETE", "/session/\(session)")
+        // (Foundation's waitUntilExit can hang on Linux; the driver exits on SIGTERM.)
+        driver.terminate()
+    }
+
+    func open(_ url: String) async throws {
+        _ = try await call("POST", "/session/\(session)/url", ["url": url])
+    }
+
+    /// Runs JavaScript in the page and returns its result.
+    @discardableResult
+    func script(_ source: String, _ arguments: [Any] = []) async throws -> Any? {
+        let result = try await call("POST", "/session/\(session)/execute/sync", ["script": source, "args": arguments])
+        return result["value"]
+    }
+
+    /// Waits until `condition` (JavaScript returning a truthy value) holds.
+    func wait(
+        _ what: String, timeout: Duration = .seconds(10), _ condition: String, sourceLocation: String = #function
+    ) async throws {
+        let clock = ContinuousClock()
+        let end = clock.now + timeout
+        while clock.now < end {
+            if let value = try await script("return !!(\(condition));") as? Bool, value { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Failure(description: "timed out waiting for \(what)")
+    }
+
+    func element(_ testID: String) async throws -> String {
+        try await wait(
+            "[data-testid=\"\(testID)\"]", "document.querySelector('[data-testid=\"' + \(quoted(testID)) + '\"]')")
+        let found = try await call(
+            "POST", "/session/\(session)/element", ["using": "css selector", "value": "[data-testid=\"\(testID)\"]"])
+        guard let value = found["value"] as? [String: Any], let id = value.values.first as? String else {
+            throw Failure(description: "no element \(testID): \(found)")
+        }
+        return id
+    }
+
+    func click(_ testID: String) async throws {
+        _ = try await call(
+            "POST", "/session/\(session)/element/\(try await element(testID))/click", [:] as [String: Any])
+    }
+
+    /// Types into an element; "\u{E007}" is Enter.
+    func type(_ testID: String, _ text: String) async throws {
+        let id = try await element(testID)
+        _ = try await call("POST", "/session/\(session)/element/\(id)/clear", [:] as [String: Any])
+        _ = try await call("POST", "/session/\(session)/element/\(id)/value", ["text": text])
+    }
+
+    func screenshot(to path: String) async throws {
+        let shot = try await call("GET", "/session/\(session)/screenshot")
+        guard let base64 = shot["value"] as? String, let data = Data(base64Encoded: base64) else {
+            throw Failure(description: "no screenshot")
+        }
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    private func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: [text])) ?? Data(), as: UTF8.self)
+            .dropFirst().dropLast().description
+    }
+
+    private func call(_ method: String, _ path: String, _ body: Any? = nil) async throws -> [String: Any] {
+        let payload = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
+        let (status, text) = try httpRequest(
+            port: port, method: HTTPMethod(rawValue: method), path: path,
+            body: payload ?? (method == "POST" ? Array("{}".utf8) : nil))
+        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        if status >= 400 || status == 0 {
+            throw Failure(description: "\(method) \(path): \(status) \(json["value"] ?? text)")
+        }
+        return json
+    }
+}
