@@ -20,6 +20,8 @@ public protocol FileWatcher: AnyObject {
     var descriptor: Int32? { get }
     /// The files to watch (replaces the previous set).
     func watch(_ files: [String])
+    /// The files being watched.
+    var watchedFiles: [String] { get }
     /// Reads what happened: inotify events, or a stat pass.
     func collect(now: ContinuousClock.Instant)
     /// When ``settled(now:)`` should next be asked, if a change is pending or polling is due.
@@ -54,6 +56,7 @@ struct Settler {
         private let fd: Int32
         private var folders: [Int32: String] = [:]
         private var files: [String] = []
+        public var watchedFiles: [String] { files }
         private var settler: Settler
 
         /// Nil when inotify is unavailable.
@@ -125,6 +128,7 @@ public final class PollingWatcher: FileWatcher {
     private var signatures: [String: [Int]] = [:]
     private var lastPoll: ContinuousClock.Instant?
     private var files: [String] = []
+    public var watchedFiles: [String] { files }
     private var settler: Settler
 
     public init(pollInterval: Duration = .milliseconds(250), settleInterval: Duration = .milliseconds(80)) {

@@ -17,7 +17,8 @@ public enum WatchLoop {
         session: LiveSession, watcher: FileWatcher, report: (String) -> Void, until stop: () -> Bool
     ) {
         let clock = ContinuousClock()
-        watcher.watch(session.withHost { $0.files })
+        let files = session.withHost { $0.files }
+        if watcher.watchedFiles != files { watcher.watch(files) }
         while !stop() {
             var fds = watcher.descriptor.map { [pollfd(fd: $0, events: Int16(POLLIN), revents: 0)] } ?? []
             var timeout: Int32 = 100

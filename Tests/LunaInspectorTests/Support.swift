@@ -54,9 +54,13 @@ final class ServedScript: @unchecked Sendable {
         try inspector.start()
         let session = self.session
         let stopped = self.stopped
+        // Watching starts here, before the test can save: no save is missed.
+        let watcher = makeFileWatcher()
+        watcher.watch(session.withHost { $0.files })
+        nonisolated(unsafe) let handedOver = watcher
         watching.enter()
         Thread.detachNewThread { [watching] in
-            WatchLoop.run(session: session, watcher: makeFileWatcher(), report: { _ in }, until: { stopped.value })
+            WatchLoop.run(session: session, watcher: handedOver, report: { _ in }, until: { stopped.value })
             watching.leave()
         }
     }

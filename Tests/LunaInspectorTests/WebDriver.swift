@@ -52,8 +52,12 @@ final class WebDriver: @unchecked Sendable {
 
     func quit() async {
         _ = try? await call("DELETE", "/session/\(session)")
-        // (Foundation's waitUntilExit can hang on Linux; the driver exits on SIGTERM.)
-        driver.terminate()
+        // chromedriver ignores SIGTERM while it serves; Foundation's waitUntilExit can hang
+        // on Linux: end it outright and reap it.
+        let pid = driver.processIdentifier
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 
     func open(_ url: String) async throws {
