@@ -23,10 +23,7 @@ struct BrowserTests {
     @Test func aUserTapsThroughBooksAndEditsTheScriptWhileWatching() async throws {
         let served = try ServedScript()
         defer { served.stop() }
-        let browser = try await WebDriver()
-        do {
-            try await browser.open(served.inspector.url)
-            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+        try await WebDriver.withPage(served) { browser in
             // A marker that a page reload would wipe: every update below must arrive live.
             try await browser.script("window.lunaMarker = 42;")
 
@@ -83,20 +80,13 @@ struct BrowserTests {
             try await browser.wait("the book again", Self.visible("screen-books/:id"))
             #expect(served.session.withHost { $0.state.request?.path } == "books/42")
             #expect(try await browser.script("return window.lunaMarker;") as? Int == 42, "the page never reloaded")
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     @Test func phoneAndPadScreenshots() async throws {
         let served = try ServedScript()
         defer { served.stop() }
-        let browser = try await WebDriver()
-        do {
-            try await browser.open(served.inspector.url)
-            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+        try await WebDriver.withPage(served) { browser in
             try await browser.type("address", "books/42?title=Dune\u{E007}")
             try await browser.wait("the book", Self.visible("screen-books/:id"))
             try await Self.keep(browser, "inspector-phone.png")
@@ -104,10 +94,6 @@ struct BrowserTests {
             try await browser.wait("the pad frame", "document.getElementById('device').classList.contains('pad')")
             try await browser.wait("the book on the pad", Self.visible("screen-books/:id"))
             try await Self.keep(browser, "inspector-pad.png")
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 }

@@ -19,7 +19,9 @@ struct MeasureTests {
     /// A stack of `count` endpoints, the first titled `title`.
     static func bigScript(_ count: Int, title: String) -> String {
         var lines = ["return stack {", "  endpoint { \"r0\", title = \"\(title)\" },"]
-        for index in 1..<count { lines.append("  endpoint { \"section\(index % 40)/r\(index)/:id\", title = \"R\(index)\" },") }
+        for index in 1..<count {
+            lines.append("  endpoint { \"section\(index % 40)/r\(index)/:id\", title = \"R\(index)\" },")
+        }
         lines.append("}")
         return lines.joined(separator: "\n")
     }
@@ -27,16 +29,15 @@ struct MeasureTests {
     /// Epoch milliseconds, as the page's Date.now() counts them.
     static func now() -> Double { Date().timeIntervalSince1970 * 1000 }
 
-    func saveToPage(example: String, source: String?, screen: String, titles: (Int) -> String, edit: (String, Int) -> String)
+    func saveToPage(
+        example: String, source: String?, screen: String, titles: (Int) -> String, edit: (String, Int) -> String
+    )
         async throws -> [Double]
     {
         let served = try ServedScript(example: example, source: source)
         defer { served.stop() }
-        let browser = try await WebDriver()
         var samples: [Double] = []
-        do {
-            try await browser.open(served.inspector.url)
-            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+        try await WebDriver.withPage(served) { browser in
             try await browser.type("address", screen + "\u{E007}")
             try await browser.wait("the screen", "document.querySelector('[data-testid=\"screen-\(screen)\"]')")
             let original = try String(contentsOfFile: served.script, encoding: .utf8)
@@ -59,56 +60,62 @@ struct MeasureTests {
                 samples.append(seen - saved)
                 try await Task.sleep(for: .milliseconds(150))
             }
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
         return samples
     }
 
     @Test func saveToPageUpdated() async throws {
         let books = try await saveToPage(
             example: "books.lua", source: nil, screen: "today", titles: { "Today \($0)" },
-            edit: { $0.replacingOccurrences(of: #"endpoint { "today", title = "Today""#, with: #"endpoint { "today", title = "Today \#($1)""#) })
-        Self.report(String(format: "save → page, books.lua: median %.1f ms (min %.1f, max %.1f; 20 saves; the watcher's settle interval is 80 ms of it)", Self.median(books), books.min() ?? 0, books.max() ?? 0))
+            edit: {
+                $0.replacingOccurrences(
+                    of: #"endpoint { "today", title = "Today""#, with: #"endpoint { "today", title = "Today \#($1)""#)
+            })
+        Self.report(
+            String(
+                format:
+                    "save → page, books.lua: median %.1f ms (min %.1f, max %.1f; 20 saves; the watcher's settle interval is 80 ms of it)",
+                Self.median(books), books.min() ?? 0, books.max() ?? 0))
         let big = try await saveToPage(
             example: "big.lua", source: Self.bigScript(1000, title: "First"), screen: "r0", titles: { "First \($0)" },
-            edit: { text, round in text.replacingOccurrences(of: #"title = "First""#, with: #"title = "First \#(round)""#) })
-        Self.report(String(format: "save → page, 1,000 routes: median %.1f ms (min %.1f, max %.1f; 20 saves)", Self.median(big), big.min() ?? 0, big.max() ?? 0))
+            edit: { text, round in
+                text.replacingOccurrences(of: #"title = "First""#, with: #"title = "First \#(round)""#)
+            })
+        Self.report(
+            String(
+                format: "save → page, 1,000 routes: median %.1f ms (min %.1f, max %.1f; 20 saves)", Self.median(big),
+                big.min() ?? 0, big.max() ?? 0))
     }
 
     @Test func tapToPageUpdated() async throws {
         let served = try ServedScript()
         defer { served.stop() }
-        let browser = try await WebDriver()
-        do {
-            try await browser.open(served.inspector.url)
-            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+        try await WebDriver.withPage(served) { browser in
             try await browser.type("address", "books/42\u{E007}")
             try await browser.wait("the book", "document.querySelector('[data-testid=\"screen-books/:id\"]')")
             var samples: [Double] = []
             for round in 0..<20 {
-                let (tab, screen) = round % 2 == 0 ? ("stack:today", "screen-today") : ("stack:books", "screen-books/:id")
-                let elapsed = try await browser.script(
-                    """
-                    return await new Promise((resolve) => {
-                      const start = performance.now();
-                      const observer = new MutationObserver(() => {
-                        if (document.querySelector('[data-testid="\(screen)"]')) { observer.disconnect(); resolve(performance.now() - start); }
-                      });
-                      observer.observe(document.getElementById('screen'), { childList: true, subtree: true });
-                      document.querySelector('[data-testid="tab-\(tab)"]').click();
-                    });
-                    """) as? Double
+                let (tab, screen) =
+                    round % 2 == 0 ? ("stack:today", "screen-today") : ("stack:books", "screen-books/:id")
+                let elapsed =
+                    try await browser.script(
+                        """
+                        return await new Promise((resolve) => {
+                          const start = performance.now();
+                          const observer = new MutationObserver(() => {
+                            if (document.querySelector('[data-testid="\(screen)"]')) { observer.disconnect(); resolve(performance.now() - start); }
+                          });
+                          observer.observe(document.getElementById('screen'), { childList: true, subtree: true });
+                          document.querySelector('[data-testid="tab-\(tab)"]').click();
+                        });
+                        """) as? Double
                 samples.append(elapsed ?? .nan)
             }
-            Self.report(String(format: "tap → page updated (loopback): median %.1f ms (min %.1f, max %.1f; 20 tab taps)", Self.median(samples), samples.min() ?? 0, samples.max() ?? 0))
-        } catch {
-            await browser.quit()
-            throw error
+            Self.report(
+                String(
+                    format: "tap → page updated (loopback): median %.1f ms (min %.1f, max %.1f; 20 tab taps)",
+                    Self.median(samples), samples.min() ?? 0, samples.max() ?? 0))
         }
-        await browser.quit()
     }
 
     @Test func memoryWithFiftyPages() throws {
@@ -124,7 +131,9 @@ struct MeasureTests {
         for index in 0..<200 { try served.session.dispatch(index % 2 == 0 ? "books/\(index)" : "today") }
         for page in pages { _ = try page.next(containing: #""index":199"#) }
         let after = residentBytes()
-        Self.report("memory: 50 pages connected and 200 dispatches pushed to each: +\((after - before) / 1024) KiB resident (test process, server and clients together; \(after / 1024 / 1024) MiB in all)")
+        Self.report(
+            "memory: 50 pages connected and 200 dispatches pushed to each: +\((after - before) / 1024) KiB resident (test process, server and clients together; \(after / 1024 / 1024) MiB in all)"
+        )
         pages.forEach { $0.close() }
     }
 }

@@ -134,3 +134,20 @@ final class WebDriver: @unchecked Sendable {
         return json
     }
 }
+
+extension WebDriver {
+    /// Opens the inspector of `served` in a fresh browser, waits for its socket, runs `body`,
+    /// and always quits the browser.
+    static func withPage(_ served: ServedScript, _ body: (WebDriver) async throws -> Void) async throws {
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+            try await body(browser)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+}
