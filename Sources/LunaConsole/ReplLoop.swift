@@ -130,7 +130,7 @@ public final class ReplLoop {
         case .modified:
             let result = session.reloadAfterChange()
             notify(result.lines)
-            watcher.watch(session.host.files)
+            watcher.watch(session.live.withHost { $0.files })
         case .deleted(let files):
             let names = files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
             if session.json {

@@ -71,13 +71,18 @@ struct Settler {
 
         public var descriptor: Int32? { fd }
 
+        /// Folders still needed keep their watch (adding a watched folder again returns the
+        /// same watch), so a save that lands while the set is renewed is not lost.
         public func watch(_ files: [String]) {
             self.files = files.map(Self.absolute)
-            for (watch, _) in folders { inotify_rm_watch(fd, watch) }
-            folders = [:]
+            let needed = Set(self.files.map(Self.folder))
+            for (watch, folder) in folders where !needed.contains(folder) {
+                inotify_rm_watch(fd, watch)
+                folders[watch] = nil
+            }
             let mask = UInt32(
                 IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
-            for folder in Set(self.files.map(Self.folder)) {
+            for folder in needed {
                 let watch = inotify_add_watch(fd, folder, mask)
                 if watch >= 0 { folders[watch] = folder }
             }
@@ -138,9 +143,13 @@ public final class PollingWatcher: FileWatcher {
 
     public var descriptor: Int32? { nil }
 
+    /// A file already watched keeps its last signature, so a save that lands while the set is
+    /// renewed is still seen as a change.
     public func watch(_ files: [String]) {
         self.files = files
-        signatures = Dictionary(uniqueKeysWithValues: files.map { ($0, Self.signature($0)) })
+        var next: [String: [Int]] = [:]
+        for file in files { next[file] = signatures[file] ?? Self.signature(file) }
+        signatures = next
     }
 
     public func collect(now: ContinuousClock.Instant) {

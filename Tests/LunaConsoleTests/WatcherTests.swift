@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    /// After a reload the watcher is handed the script's files again; a save that lands just
+    /// before that must still count (a second quick save in an editor).
+    @Test(arguments: Kind.allCases)
+    func aSaveJustBeforeTheFilesAreRenewedIsNotLost(kind: Kind) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return endpoint { 'a' }\n")
+        let watcher = Self.watcher(kind)
+        let start = ContinuousClock.now
+        watcher.watch([script])
+        watcher.collect(now: start)
+        try Self.save(.inPlace, script, "return endpoint { 'renewed' }\n")
+        watcher.watch([script])
+        let later = start + .seconds(10)
+        watcher.collect(now: later)
+        #expect(watcher.settled(now: later + .seconds(1)) == .modified)
+    }
+
     @Test(arguments: Kind.allCases, Save.allCases)
     func eachSaveStyleGivesExactlyOneChange(kind: Kind, style: Save) throws {
         let folder = ScriptFolder()
