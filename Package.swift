@@ -77,7 +77,8 @@ let package = Package(
             ]),
         // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
         .testTarget(
-            name: "LunaConsoleTests", dependencies: ["LunaConsole", "LunaLive", "RouteScript", "RouteCore"], exclude: ["Fixtures"]),
+            name: "LunaConsoleTests", dependencies: ["LunaConsole", "LunaLive", "RouteScript", "RouteCore"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
