@@ -53,12 +53,14 @@ let package = Package(
             ],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css")]
         ),
+        // `luna test`: navigation tests in Lua, golden files, route coverage, JUnit and LCOV.
+        .target(name: "LunaTest", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost"]),
         // The REPL and command output.
         .target(name: "LunaConsole", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [
-                "LunaConsole", "LunaLive", "LunaInspector",
+                "LunaConsole", "LunaLive", "LunaInspector", "LunaTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -27,9 +27,14 @@ public struct LuaArguments {
 
     /// Where the calling Lua code is (`books.lua`, line 12), if it is Lua code with line
     /// information (lua_getstack, §4.7, [-0, +0, -]; lua_getinfo "Sl", [-0, +0, m]).
-    public var callerLocation: LuaError.Location? {
+    public var callerLocation: LuaError.Location? { location(level: 1) }
+
+    /// Where the Lua code `level` calls up is (1: the caller of this host function).
+    public func location(level: Int) -> LuaError.Location? {
         var record = lua_Debug()
-        guard lua_getstack(L, 1, &record) != 0, lua_getinfo(L, "Sl", &record) != 0, record.currentline > 0 else {
+        guard level >= 1, lua_getstack(L, Int32(level), &record) != 0, lua_getinfo(L, "Sl", &record) != 0,
+            record.currentline > 0
+        else {
             return nil
         }
         let source = withUnsafeBytes(of: &record.short_src) { raw in

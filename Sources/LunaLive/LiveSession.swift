@@ -234,7 +234,7 @@ public final class LiveSession: @unchecked Sendable {
         for observer in observers { observer.handler(event) }
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
+    public static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }

@@ -1,0 +1,97 @@
+import RouteCore
+import RouteScript
+
+/// Route coverage over a test run: which endpoints were reached, which containers shown,
+/// which modals presented — per script, each with the file:line of its declaration.
+public final class Coverage {
+    public enum Kind: String, Sendable { case endpoint, container, modal }
+
+    public struct Item: Sendable, Equatable {
+        public var kind: Kind
+        public var id: String
+        /// `file:line` relative to the script's folder (as Lua names it).
+        public var location: String?
+        public var hits: Int
+    }
+
+    /// Items by script path, then by kind and id.
+    private(set) var scripts: [String: [String: Item]] = [:]
+
+    public init() {}
+
+    static func key(_ kind: Kind, _ id: String) -> String { kind.rawValue + "|" + id }
+
+    /// Records every node of the host's tree (hits start at 0; a reload keeps earlier hits).
+    func declare(_ host: RouteScriptHost) {
+        guard let path = host.path, let tree = host.routeTree else { return }
+        var items = scripts[path] ?? [:]
+        for node in tree.nodes {
+            let kind: Kind =
+                node.relation == .modal ? .modal : node.kind == .endpoint ? .endpoint : .container
+            let key = Self.key(kind, node.id)
+            if items[key] == nil { items[key] = Item(kind: kind, id: node.id, location: node.location, hits: 0) }
+            // An endpoint that is also a modal counts as both.
+            if kind == .modal, node.kind == .endpoint, items[Self.key(.endpoint, node.id)] == nil {
+                items[Self.key(.endpoint, node.id)] = Item(
+                    kind: .endpoint, id: node.id, location: node.location, hits: 0)
+            }
+        }
+        scripts[path] = items
+    }
+
+    func reached(_ outcome: RouteScriptHost.Outcome, host: RouteScriptHost) {
+        guard let path = host.path, let tree = host.routeTree else { return }
+        func hit(_ kind: Kind, _ id: String) { scripts[path]?[Self.key(kind, id)]?.hits += 1 }
+        hit(.endpoint, tree.nodes[tree.endpoints[outcome.resolution.route].node].id)
+        for operation in outcome.plan.operations {
+            switch operation {
+            case .create(let id):
+                if let index = tree.nodeIndex[id], tree.nodes[index].kind != .endpoint { hit(.container, id) }
+            case .presentModal(_, let modal): hit(.modal, modal)
+            default: break
+            }
+        }
+    }
+
+    /// Percentages and the uncovered items, per script.
+    public func report(display: (String) -> String) -> [String] {
+        var lines: [String] = []
+        for path in scripts.keys.sorted() {
+            let items = scripts[path]?.values.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) } ?? []
+            lines.append("coverage of \(display(path)):")
+            for kind in [Kind.endpoint, .container, .modal] {
+                let all = items.filter { $0.kind == kind }
+                guard !all.isEmpty else { continue }
+                let covered = all.filter { $0.hits > 0 }.count
+                let percent = (Double(covered) * 1000 / Double(all.count)).rounded() / 10
+                lines.append("  \(kind.rawValue)s: \(covered)/\(all.count) (\(percent)%)")
+                for item in all where item.hits == 0 {
+                    lines.append("    not covered: \(item.id)" + (item.location.map { "  (\($0))" } ?? ""))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// LCOV: one record per file that declares nodes, a `DA` line per declaration line.
+    public func lcov(resolve: (_ script: String, _ file: String) -> String) -> String {
+        var perFile: [String: [Int: Int]] = [:]
+        for (script, items) in scripts {
+            for item in items.values {
+                guard let location = item.location, let colon = location.lastIndex(of: ":"),
+                    let line = Int(location[location.index(after: colon)...])
+                else { continue }
+                let file = resolve(script, String(location[..<colon]))
+                perFile[file, default: [:]][line, default: 0] += item.hits
+            }
+        }
+        var text = ""
+        for file in perFile.keys.sorted() {
+            let lines = perFile[file] ?? [:]
+            text += "TN:luna\nSF:\(file)\n"
+            for line in lines.keys.sorted() { text += "DA:\(line),\(lines[line] ?? 0)\n" }
+            text += "LF:\(lines.count)\nLH:\(lines.values.filter { $0 > 0 }.count)\nend_of_record\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,148 @@
+import LuaHost
+import LunaLive
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs `*_test.lua` files: every case in a Lua state of its own (the test file is run again
+/// for each case, so no case sees another's state), against apps opened fresh by the case.
+///
+/// ```swift
+/// let runner = TestRunner(options: .init())
+/// let result = runner.run(file: "examples/books_test.lua")
+/// print(result.cases.map(\.status))
+/// ```
+public final class TestRunner {
+    public struct Options: Sendable {
+        /// Only cases whose name contains this.
+        public var filter: String?
+        /// Rewrite golden files instead of comparing with them.
+        public var update = false
+        /// Limits of the test file's own Lua (per load and per case).
+        public var limits = LuaLimits(instructions: 50_000_000, deadline: .seconds(5))
+        public var memoryLimit = 64 * 1024 * 1024
+        /// Limits of the scripts the tests open.
+        public var scriptOptions = RouteScriptOptions()
+        public init() {}
+    }
+
+    public struct CaseResult: Sendable {
+        public enum Status: String, Sendable { case passed, failed }
+        public var name: String
+        /// `file:line` of the case's `test(...)` call.
+        public var line: String?
+        public var status: Status
+        public var message: String?
+        /// `file:line` of the failing expectation.
+        public var location: String?
+        public var milliseconds: Double
+    }
+
+    public struct FileResult: Sendable {
+        public var file: String
+        /// Set when the test file (or a script it opens at load) failed to load: exit status 2.
+        public var loadError: String?
+        public var cases: [CaseResult]
+    }
+
+    public let options: Options
+    public let coverage = Coverage()
+    private let clock = ContinuousClock()
+
+    public init(options: Options) { self.options = options }
+
+    /// The `*_test.lua` files under `paths` (files as given, folders recursively), sorted.
+    public static func discover(_ paths: [String]) -> [String] {
+        var found: [String] = []
+        func walk(_ folder: String) {
+            guard let directory = opendir(folder) else { return }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") || name == "__snapshots__" { continue }
+                let path = folder == "." ? name : folder + "/" + name
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    walk(path)
+                } else if name.hasSuffix("_test.lua") {
+                    found.append(path)
+                }
+            }
+        }
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR { walk(path) } else { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    /// Runs one test file.
+    public func run(file: String) -> FileResult {
+        let source: String
+        do { source = try readText(file) } catch {
+            return FileResult(file: file, loadError: "\(error)", cases: [])
+        }
+        // First pass: the cases' names.
+        let names: [(String, String?)]
+        do {
+            let world = try TestWorld(file: file, runner: self)
+            names = try world.load(source).map { ($0.name, $0.line) }
+        } catch {
+            return FileResult(file: file, loadError: Self.describe(error), cases: [])
+        }
+        var results: [CaseResult] = []
+        for (index, (name, line)) in names.enumerated() {
+            if let filter = options.filter, !name.contains(filter) { continue }
+            let start = clock.now
+            var result = CaseResult(name: name, line: line, status: .passed, milliseconds: 0)
+            do {
+                let world = try TestWorld(file: file, runner: self)
+                _ = try world.load(source)
+                if let failure = try world.runCase(index + 1) {
+                    result.status = .failed
+                    result.message = failure.message
+                    result.location = failure.location
+                }
+            } catch {
+                result.status = .failed
+                result.message = TestWorld.stopped(Self.describe(error))
+            }
+            result.milliseconds = LiveSession.milliseconds(clock.now - start)
+            results.append(result)
+        }
+        return FileResult(file: file, loadError: nil, cases: results)
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let error = error as? LuaError { return error.message }
+        return ErrorReport.describe(error).message
+    }
+
+    func readText(_ path: String) throws -> String {
+        guard let handle = fopen(path, "rb") else { throw TestError("cannot read '\(path)'") }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, handle)
+            bytes += buffer[0..<count]
+            if count < buffer.count { break }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw TestError("'\(path)' is not UTF-8") }
+        return text
+    }
+}
+
+struct TestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

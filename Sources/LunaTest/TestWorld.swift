@@ -1,0 +1,288 @@
+import LuaHost
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One run of a test file: a sandboxed Lua state with the test API, and the apps its code
+/// opened. A case runs in a world of its own.
+final class TestWorld {
+    let vm: LuaVM
+    let file: String
+    let folder: String
+    private let runner: TestRunner
+    private let api: LuaValue
+    private var apps: [TestApp] = []
+
+    init(file: String, runner: TestRunner) throws {
+        self.file = file
+        self.folder = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
+        self.runner = runner
+        var options = LuaVM.Options()
+        options.sandbox = .standard
+        options.memoryLimit = runner.options.memoryLimit
+        options.loadLimits = runner.options.limits
+        options.callLimits = runner.options.limits
+        options.output = { writeLine($0) }
+        vm = try LuaVM(options: options)
+        api = vm.newTable()
+        install()
+        _ = try vm.call(try vm.load(Prelude.source, chunkName: "=luna-test"), [api])
+    }
+
+    deinit { vm.close() }
+
+    /// Runs the test file's chunk; returns its cases (name, `file:line`).
+    func load(_ source: String) throws -> [(name: String, line: String?)] {
+        _ = try vm.run(source, chunkName: "@" + ScriptPaths.display(file))
+        let cases = try vm.call(try vm.rawGet(api, key: "cases"))[0]
+        var result: [(String, String?)] = []
+        for index in 0..<(try vm.rawLength(cases)) {
+            let entry = try vm.rawGet(cases, index: index + 1)
+            guard case .string(let name) = try vm.rawGet(entry, key: "name") else { continue }
+            let line: String? = if case .string(let text) = try vm.rawGet(entry, key: "line") { text } else { nil }
+            result.append((name, line))
+        }
+        return result
+    }
+
+    /// Runs case `index` (1-based); nil when it passed.
+    func runCase(_ index: Int) throws -> (message: String, location: String?)? {
+        let run = try vm.load(
+            """
+            local cases, i = ...
+            local ok, err = pcall(cases[i].body)
+            if ok then return true end
+            if type(err) == "table" and err.luna_failure then return false, err.message, err.where end
+            if type(err) == "table" and err.kind then return false, err.kind .. ": " .. tostring(err.message) end
+            return false, tostring(err)
+            """, chunkName: "=luna-test")
+        let cases = try vm.call(try vm.rawGet(api, key: "cases"))[0]
+        let results = try vm.call(run, [cases, .integer(Int64(index))], limits: runner.options.limits)
+        guard results.first == .boolean(false) else { return nil }
+        let text: String = if results.count > 1, case .string(let text) = results[1] { text } else { "failed" }
+        let message = Self.stopped(text)
+        let location: String? = if results.count > 2, case .string(let text) = results[2] { text } else { nil }
+        return (message, location)
+    }
+
+    /// A limit raised again in the runner after the case's own pcall has no useful position;
+    /// a memory error says which limit.
+    static func stopped(_ message: String) -> String {
+        if message.hasPrefix("luna-test:"), let colon = message.dropFirst(10).firstIndex(of: ":") {
+            return "the case stopped: " + message[message.index(after: colon)...].trimmingPrefix(" ")
+        }
+        if message == "not enough memory" { return "the case stopped: memory limit exceeded (not enough memory)" }
+        return message
+    }
+
+    // MARK: Host functions
+
+    private func install() {
+        func add(_ name: String, _ body: @escaping LuaHostFunction) {
+            try? vm.rawSet(api, key: .string(name), value: vm.function(named: name, body))
+        }
+        add("line") { args in
+            let level = Int((try? args.integer(1)) ?? 1)
+            return [args.location(level: level).map { .string("\($0.file):\($0.line)") } ?? .nil]
+        }
+        add("open") { [unowned self] args in [.integer(Int64(try self.open(args)))] }
+        add("act") { [unowned self] args in
+            let app = try self.app(args)
+            let action = try args.string(2)
+            let rest = (3..<max(3, args.count + 1)).map { args[$0] }
+            guard let failure = app.act(action, rest) else { return [.boolean(true)] }
+            return [.boolean(false), .string(failure.kind), .string(failure.message)]
+        }
+        add("get") { [unowned self] args in [try self.observe(try self.app(args), try args.string(2))] }
+        add("node") { [unowned self] args in
+            let app = try self.app(args)
+            let what = try args.string(2)
+            let id: String? = if case .string(let text) = args[3] { text } else { nil }
+            return [try self.node(app, what, id)]
+        }
+        add("explain") { [unowned self] args in [.string(try self.app(args).explain(try args.string(2)))] }
+        add("last") { [unowned self] args in [try self.app(args).lastRequest.map { .string($0) } ?? .nil] }
+        add("snapshot") { [unowned self] args in
+            let app = try self.app(args)
+            let outcome = try Snapshots.check(
+                kind: try args.string(2), name: try args.string(3),
+                actual: try self.snapshotText(app, try args.string(2)),
+                testFile: self.file, update: self.runner.options.update)
+            return outcome.map { [.boolean(false), .string($0)] } ?? [.boolean(true)]
+        }
+    }
+
+    private func app(_ args: LuaArguments) throws -> TestApp {
+        let handle = Int(try args.integer(1))
+        guard apps.indices.contains(handle) else { throw LuaArgumentError(message: "not an app") }
+        return apps[handle]
+    }
+
+    /// `luna.open(path, { device =, flags = })`: a script beside the test file (relative paths
+    /// only, `.lua` files only: a test reads no other file).
+    private func open(_ args: LuaArguments) throws -> Int {
+        let relative = try args.string(1)
+        guard relative.hasSuffix(".lua"), !relative.hasPrefix("/"), !relative.contains("\0") else {
+            throw LuaArgumentError(message: "luna.open: '\(relative)' is not a relative path to a .lua script")
+        }
+        var options = runner.options.scriptOptions
+        let table = args[2]
+        if case .table = table {
+            if case .string(let device) = try vm.rawGet(table, key: "device") {
+                guard let kind = Device(rawValue: device) else {
+                    throw LuaArgumentError(message: "luna.open: device is phone or pad, not '\(device)'")
+                }
+                options.device = kind
+            }
+            let flags = try vm.rawGet(table, key: "flags")
+            if case .table = flags {
+                for (key, value) in try vm.entries(flags) {
+                    guard case .string(let name) = key else { continue }
+                    options.flags[name] = try vm.toString(value)
+                }
+            }
+        }
+        let path = folder == "." ? relative : folder + "/" + relative
+        do {
+            apps.append(try TestApp(path: path, options: options, coverage: runner.coverage))
+        } catch {
+            throw LuaArgumentError(message: "luna.open: " + TestRunner.describe(error))
+        }
+        return apps.count - 1
+    }
+
+    // MARK: Observations
+
+    private func observe(_ app: TestApp, _ key: String) throws -> LuaValue {
+        let state = app.host.state
+        let tree = app.host.routeTree
+        switch key {
+        case "route":
+            guard let route = state.route, let tree else { return .nil }
+            return .string(Lint.show(tree.endpoints[route].definition.displayText))
+        case "name":
+            guard let route = state.route, let name = tree?.endpoints[route].name else { return .nil }
+            return .string(name)
+        case "path": return state.request.map { .string($0.path) } ?? .nil
+        case "request": return app.lastRequest.map { .string($0) } ?? .nil
+        case "params": return strings(state.params)
+        case "query": return strings(state.request?.query ?? [:])
+        case "fragment": return state.request?.fragment.map { .string($0) } ?? .nil
+        case "plan":
+            let operations = app.lastPlan?.operations ?? []
+            let list = vm.newTable(arrayCapacity: operations.count)
+            for (offset, operation) in operations.enumerated() {
+                try vm.rawSet(list, key: .integer(Int64(offset + 1)), value: planTable(operation))
+            }
+            return list
+        case "plan_text":
+            let lines = (app.lastPlan?.operations ?? []).map(\.text)
+            return try array(lines.map { .string($0) })
+        case "tree": return app.host.tree.map { .string($0.rendered()) } ?? .nil
+        case "tree_table": return try app.host.tree.map(treeTable) ?? .nil
+        case "error":
+            guard let error = app.lastError else { return .nil }
+            return vm.makeTable(["kind": .string(error.kind), "message": .string(error.message)])
+        default:
+            throw LuaArgumentError(message: "an app has no field '\(key)'")
+        }
+    }
+
+    private func node(_ app: TestApp, _ what: String, _ id: String?) throws -> LuaValue {
+        guard let root = app.host.tree else { return .nil }
+        if what == "modal" {
+            var deepest: HeadlessPresentable?
+            func walk(_ presentable: HeadlessPresentable) {
+                if let modal = presentable.modal { deepest = modal }
+                presentable.children.forEach(walk)
+                presentable.modal.map(walk)
+            }
+            walk(root)
+            return deepest.map { .string($0.id) } ?? .nil
+        }
+        guard let id else { throw LuaArgumentError(message: "\(what) needs a node id") }
+        guard let found = Self.find(id, in: root) else { return .nil }
+        switch what {
+        case "stack": return try array(found.children.map { .string($0.id) })
+        case "selected":
+            guard let index = found.selected, found.children.indices.contains(index) else { return .nil }
+            return .string(found.kind == .switcher ? found.children[0].id : found.children[index].id)
+        default: return .nil
+        }
+    }
+
+    static func find(_ id: String, in presentable: HeadlessPresentable) -> HeadlessPresentable? {
+        if presentable.id == id { return presentable }
+        for child in presentable.children { if let found = find(id, in: child) { return found } }
+        return presentable.modal.flatMap { find(id, in: $0) }
+    }
+
+    private func snapshotText(_ app: TestApp, _ kind: String) throws -> String {
+        kind == "plan" ? app.planText : app.host.tree?.rendered() ?? "(nothing shown)"
+    }
+
+    private func strings(_ values: [String: String]) -> LuaValue {
+        vm.makeTable(values.sorted { $0.key < $1.key }.map { ($0.key, LuaValue.string($0.value)) })
+    }
+
+    private func array(_ values: [LuaValue]) throws -> LuaValue {
+        let table = vm.newTable(arrayCapacity: values.count)
+        for (offset, value) in values.enumerated() {
+            try vm.rawSet(table, key: .integer(Int64(offset + 1)), value: value)
+        }
+        return table
+    }
+
+    private func planTable(_ operation: PlanOperation) throws -> LuaValue {
+        var fields: [(String, LuaValue)] = [("op", .string(operation.name)), ("id", .string(operation.id))]
+        switch operation {
+        case .setStack(_, let items): fields.append(("items", try array(items.map { .string($0) })))
+        case .setOptions(_, let options): fields.append(("options", try array(options.map { .string($0) })))
+        case .select(_, let index, let option):
+            fields.append(("index", .integer(Int64(index))))
+            fields.append(("option", .string(option)))
+        case .presentModal(_, let modal), .dismissModal(_, let modal): fields.append(("modal", .string(modal)))
+        default: break
+        }
+        return vm.makeTable(fields)
+    }
+
+    private func treeTable(_ presentable: HeadlessPresentable) throws -> LuaValue {
+        var fields: [(String, LuaValue)] = [
+            ("kind", .string(presentable.kind.rawValue)), ("id", .string(presentable.id)),
+            ("title", .string(presentable.title)),
+        ]
+        if let route = presentable.route { fields.append(("route", .string(route))) }
+        if let activation = presentable.activation {
+            fields.append(("params", strings(activation.params)))
+            fields.append(("query", strings(activation.query)))
+        }
+        var attributes: [(String, LuaValue)] = []
+        for (key, value) in presentable.attributes.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .string(let s): attributes.append((key, .string(s)))
+            case .integer(let i): attributes.append((key, .integer(i)))
+            case .number(let d): attributes.append((key, .number(d)))
+            case .boolean(let b): attributes.append((key, .boolean(b)))
+            }
+        }
+        fields.append(("attributes", vm.makeTable(attributes)))
+        if let selected = presentable.selected { fields.append(("selected", .integer(Int64(selected + 1)))) }
+        if presentable.kind != .screen {
+            fields.append(("children", try array(try presentable.children.map(treeTable))))
+        }
+        if let modal = presentable.modal { fields.append(("modal", try treeTable(modal))) }
+        return vm.makeTable(fields)
+    }
+}
+
+/// Standard output, unbuffered (a test's `print`).
+func writeLine(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+}
