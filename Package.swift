@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
+        .testTarget(name: "LunaTestTests", dependencies: ["LunaTest"], exclude: ["Fixtures"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
         .testTarget(
             name: "LunaInspectorTests",

@@ -1,0 +1,162 @@
+import Foundation
+import LunaTest
+import Testing
+
+/// The repository root, from this file's path.
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// A folder with a copy of examples/books.lua and the test files a case writes.
+final class TestFolder {
+    let path: String
+
+    init() throws {
+        path = repositoryRoot + "/.build/test-scripts/luna-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/examples/books.lua", toPath: path + "/books.lua")
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        let full = path + "/" + name
+        _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        return full
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) throws -> TestRunner.FileResult {
+    let folder = try folder ?? TestFolder()
+    let file = folder.write("case_test.lua", "local app = luna.open(\"books.lua\")\n" + body)
+    var options = TestRunner.Options()
+    options.update = update
+    return TestRunner(options: options).run(file: file)
+}
+
+@Suite struct RunnerTests {
+    @Test(
+        arguments: [
+            ("app:go('books/42') expect(app.route).to_be('books/:id')", nil),
+            ("app:go('books/42') expect(app.route).to_be('books')", #"expected "books", got "books/:id""#),
+            ("expect({ a = { 1, 2 } }).to_equal({ a = { 1, 2 } })", nil),
+            (
+                "expect({ a = { 1, 2 } }).to_equal({ a = { 1, 3 } })",
+                #"expected { a = { 1, 3 } }, got { a = { 1, 2 } }"#
+            ),
+            ("expect({ 'x', 'y' }).to_contain('y')", nil),
+            ("expect('hello').to_contain('z')", #"expected "hello" to contain "z""#),
+            ("expect('books/42').to_match('^books/%d+$')", nil),
+            ("expect(42).to_match('x')", #"expected 42 to match the pattern "x""#),
+            ("expect(function() app:go('%zz') end).to_fail_with('invalidRequest')", nil),
+            (
+                "expect(function() app:go('%zz') end).to_fail_with('noMatch')",
+                #"expected a failure of kind "noMatch", got "invalidRequest": bad percent-encoding in segment 1 ('%zz')"#
+            ),
+            (
+                "expect(function() end).to_fail_with('noMatch')",
+                #"expected a failure of kind "noMatch", but it succeeded"#
+            ),
+        ] as [(String, String?)])
+    func assertionsPassAndFailWithExactMessages(line: String, message: String?) throws {
+        let result = try run("test('case', function()\n  \(line)\nend)\n")
+        let only = try #require(result.cases.first)
+        if let message {
+            #expect(only.status == .failed)
+            #expect(only.message?.hasPrefix(message) == true, "\(line): \(only.message ?? "")")
+            #expect(only.location?.hasSuffix("case_test.lua:3") == true, "the expectation's own line")
+        } else {
+            #expect(only.status == .passed, "\(only.message ?? "")")
+        }
+    }
+
+    @Test func aWrongRouteShowsTheExplainOfTheRequest() throws {
+        let result = try run(
+            "test('c', function()\n app:go('books/x/y')\n expect(app.route).to_be('books/:id')\nend)\n")
+        let message = try #require(result.cases.first?.message)
+        #expect(message.hasPrefix("expected \"books/:id\", got \"...\"\n  request \"books/x/y\":\n"))
+        #expect(message.contains("✗ books/:id  — segment 3: 'y' is past the end of the pattern"))
+        #expect(message.contains("wins: ..."))
+    }
+
+    @Test func snapshotsAreWrittenComparedWithADiffAndUpdated() throws {
+        let folder = try TestFolder()
+        let body = "test('c', function()\n app:go(GO)\n expect_tree(app, 'shot')\nend)\n"
+        #expect(
+            try run(body.replacingOccurrences(of: "GO", with: "'books/42'"), in: folder).cases.first?.status == .passed)
+        let golden = folder.path + "/__snapshots__/case_test/shot.tree.txt"
+        #expect(FileManager.default.fileExists(atPath: golden))
+        #expect(
+            try run(body.replacingOccurrences(of: "GO", with: "'books/42'"), in: folder).cases.first?.status == .passed)
+        let changed = try run(body.replacingOccurrences(of: "GO", with: "'books/7'"), in: folder)
+        let message = try #require(changed.cases.first?.message)
+        #expect(message.contains("--- expected\n+++ actual"))
+        #expect(message.contains("-    │   └── screen books/:id \"Book 42\" id=42"))
+        #expect(message.contains("+    │   └── screen books/:id \"Book 7\" id=7"))
+        #expect(
+            try run(body.replacingOccurrences(of: "GO", with: "'books/7'"), update: true, in: folder).cases.first?
+                .status == .passed)
+        #expect(try String(contentsOfFile: golden, encoding: .utf8).contains("\"Book 7\""))
+    }
+
+    @Test func everyCaseStartsFresh() throws {
+        let result = try run(
+            """
+            counter = (counter or 0) + 1
+            test('one', function() app:go('books/42') expect(counter).to_be(1) end)
+            test('two', function() expect(app.route).to_be(nil) expect(counter).to_be(1) end)
+            """)
+        #expect(result.cases.map(\.status) == [.passed, .passed])
+    }
+
+    @Test(arguments: [
+        ("while true do end", "the case stopped: instruction budget exceeded"),
+        (
+            "local t = {} while true do t[#t + 1] = string.rep('x', 1000) .. #t end",
+            "the case stopped: memory limit exceeded (not enough memory)"
+        ),
+        ("error(setmetatable({}, { __tostring = function() return 'custom' end }))", "custom"),
+        ("io.open('/etc/passwd')", "attempt to index a nil value (global 'io')"),
+        ("os.execute('true')", "attempt to call a nil value (field 'execute')"),
+        ("luna.open('/etc/passwd')", "luna.open: '/etc/passwd' is not a relative path to a .lua script"),
+        ("require('os')", "require"),
+    ])
+    func hostileCasesFailWithTheLimitAndTheRunGoesOn(body: String, message: String) throws {
+        let result = try run(
+            "test('hostile', function()\n \(body)\nend)\ntest('after', function() app:go('books') end)\n")
+        #expect(result.cases.count == 2)
+        #expect(result.cases.first?.status == .failed)
+        #expect(result.cases.first?.message?.contains(message) == true, "\(result.cases.first?.message ?? "")")
+        #expect(result.cases.last?.status == .passed)
+    }
+
+    @Test func aTestFileThatDoesNotLoadIsALoadError() throws {
+        let folder = try TestFolder()
+        let broken = folder.write("broken_test.lua", "test('x', function() end")
+        #expect(TestRunner(options: .init()).run(file: broken).loadError?.contains("broken_test.lua:1:") == true)
+        let missing = folder.write("missing_test.lua", "local app = luna.open('nope.lua')")
+        #expect(TestRunner(options: .init()).run(file: missing).loadError?.contains("luna.open: cannot read") == true)
+    }
+
+    @Test func coverageCountsWhatTheTestsReached() throws {
+        let folder = try TestFolder()
+        let file = folder.write(
+            "cov_test.lua",
+            "local app = luna.open('books.lua')\ntest('c', function() app:go('books/42') app:go('profile') app:go('orders/5') end)\n"
+        )
+        let runner = TestRunner(options: .init())
+        _ = runner.run(file: file)
+        let report = runner.coverage.report { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        // Reached means dispatched to: books/:id, profile and orders/:id.
+        #expect(report.contains("  endpoints: 3/12 (25.0%)"), "\(report)")
+        #expect(report.contains("    not covered: today/all_news  (books.lua:25)"))
+        #expect(report.contains("  modals: 1/2 (50.0%)"))
+        let lcov = runner.coverage.lcov { _, file in "/x/" + file }
+        #expect(lcov.contains("SF:/x/books.lua\n"))
+        #expect(lcov.contains("DA:25,0\n"))
+        #expect(lcov.hasSuffix("end_of_record\n"))
+    }
+}

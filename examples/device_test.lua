@@ -1,0 +1,20 @@
+-- One script, two trees: the state survives switching devices.
+local phone = luna.open("device.lua", { device = "phone" })
+
+test("the pad's split view shows the sidebar and the message", function()
+  local pad = luna.open("device.lua", { device = "pad" })
+  pad:go("inbox/3")
+  expect(pad:stack("mail")).to_equal({ "inbox", "inbox/:message" })
+  expect(pad:tree_table().children[1].attributes.split).to_be(true)
+  expect_tree(pad, "pad-inbox-3")
+end)
+
+test("each tab keeps its stack from phone to pad and back", function()
+  phone:go("inbox/7")
+  phone:go("settings")
+  phone:device("pad")
+  expect(phone:stack("mail")).to_equal({ "inbox", "inbox/:message" })
+  phone:go("drafts")
+  phone:device("phone")
+  expect(phone:modal()).to_be("drafts")
+end)
