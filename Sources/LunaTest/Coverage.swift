@@ -4,7 +4,7 @@ import RouteScript
 /// Route coverage over a test run: which endpoints were reached, which containers shown,
 /// which modals presented — per script, each with the file:line of its declaration.
 public final class Coverage {
-    public enum Kind: String, Sendable { case endpoint, container, modal }
+    public enum Kind: String, Sendable { case endpoint, container, modal, guardBranch = "guard branch", hook }
 
     public struct Item: Sendable, Equatable {
         public var kind: Kind
@@ -36,7 +36,41 @@ public final class Coverage {
                     kind: .endpoint, id: node.id, location: node.location, hits: 0)
             }
         }
+        // Each guard's two branches.
+        for endpoint in tree.endpoints {
+            for guardian in endpoint.guards {
+                let node = tree.nodes[guardian.node]
+                var branches: [String] = []
+                if guardian.enabled != nil { branches += ["enabled: allowed", "enabled: refused"] }
+                if guardian.redirect != nil { branches += ["redirect: redirected", "redirect: stayed"] }
+                for branch in branches {
+                    let id = node.id + " " + branch
+                    if items[Self.key(.guardBranch, id)] == nil {
+                        items[Self.key(.guardBranch, id)] = Item(
+                            kind: .guardBranch, id: id, location: node.location, hits: 0)
+                    }
+                }
+            }
+        }
+        // Each Lua presenter hook.
+        for (index, hooks) in host.declaredHooks where index < tree.nodes.count {
+            let node = tree.nodes[index]
+            for hook in hooks where items[Self.key(.hook, node.id + " " + hook)] == nil {
+                items[Self.key(.hook, node.id + " " + hook)] = Item(
+                    kind: .hook, id: node.id + " " + hook, location: node.location, hits: 0)
+            }
+        }
         scripts[path] = items
+    }
+
+    func guardRan(_ host: RouteScriptHost, node: Int, kind: String, outcome: String) {
+        guard let path = host.path, let tree = host.routeTree, node < tree.nodes.count else { return }
+        scripts[path]?[Self.key(.guardBranch, tree.nodes[node].id + " " + kind + ": " + outcome)]?.hits += 1
+    }
+
+    func hookRan(_ host: RouteScriptHost, node: Int, hook: String) {
+        guard let path = host.path, let tree = host.routeTree, node < tree.nodes.count else { return }
+        scripts[path]?[Self.key(.hook, tree.nodes[node].id + " " + hook)]?.hits += 1
     }
 
     func reached(_ outcome: RouteScriptHost.Outcome, host: RouteScriptHost) {
@@ -59,12 +93,13 @@ public final class Coverage {
         for path in scripts.keys.sorted() {
             let items = scripts[path]?.values.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) } ?? []
             lines.append("coverage of \(display(path)):")
-            for kind in [Kind.endpoint, .container, .modal] {
+            for kind in [Kind.endpoint, .container, .modal, .guardBranch, .hook] {
                 let all = items.filter { $0.kind == kind }
                 guard !all.isEmpty else { continue }
                 let covered = all.filter { $0.hits > 0 }.count
                 let percent = (Double(covered) * 1000 / Double(all.count)).rounded() / 10
-                lines.append("  \(kind.rawValue)s: \(covered)/\(all.count) (\(percent)%)")
+                let label = kind == .guardBranch ? "guard branches" : kind.rawValue + "s"
+                lines.append("  \(label): \(covered)/\(all.count) (\(percent)%)")
                 for item in all where item.hits == 0 {
                     lines.append("    not covered: \(item.id)" + (item.location.map { "  (\($0))" } ?? ""))
                 }

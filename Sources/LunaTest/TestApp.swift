@@ -16,9 +16,21 @@ final class TestApp {
 
     init(path: String, options: RouteScriptOptions, coverage: Coverage?) throws {
         self.path = path
+        var options = options
+        let probe = ScriptProbe()
+        options.probe = probe
         self.options = options
         self.coverage = coverage
         self.host = try Self.load(path, options, coverage)
+        // Guards and hooks report to the coverage, by node of this app's current tree.
+        probe.guardRan = { [weak self] node, kind, outcome in
+            guard let self else { return }
+            self.coverage?.guardRan(self.host, node: node, kind: kind, outcome: outcome)
+        }
+        probe.hookRan = { [weak self] node, hook in
+            guard let self else { return }
+            self.coverage?.hookRan(self.host, node: node, hook: hook)
+        }
     }
 
     private static func load(

@@ -110,6 +110,15 @@ public final class RouteScriptHost {
     public var routeTree: RouteTree? { script?.tree }
     /// The files the script read: itself and every module it required.
     public var files: [String] { script?.files ?? path.map { [$0] } ?? [] }
+    /// The Lua presenter hooks each node declares, by node index (route coverage).
+    public var declaredHooks: [Int: [String]] {
+        var result: [Int: [String]] = [:]
+        for (index, choice) in (script?.presenters ?? []).enumerated() {
+            if case .hooks(let hooks)? = choice { result[index] = hooks.keys.sorted() }
+        }
+        return result
+    }
+
     /// The Lua state of the current script.
     public var vm: LuaVM? { script?.vm }
 

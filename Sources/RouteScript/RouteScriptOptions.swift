@@ -26,6 +26,17 @@ public struct RouteScriptOptions: Sendable {
     public var memoryLimit = 64 * 1024 * 1024
     /// Where `print` writes (default: standard output).
     public var output: (@Sendable (String) -> Void)?
+    /// Told when a guard or a presenter hook runs (route coverage in `luna test`).
+    public var probe: ScriptProbe?
 
+    public init() {}
+}
+
+/// Callbacks a host can set to see the script's code run: each guard with its outcome and
+/// each Lua presenter hook, by node index in the compiled tree.
+public final class ScriptProbe: @unchecked Sendable {
+    /// `kind` is `enabled` or `redirect`; `outcome` is `allowed`/`refused` or `redirected`/`stayed`.
+    public var guardRan: ((_ node: Int, _ kind: String, _ outcome: String) -> Void)?
+    public var hookRan: ((_ node: Int, _ hook: String) -> Void)?
     public init() {}
 }

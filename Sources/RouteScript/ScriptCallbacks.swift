@@ -11,6 +11,7 @@ final class ScriptCallbacks {
     /// The last `ctx` built in the current dispatch, reused while the context is the same.
     private var contextCache: (RouteContext, LuaValue)?
     private var views: [ObjectIdentifier: LuaValue] = [:]
+    let probe: ScriptProbe?
 
     init(vm: LuaVM, options: RouteScriptOptions) {
         self.vm = vm
@@ -21,6 +22,7 @@ final class ScriptCallbacks {
         try? vm.rawSet(device, key: "idiom", value: .string(options.device.rawValue))
         self.deviceTable = device
         self.viewClass = ViewHandles.register(in: vm)
+        self.probe = options.probe
     }
 
     /// Forgets the cached `ctx` (at the start of each dispatch).

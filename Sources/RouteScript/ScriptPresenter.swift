@@ -20,9 +20,11 @@ struct ScriptPresenter: Presenter {
 
     private var callbacks: ScriptCallbacks { script.callbacks }
 
+    /// The node's Lua hook, if it has one (it is about to run: the probe is told).
     private func lua(_ node: RouteTree.Node, _ hook: String) -> LuaValue? {
-        guard case .hooks(let hooks)? = script.presenters[node.index] else { return nil }
-        return hooks[hook]
+        guard case .hooks(let hooks)? = script.presenters[node.index], let function = hooks[hook] else { return nil }
+        callbacks.probe?.hookRan?(node.index, hook)
+        return function
     }
 
     private func host(_ node: RouteTree.Node) -> HostPresenter? {

@@ -33,13 +33,13 @@ struct SpecConverter {
             for (parameter, value) in node.validators {
                 endpoint.validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
-            let guardSpec = guards(node)
+            let guardSpec = guards(node, index: index)
             endpoint.enabled = guardSpec.enabled
             endpoint.fallback = guardSpec.fallback
             endpoint.redirect = guardSpec.redirect
             spec.endpoint = endpoint
         } else {
-            spec.guardSpec = guards(node)
+            spec.guardSpec = guards(node, index: index)
         }
         for child in node.children { spec.children.append(try self.spec(child)) }
         for modal in node.modals { spec.modals.append(try self.spec(modal)) }
@@ -47,12 +47,14 @@ struct SpecConverter {
     }
 
     /// `enabled`, `fallback` and `redirect` of any node, calling the script's functions.
-    private func guards(_ node: ScriptNode) -> GuardSpec {
+    private func guards(_ node: ScriptNode, index: Int) -> GuardSpec {
         var result = GuardSpec(fallback: node.fallback)
         let callbacks = self.callbacks
         if let enabled = node.enabled {
             result.enabled = { context in
-                try callbacks.call(enabled, [callbacks.context(context)]).first?.isTruthy ?? false
+                let allowed = try callbacks.call(enabled, [callbacks.context(context)]).first?.isTruthy ?? false
+                callbacks.probe?.guardRan?(index, "enabled", allowed ? "allowed" : "refused")
+                return allowed
             }
         }
         if let redirect = node.redirect {
@@ -60,8 +62,12 @@ struct SpecConverter {
             result.redirect = { context in
                 let value = try callbacks.call(redirect, [callbacks.context(context)]).first ?? .nil
                 switch value {
-                case .nil: return nil
-                case .string(let path): return path
+                case .nil:
+                    callbacks.probe?.guardRan?(index, "redirect", "stayed")
+                    return nil
+                case .string(let path):
+                    callbacks.probe?.guardRan?(index, "redirect", "redirected")
+                    return path
                 default:
                     throw RouteError(.script, location + "redirect must return a path or nil, not \(value.typeName)")
                 }

@@ -159,4 +159,21 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         #expect(lcov.contains("DA:25,0\n"))
         #expect(lcov.hasSuffix("end_of_record\n"))
     }
+
+    @Test func coverageCountsGuardBranchesAndHooks() throws {
+        let folder = try TestFolder()
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/examples/routerservice.lua", toPath: folder.path + "/routerservice.lua")
+        let file = folder.write(
+            "guards_test.lua",
+            "local app = luna.open('routerservice.lua')\ntest('c', function() app:go('checkout') app:go('item/9') app:go('products/3') end)\n"
+        )
+        let runner = TestRunner(options: .init())
+        _ = runner.run(file: file)
+        let report = runner.coverage.report { _ in "routerservice.lua" }
+        #expect(report.contains("  guard branches: 2/6 (33.3%)"), "\(report)")
+        #expect(report.contains("    not covered: checkout enabled: allowed  (routerservice.lua:21)"))
+        #expect(report.contains("    not covered: item/:id redirect: stayed  (routerservice.lua:28)"))
+        #expect(report.contains("  hooks: 2/2 (100.0%)"))
+    }
 }
