@@ -56,7 +56,8 @@ let package = Package(
         // `luna test`: navigation tests in Lua, golden files, route coverage, JUnit and LCOV.
         .target(name: "LunaTest", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost"]),
         // The REPL and command output.
-        .target(name: "LunaConsole", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost", "CEdit"]),
+        .target(
+            name: "LunaConsole", dependencies: ["LunaLive", "LunaTest", "RouteScript", "RouteCore", "LuaHost", "CEdit"]),
         .executableTarget(
             name: "luna",
             dependencies: [
@@ -80,7 +81,8 @@ let package = Package(
             ]),
         // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
         .testTarget(
-            name: "LunaConsoleTests", dependencies: ["LunaConsole", "LunaLive", "RouteScript", "RouteCore"],
+            name: "LunaConsoleTests",
+            dependencies: ["LunaConsole", "LunaLive", "LunaTest", "RouteScript", "RouteCore"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import LunaLive
+import LunaTest
 import RouteCore
 import RouteScript
 
@@ -39,6 +40,8 @@ public final class Session {
         ("history", "history", "every dispatch, back, flag, device change and reload so far"),
         ("undo", "undo", "travel back to the state before the one on screen"),
         ("goto", "goto N", "travel to the state of history entry N"),
+        ("reset", "reset", "back to the initial state (save-test starts here)"),
+        ("save-test", "save-test NAME", "write the actions since the start or the last reset as NAME_test.lua"),
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state [--json]", "the current request, route, parameters and active node chain"),
         ("routes", "routes [--json]", "the route table, most specific first"),
@@ -90,6 +93,12 @@ public final class Session {
         case "back": return attempt { try show(live.back()) }
         case "history": return history()
         case "undo": return attempt { travelled(try live.undo()) }
+        case "reset":
+            return attempt {
+                try live.reset()
+                return Result(lines: [json ? "{\"reset\":true}" : style.dim("(back to the initial state)")])
+            }
+        case "save-test": return saveTest(argument)
         case "goto":
             guard let index = Int(argument) else { return usage("goto N") }
             return attempt { travelled(try live.travel(to: index)) }
@@ -201,6 +210,35 @@ public final class Session {
     private func show(_ outcome: RouteScriptHost.Outcome) -> Result {
         if json { return Result(lines: [Output.json(outcome, tree: host.tree)]) }
         return Result(lines: [Output.text(outcome, tree: host.tree, style: style)])
+    }
+
+    /// `save-test NAME`: the recorded actions as a test file with a golden tree.
+    private func saveTest(_ name: String) -> Result {
+        let valid =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
+        guard valid else { return usage("save-test NAME (letters, digits, _ and -)") }
+        guard let path = host.path else {
+            return failure(message: "save-test needs a script loaded from a file", kind: "usage")
+        }
+        let state = host.state
+        let route = state.route.flatMap { route in
+            host.routeTree.map { Lint.show($0.endpoints[route].definition.displayText) }
+        }
+        let source = TestRecorder.source(
+            name: name, script: String(path.split(separator: "/").last ?? Substring(path)), entries: live.history,
+            route: route,
+            device: host.options.device, flags: host.options.flags)
+        do {
+            let file = try TestRecorder.save(
+                name: name, scriptPath: path, source: source, tree: host.tree?.rendered() ?? "(nothing shown)")
+            if json { return Result(lines: ["{\"saved\":\(JSONWriter.quoted(file))}"]) }
+            return Result(lines: ["saved \(ScriptPaths.display(file)) (run it with luna test)"])
+        } catch {
+            return failure(error)
+        }
     }
 
     /// The history, one entry a line; `*` marks the one on screen.

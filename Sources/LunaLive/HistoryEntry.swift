@@ -5,7 +5,7 @@ import RouteScript
 /// (kept so the session can travel back to it).
 public struct HistoryEntry: Sendable, Equatable {
     public enum Kind: String, Sendable {
-        case dispatch, sync, back, flag, device, reload
+        case dispatch, sync, back, flag, device, reload, reset
     }
 
     /// Its place in the history, from 0.

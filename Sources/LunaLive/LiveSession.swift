@@ -67,7 +67,9 @@ public final class LiveSession: @unchecked Sendable {
     ) throws
         -> RouteScriptHost.Outcome
     {
-        try change(.dispatch, request: request, origin: origin) { try $0.dispatch(request, keepStack: keepStack) }
+        try change(.dispatch, request: request, origin: origin, detail: keepStack ? "--keep" : nil) {
+            try $0.dispatch(request, keepStack: keepStack)
+        }
     }
 
     /// Records a change the UI already made (SPEC §3 sync).
@@ -120,6 +122,20 @@ public final class LiveSession: @unchecked Sendable {
         try lock.locked { try host.explain(request) }
     }
 
+    /// Back to the script's initial state (nothing shown): every presentable is unwound. The
+    /// history keeps going; `save-test` starts from the last reset.
+    public func reset(from origin: LiveEvent.Origin = .repl) throws {
+        try lock.locked {
+            do {
+                _ = try host.restore(.initial)
+                record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
+            } catch {
+                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
+                throw error
+            }
+        }
+    }
+
     // MARK: History
 
     /// The history, oldest first.
@@ -170,7 +186,7 @@ public final class LiveSession: @unchecked Sendable {
     // MARK: Recording
 
     private func change(
-        _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin,
+        _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin, detail: String? = nil,
         _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
     ) throws -> RouteScriptHost.Outcome {
         try lock.locked {
@@ -178,7 +194,7 @@ public final class LiveSession: @unchecked Sendable {
                 let outcome = try body(host)
                 // `back` names no request: the entry shows where it went.
                 let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
-                record(kind, request: shown, outcome: outcome, summary: nil, origin: origin)
+                record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)
                 return outcome
             } catch {
                 notify(LiveEvent(kind: .failed, origin: origin, entry: nil, request: request, error: error))
@@ -226,6 +242,7 @@ public final class LiveSession: @unchecked Sendable {
             case .flag: .flagChanged
             case .device: .deviceChanged
             case .reload: .reloaded
+            case .reset: .travelled
             }
         notify(LiveEvent(kind: eventKind, origin: origin, entry: entry, outcome: outcome, summary: summary))
     }

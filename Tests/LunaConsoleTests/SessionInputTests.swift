@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import LunaTest
 import RouteCore
 import RouteScript
 import Testing
@@ -170,5 +171,31 @@ import Testing
     func scriptMistakesGetHints(source: String, message: String) throws {
         let error = #expect(throws: RouteScriptError.self) { try RouteScriptHost().load(source: source, name: "m.lua") }
         #expect(error?.message == "m.lua:1: " + message)
+    }
+}
+
+@Suite struct SaveTestTests {
+    @Test func saveTestWritesARunnableTestWithItsGoldenTree() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("books.lua", try String(contentsOfFile: example("books.lua"), encoding: .utf8))
+        let session = Session(host: try RouteScriptHost(contentsOf: script), json: false, style: .plain)
+        _ = session.execute("go login")
+        _ = session.execute("reset")
+        for line in [
+            "go books/42?title=Dune", "go today", "go books --keep", "flag beta=on", "go today/story/news/7", "back",
+        ] {
+            _ = session.execute(line)
+        }
+        #expect(
+            session.execute("save-test journey").lines.first?.hasSuffix("journey_test.lua (run it with luna test)")
+                == true)
+        let source = try String(contentsOfFile: folder.path + "/journey_test.lua", encoding: .utf8)
+        #expect(!source.contains("login"), "only what came after the reset")
+        #expect(source.contains(#"app:go("books", { keep = true })"#) && source.contains(#"app:flag("beta", "on")"#))
+        #expect(source.contains("app:back()") && source.contains(#"expect(app.route).to_be("today")"#))
+        let result = TestRunner(options: .init()).run(file: folder.path + "/journey_test.lua")
+        #expect(result.loadError == nil)
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")")
+        #expect(session.execute("save-test ../escape").lines.first?.hasPrefix("error: usage: save-test") == true)
     }
 }
