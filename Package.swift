@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RouteCore", targets: ["RouteCore"]),
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RouteScript", targets: ["RouteScript"]),
+        .library(name: "LunaTest", targets: ["LunaTest"]),
         // Test support: the reference matcher the fuzzer and the tests check the matcher against.
         .library(name: "RouteCoreOracle", targets: ["RouteCoreOracle"]),
     ],

@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "RouteCore", package: "Luna"),
                 .product(name: "RouteScript", package: "Luna"),
                 .product(name: "LuaHost", package: "Luna"),
+                .product(name: "LunaTest", package: "Luna"),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 "LuaCallBench",
             ]

@@ -90,3 +90,105 @@ device = {}
 
 ---@type table<string, string>
 flags = {}
+
+-- The test API of `luna test` (files named *_test.lua).
+
+---@class luna.TestOptions
+---@field device ("phone"|"pad")?
+---@field flags table<string, string>?
+
+---@class luna.PlanOperation
+---@field op "create"|"update"|"setStack"|"setOptions"|"select"|"presentModal"|"dismissModal"|"unwind"
+---@field id string
+---@field items string[]? setStack's screens
+---@field options string[]? setOptions's options
+---@field index integer? select's index (0-based, as in the plan)
+---@field option string? select's option
+---@field modal string? presentModal's / dismissModal's modal
+
+---@class luna.TestError
+---@field kind string noMatch, invalidRequest, disabled, redirectLoop, unknownRoute, script, nothingToGoBack, usage
+---@field message string
+
+---@class luna.App An opened script, fresh in every case.
+---@field route string? The matched route (pattern; the root as "/").
+---@field name string?
+---@field path string?
+---@field request string? The last request given to go or sync.
+---@field params table<string, string>
+---@field query table<string, string>
+---@field fragment string?
+---@field plan luna.PlanOperation[] The last action's plan.
+---@field plan_text string[] The same plan as text lines.
+---@field tree string? The presentable tree as `luna tree` draws it.
+---@field error luna.TestError? Set by a failed action (which also raises it).
+local App = {}
+---Dispatches a request; raises a luna.TestError table on failure.
+---@param request string
+---@param options { keep: boolean }?
+---@return luna.App
+function App:go(request, options) end
+---@return luna.App
+function App:back() end
+---@param request string
+---@return luna.App
+function App:sync(request) end
+---@param name string
+---@param value string?
+---@return luna.App
+function App:flag(name, value) end
+---@param kind "phone"|"pad"
+---@return luna.App
+function App:device(kind) end
+---@return luna.App
+function App:reload() end
+---Back to the script's initial state.
+---@return luna.App
+function App:reset() end
+---The ids of a stack's screens, root first.
+---@param id string
+---@return string[]?
+function App:stack(id) end
+---The id of a junction's or switcher's selected option.
+---@param id string
+---@return string?
+function App:selected(id) end
+---The id of the deepest modal on screen.
+---@return string?
+function App:modal() end
+---The presentable tree as nested tables.
+---@return table?
+function App:tree_table() end
+
+luna = {}
+---Opens a script (a path relative to the test file) in a Lua state of its own.
+---@param script string
+---@param options luna.TestOptions?
+---@return luna.App
+function luna.open(script, options) end
+
+---Declares a case; every case starts from the script's initial state.
+---@param name string
+---@param body fun()
+function test(name, body) end
+
+---@class luna.Expectation
+---@field to_be fun(expected: any) Raw equality.
+---@field to_equal fun(expected: any) Deep equality of tables.
+---@field to_contain fun(item: any) A substring, or an element of a table.
+---@field to_match fun(pattern: string) A Lua pattern.
+---@field to_fail_with fun(kind: string) The function fails with a luna.TestError of this kind.
+
+---@param actual any
+---@return luna.Expectation
+function expect(actual) end
+
+---Compares the tree with `__snapshots__/<test file>/<name>.tree.txt` (written on the first run, rewritten with --update).
+---@param app luna.App
+---@param name string
+function expect_tree(app, name) end
+
+---Compares the last plan with `__snapshots__/<test file>/<name>.plan.txt`.
+---@param app luna.App
+---@param name string
+function expect_plan(app, name) end

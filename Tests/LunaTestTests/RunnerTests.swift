@@ -177,3 +177,20 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         #expect(report.contains("  hooks: 2/2 (100.0%)"))
     }
 }
+
+@Suite struct TestAPITypesTests {
+    /// types/luna.lua describes every app method the prelude defines, so editors complete them.
+    @Test func everyAppMethodIsDescribed() throws {
+        let types = try String(contentsOfFile: repositoryRoot + "/types/luna.lua", encoding: .utf8)
+        let prelude = try String(contentsOfFile: repositoryRoot + "/Sources/LunaTest/Prelude.swift", encoding: .utf8)
+        let methods = prelude.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "function methods.") else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "(" })
+        }
+        #expect(methods.count >= 11)
+        for method in methods { #expect(types.contains("function App:\(method)("), "\(method)") }
+        for global in ["function luna.open(", "function test(", "function expect(", "function expect_tree(", "function expect_plan("] {
+            #expect(types.contains(global))
+        }
+    }
+}

@@ -125,6 +125,7 @@ struct Bench {
         if wanted("dispatch") { try measureDispatch() }
         if wanted("reload1000") { try measureReload(1000) }
         if wanted("reload10000") { try measureReload(10000) }
+        if wanted("testcases") { try measureTestCases() }
     }
 
     // MARK: Matchers

@@ -51,6 +51,13 @@ extension Bench {
                 "| reload \(k) routes (ms) | \(f(reload, 2)) | Lua load \(f(s["lua_load_\(k)_ms"] ?? 0, 2)) + RoutingKit build \(f(s["routingkit_build_\(k)_ms"] ?? 0, 2)) | \(r(reload / anchor)) |"
             )
         }
+        for (label, key) in [("100 cases on books.lua", "books"), ("1,000 cases on 1,000 routes", "routes1000")] {
+            let perCase = s["test_case_\(key)_ms"] ?? 0
+            let load = s["test_load_\(key)_ms"] ?? 0
+            lines.append(
+                "| luna test, \(label): per case (ms) | \(f(perCase, 3)) | the script's load alone: \(f(load, 3)) | \(r(perCase / max(load, 1e-9))) |"
+            )
+        }
         lines.append(
             "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
         )
