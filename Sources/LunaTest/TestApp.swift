@@ -13,15 +13,17 @@ final class TestApp {
     var lastPlan: Plan?
     var lastError: (kind: String, message: String)?
     let coverage: Coverage?
+    let templates: Templates?
 
-    init(path: String, options: RouteScriptOptions, coverage: Coverage?) throws {
+    init(path: String, options: RouteScriptOptions, coverage: Coverage?, templates: Templates? = nil) throws {
         self.path = path
         var options = options
         let probe = ScriptProbe()
         options.probe = probe
         self.options = options
         self.coverage = coverage
-        self.host = try Self.load(path, options, coverage)
+        self.templates = templates
+        self.host = try Self.load(path, options, coverage, templates)
         // Guards and hooks report to the coverage, by node of this app's current tree.
         probe.guardRan = { [weak self] node, kind, outcome in
             guard let self else { return }
@@ -34,13 +36,15 @@ final class TestApp {
     }
 
     private static func load(
-        _ path: String, _ options: RouteScriptOptions, _ coverage: Coverage?
-    ) throws
-        -> RouteScriptHost
-    {
+        _ path: String, _ options: RouteScriptOptions, _ coverage: Coverage?, _ templates: Templates? = nil
+    ) throws -> RouteScriptHost {
+        let key = Templates.key(path, options)
+        if let sibling = templates?.hosts[key]?.freshSibling() { return sibling }
         let host = RouteScriptHost(options: options)
         try host.load(contentsOf: path)
         coverage?.declare(host)
+        // A script whose tree runs no Lua is loaded once per run; each case gets a sibling.
+        if let templates, host.freshSibling() != nil { templates.hosts[key] = host }
         return host
     }
 
@@ -83,7 +87,7 @@ final class TestApp {
                 lastPlan = try host.reload().plan
                 coverage?.declare(host)
             case "reset":
-                host = try Self.load(path, options, coverage)
+                host = try Self.load(path, options, coverage, templates)
                 lastRequest = nil
                 lastPlan = nil
             default:
@@ -131,4 +135,15 @@ final class TestApp {
 
     /// The plan of the last action, one operation a line.
     var planText: String { (lastPlan?.operations ?? []).map(\.text).joined(separator: "\n") }
+}
+
+/// Loaded scripts that run no Lua, by path and options, shared by the cases of one run (each
+/// case gets a ``RouteScriptHost/freshSibling()``: its own state and presentables).
+final class Templates {
+    var hosts: [String: RouteScriptHost] = [:]
+
+    static func key(_ path: String, _ options: RouteScriptOptions) -> String {
+        path + "|" + options.device.rawValue + "|"
+            + options.flags.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }.joined(separator: ",")
+    }
 }

@@ -52,6 +52,7 @@ public final class TestRunner {
 
     public let options: Options
     public let coverage = Coverage()
+    let templates = Templates()
     private let clock = ContinuousClock()
 
     public init(options: Options) { self.options = options }

@@ -149,7 +149,8 @@ final class TestWorld {
         }
         let path = folder == "." ? relative : folder + "/" + relative
         do {
-            apps.append(try TestApp(path: path, options: options, coverage: runner.coverage))
+            apps.append(
+                try TestApp(path: path, options: options, coverage: runner.coverage, templates: runner.templates))
         } catch {
             throw LuaArgumentError(message: "luna.open: " + TestRunner.describe(error))
         }

@@ -103,4 +103,13 @@ final class LoadedScript {
         }
         return message + " (did you mean '\(builder)'?)"
     }
+
+    /// True when nothing in the tree runs Lua: no presenter hooks, guards or function
+    /// validators. Such a script's Lua state is never used after the load.
+    var runsNoLua: Bool {
+        !presenters.contains { if case .hooks? = $0 { true } else { false } }
+            && tree.endpoints.allSatisfy { endpoint in
+                endpoint.guards.isEmpty && !endpoint.definition.validators.values.contains(where: \.isPredicate)
+            }
+    }
 }

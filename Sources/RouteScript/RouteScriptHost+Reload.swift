@@ -120,7 +120,9 @@ extension RouteScriptHost {
         }
         script = fresh
         router = newRouter
-        oldScript.vm.close()
+        // A sibling's old script is shared with other hosts: it stays open for them.
+        if !sharesScript { oldScript.vm.close() }
+        sharesScript = false
         let (added, removed, changed) = Self.compare(oldTree, newTree)
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,

@@ -22,6 +22,8 @@ public final class RouteScriptHost {
     var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
     var busy = false
+    /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
+    var sharesScript = false
     /// The text, name and folder of a script loaded from a string.
     var source: (text: String, name: String, folder: String)?
 
@@ -69,6 +71,21 @@ public final class RouteScriptHost {
         install(loaded, state: .initial, presentables: [:])
     }
 
+    /// A host over the same loaded script with the initial state and no presentables, without
+    /// loading it again — only when the script's tree runs no Lua (no hooks, guards or
+    /// function validators), so nothing one host does can reach the other's Lua state. Nil
+    /// otherwise. `luna test` uses it to isolate cases cheaply.
+    public func freshSibling() -> RouteScriptHost? {
+        guard !busy, let script, script.runsNoLua else { return nil }
+        let sibling = RouteScriptHost(options: options)
+        sibling.hostPresenters = hostPresenters
+        sibling.path = path
+        sibling.source = source
+        sibling.install(script, state: .initial, presentables: [:])
+        sibling.sharesScript = true
+        return sibling
+    }
+
     /// Loads (or replaces) the script from text. `name` is what errors show
     /// (`books.lua:12: …`); `require` looks in `folder` (default: the working directory).
     /// A script loaded from text has no file to reload from: ``reload()`` re-evaluates the
@@ -85,6 +102,7 @@ public final class RouteScriptHost {
 
     func install(_ loaded: LoadedScript, state: RouterState, presentables: [String: HeadlessPresentable]) {
         script = loaded
+        sharesScript = false
         let router = Router(tree: loaded.tree, presenter: makePresenter(loaded))
         router.replace(tree: loaded.tree, state: state, presentables: presentables)
         self.router = router
@@ -198,7 +216,7 @@ public final class RouteScriptHost {
     @discardableResult
     public func setFlag(_ name: String, _ value: String?) throws -> Outcome? {
         options.flags[name] = value
-        script?.callbacks.setFlag(name, value)
+        if !sharesScript { script?.callbacks.setFlag(name, value) }
         guard let current = state.requested ?? state.request?.original else { return nil }
         return try dispatch(current)
     }

@@ -189,8 +189,33 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         }
         #expect(methods.count >= 11)
         for method in methods { #expect(types.contains("function App:\(method)("), "\(method)") }
-        for global in ["function luna.open(", "function test(", "function expect(", "function expect_tree(", "function expect_plan("] {
+        for global in [
+            "function luna.open(", "function test(", "function expect(", "function expect_tree(",
+            "function expect_plan(",
+        ] {
             #expect(types.contains(global))
         }
+    }
+}
+
+@Suite struct SharedScriptIsolationTests {
+    /// A script whose tree runs no Lua is loaded once per run and shared: every case still
+    /// starts from the initial state, with its own flags, and a reload in one case does not
+    /// reach another.
+    @Test func casesOverASharedScriptStayIsolated() throws {
+        let folder = try TestFolder()
+        folder.write(
+            "pure.lua",
+            "return stack { endpoint { 'home', children = { endpoint { './:id' } } }, endpoint { 'about' } }")
+        let file = folder.write(
+            "pure_test.lua",
+            """
+            local app = luna.open('pure.lua')
+            test('one', function() app:go('home/1') app:flag('beta', 'on') app:reload() expect(app.route).to_be('home/:id') end)
+            test('two', function() expect(app.route).to_be(nil) app:go('about') expect(app:stack('stack:home')).to_equal({ 'about' }) end)
+            test('three', function() expect(app.route).to_be(nil) app:go('home') expect(app.plan_text[1]).to_be('create stack:home') end)
+            """)
+        let result = TestRunner(options: .init()).run(file: file)
+        #expect(result.cases.map(\.status) == [.passed, .passed, .passed], "\(result.cases.compactMap(\.message))")
     }
 }
