@@ -16,7 +16,8 @@ extension Bench {
         try FileManager.default.copyItem(atPath: books, toPath: folder + "/books.lua")
         var cases = ["local app = luna.open('books.lua')"]
         for index in 0..<100 {
-            cases.append("test('case \(index)', function() app:go('books/\(index)') expect(app.route).to_be('books/:id') end)")
+            cases.append(
+                "test('case \(index)', function() app:go('books/\(index)') expect(app.route).to_be('books/:id') end)")
         }
         try cases.joined(separator: "\n").write(toFile: folder + "/books_test.lua", atomically: true, encoding: .utf8)
         var routes = ["return stack {"]
@@ -38,9 +39,12 @@ extension Bench {
             let start = clock.now
             let result = runner.run(file: folder + "/" + file)
             let elapsed = Harness.nanoseconds(clock.now - start) / 1e6
-            guard result.loadError == nil, result.cases.count == count, result.cases.allSatisfy({ $0.status == .passed })
+            guard result.loadError == nil, result.cases.count == count,
+                result.cases.allSatisfy({ $0.status == .passed })
             else {
-                notes.append("luna test bench \(key): \(result.loadError ?? result.cases.first { $0.status == .failed }?.message ?? "?")")
+                notes.append(
+                    "luna test bench \(key): \(result.loadError ?? result.cases.first { $0.status == .failed }?.message ?? "?")"
+                )
                 continue
             }
             scalars["test_case_\(key)_ms"] = elapsed / Double(count)
