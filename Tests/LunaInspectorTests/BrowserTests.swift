@@ -60,7 +60,8 @@ struct BrowserTests {
             try await browser.wait(
                 "the new title",
                 "document.querySelector('[data-testid=\"screen-today\"] h3').textContent === \"Today's picks\"")
-            try await browser.wait("the reload toast", Self.visible("toast"))
+            try await browser.wait(
+                "the reload toast", "(window.lunaToasts || []).some((t) => t.startsWith('reloaded in '))")
 
             // A syntax error shows the banner; the old tree stays usable; the fix clears it.
             served.save("return stack { endpoint { 'a' ")

@@ -73,7 +73,7 @@ final class WebDriver: @unchecked Sendable {
 
     /// Waits until `condition` (JavaScript returning a truthy value) holds.
     func wait(
-        _ what: String, timeout: Duration = .seconds(10), _ condition: String, sourceLocation: String = #function
+        _ what: String, timeout: Duration = .seconds(20), _ condition: String, sourceLocation: String = #function
     ) async throws {
         let clock = ContinuousClock()
         let end = clock.now + timeout

@@ -348,6 +348,9 @@ function showResult(text, isError) {
 }
 
 function toast(text) {
+  // Every toast is also kept in window.lunaToasts (a page open for minutes can be asked what
+  // it announced, and the browser tests do not race the four-second display).
+  (window.lunaToasts = window.lunaToasts || []).push(text);
   const box = $("toast");
   box.textContent = text;
   box.hidden = false;
