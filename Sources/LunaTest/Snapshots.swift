@@ -84,6 +84,10 @@ enum Snapshots {
     }
 
     static func read(_ path: String) throws -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    static func readBytes(_ path: String) throws -> [UInt8] {
         guard let handle = fopen(path, "rb") else { throw TestError("cannot read '\(path)'") }
         defer { fclose(handle) }
         var bytes: [UInt8] = []
@@ -93,7 +97,7 @@ enum Snapshots {
             bytes += buffer[0..<count]
             if count < buffer.count { break }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     static func write(_ text: String, to path: String, folder: String) throws {

@@ -129,16 +129,9 @@ public final class TestRunner {
     }
 
     func readText(_ path: String) throws -> String {
-        guard let handle = fopen(path, "rb") else { throw TestError("cannot read '\(path)'") }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            bytes += buffer[0..<count]
-            if count < buffer.count { break }
+        guard let text = String(validating: try Snapshots.readBytes(path), as: UTF8.self) else {
+            throw TestError("'\(path)' is not UTF-8")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw TestError("'\(path)' is not UTF-8") }
         return text
     }
 }
