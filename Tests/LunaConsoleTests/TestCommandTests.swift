@@ -67,4 +67,23 @@ import Testing
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    @Test func watchRunsAgainWhenATestFileIsSaved() throws {
+        let folder = ScriptFolder()
+        folder.write("books.lua", try String(contentsOfFile: example("books.lua"), encoding: .utf8))
+        let test = folder.write(
+            "w_test.lua", "local app = luna.open('books.lua')\ntest('a', function() app:go('books') end)\n")
+        let run = try LiveProcess(["test", folder.path, "--watch"], environment: ["NO_COLOR": "1"])
+        defer {
+            // --watch runs until stopped; Foundation's waitUntilExit can hang here, so reap it directly.
+            let pid = run.process.processIdentifier
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        #expect(run.lines { $0 == "1 passed, 0 failed" } != nil)
+        try WatcherTests.save(
+            .tempThenRename, test, "local app = luna.open('books.lua')\ntest('a', function() expect(1).to_be(2) end)\n")
+        #expect(run.lines { $0 == "0 passed, 1 failed" } != nil)
+    }
 }
