@@ -30,10 +30,12 @@ struct TestCommand: ParsableCommand {
             writeError("luna: error: no *_test.lua files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
             throw ExitCode(2)
         }
-        var status = runOnce(files)
-        guard watch else { throw ExitCode(status) }
-        // Watch the test files and every script the tests opened; run again on a save.
+        guard watch else { throw ExitCode(runOnce(files)) }
+        // Watch the test files and the scripts beside them — from before the first run, so a
+        // save during it is not missed — and run again on every save.
         let watcher = makeFileWatcher()
+        watcher.watch(watched(files))
+        _ = runOnce(files)
         let clock = ContinuousClock()
         while true {
             watcher.watch(watched(files))
@@ -44,7 +46,7 @@ struct TestCommand: ParsableCommand {
                 next = watcher.settled(now: clock.now)
             }
             emit("")
-            status = runOnce(TestRunner.discover(paths.isEmpty ? ["."] : paths))
+            _ = runOnce(TestRunner.discover(paths.isEmpty ? ["."] : paths))
         }
     }
 

@@ -18,16 +18,21 @@ final class WebDriver: @unchecked Sendable {
     private var session = ""
 
     init(width: Int = 1400, height: Int = 900) async throws {
-        port = Int.random(in: 20_000...40_000)
+        port = Self.freePort()
         driver.executableURL = URL(fileURLWithPath: Self.driverPath)
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        // chromedriver takes a moment to listen.
-        for _ in 0..<100 {
-            if (try? await call("GET", "/status")) != nil { break }
-            try await Task.sleep(for: .milliseconds(50))
+        // chromedriver takes a moment to listen (longer on a loaded machine).
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = (try? await call("GET", "/status")) != nil
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        guard ready else {
+            await quit()
+            throw Failure(description: "chromedriver did not start on port \(port)")
         }
         let capabilities: [String: Any] = [
             "capabilities": [
@@ -48,6 +53,23 @@ final class WebDriver: @unchecked Sendable {
             throw Failure(description: "chromedriver gave no session: \(created)")
         }
         session = id
+    }
+
+    /// A port nothing listens on: bind port 0 and let the system choose.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : Int.random(in: 20_000...40_000)
     }
 
     func quit() async {
