@@ -403,3 +403,50 @@ void *clua_toobject(lua_State *L, int idx, int class_ref) {
     clua_Object *o = (clua_Object *)lua_touserdata(L, idx);
     return o->object;
 }
+
+int clua_load_binary(lua_State *L, const char *bytes, size_t len, const char *chunkname) {
+    clua_Host *H = clua_host(L);
+    int enforce = H->enforce;
+    H->enforce = 1;
+    int status = luaL_loadbufferx(L, bytes, len, chunkname, "b");
+    H->enforce = enforce;
+    return status;
+}
+
+typedef struct DumpBuffer {
+    char *bytes;
+    size_t len;
+    size_t cap;
+    int failed;
+} DumpBuffer;
+
+static int dump_writer(lua_State *L, const void *p, size_t sz, void *ud) {
+    (void)L;
+    DumpBuffer *b = (DumpBuffer *)ud;
+    if (b->len + sz > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + sz) cap *= 2;
+        char *grown = realloc(b->bytes, cap);
+        if (grown == NULL) {
+            b->failed = 1;
+            return 1;
+        }
+        b->bytes = grown;
+        b->cap = cap;
+    }
+    memcpy(b->bytes + b->len, p, sz);
+    b->len += sz;
+    return 0;
+}
+
+char *clua_dump(lua_State *L, size_t *len) {
+    if (!lua_isfunction(L, -1) || lua_iscfunction(L, -1)) return NULL;
+    DumpBuffer b = {NULL, 0, 0, 0};
+    lua_dump(L, dump_writer, &b, 0);
+    if (b.failed) {
+        free(b.bytes);
+        return NULL;
+    }
+    *len = b.len;
+    return b.bytes;
+}

@@ -1,6 +1,12 @@
 internal import CLua
 internal import CLuaShims
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One Lua 5.4 state, sandboxed and limited, seen from Swift.
 ///
 /// Every call into Lua is protected (lua_pcall with a traceback message handler) and runs
@@ -123,6 +129,37 @@ public final class LuaVM {
         guard status == LUA_OK else {
             let error = LuaError.pop(
                 status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
+            clua_settop(L, top)
+            throw error
+        }
+        return pop(L)
+    }
+
+    /// The bytecode of a Lua function (with its debug information), for ``load(bytecode:chunkName:)``
+    /// in another state of this process. Nil for a C function.
+    public func bytecode(of function: LuaValue) throws -> [UInt8]? {
+        let L = try liveThread()
+        let top = lua_gettop(L)
+        defer { clua_settop(L, top) }
+        try push(function, on: L)
+        var length = 0
+        guard let bytes = clua_dump(L, &length) else { return nil }
+        defer { free(bytes) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
+    /// Loads bytecode that ``bytecode(of:)`` made in this process (never bytecode from
+    /// elsewhere: it is not checked, and crafted bytecode can crash the VM).
+    public func load(bytecode: [UInt8], chunkName: String) throws -> LuaValue {
+        let L = try liveThread()
+        let top = lua_gettop(L)
+        let status = bytecode.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                clua_load_binary(L, chars.baseAddress, chars.count, chunkName)
+            }
+        }
+        guard status == LUA_OK else {
+            let error = LuaError.pop(status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
             clua_settop(L, top)
             throw error
         }

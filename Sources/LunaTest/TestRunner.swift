@@ -94,9 +94,11 @@ public final class TestRunner {
         }
         // First pass: the cases' names.
         let names: [(String, String?)]
+        let bytecode: [UInt8]?
         do {
             let world = try TestWorld(file: file, runner: self)
-            names = try world.load(source).map { ($0.name, $0.line) }
+            names = try world.load(source, collecting: true).map { ($0.name, $0.line) }
+            bytecode = try world.bytecode(source)
         } catch {
             return FileResult(file: file, loadError: Self.describe(error), cases: [])
         }
@@ -106,8 +108,9 @@ public final class TestRunner {
             let start = clock.now
             var result = CaseResult(name: name, line: line, status: .passed, milliseconds: 0)
             do {
+                // A fresh state per case, running the file's precompiled chunk.
                 let world = try TestWorld(file: file, runner: self)
-                _ = try world.load(source)
+                if let bytecode { _ = try world.load(bytecode: bytecode) } else { _ = try world.load(source) }
                 if let failure = try world.runCase(index + 1) {
                     result.status = .failed
                     result.message = failure.message

@@ -37,8 +37,24 @@ final class TestWorld {
     deinit { vm.close() }
 
     /// Runs the test file's chunk; returns its cases (name, `file:line`).
-    func load(_ source: String) throws -> [(name: String, line: String?)] {
-        _ = try vm.run(source, chunkName: "@" + ScriptPaths.display(file))
+    /// Runs the test file from its text (returning its bytecode too, for the cases' worlds) or
+    /// from that bytecode (no parsing again per case).
+    func load(_ source: String, collecting: Bool = false) throws -> [(name: String, line: String?)] {
+        try run(try vm.load(source, chunkName: "@" + ScriptPaths.display(file)), collecting: collecting)
+    }
+
+    func load(bytecode: [UInt8]) throws -> [(name: String, line: String?)] {
+        try run(try vm.load(bytecode: bytecode, chunkName: "@" + ScriptPaths.display(file)), collecting: false)
+    }
+
+    /// The bytecode of the test file's chunk (compiled in this world).
+    func bytecode(_ source: String) throws -> [UInt8]? {
+        try vm.bytecode(of: try vm.load(source, chunkName: "@" + ScriptPaths.display(file)))
+    }
+
+    private func run(_ chunk: LuaValue, collecting: Bool) throws -> [(name: String, line: String?)] {
+        try vm.rawSet(api, key: "collecting", value: .boolean(collecting))
+        _ = try vm.call(chunk, [], limits: runner.options.limits)
         let cases = try vm.call(try vm.rawGet(api, key: "cases"))[0]
         var result: [(String, String?)] = []
         for index in 0..<(try vm.rawLength(cases)) {

@@ -121,6 +121,16 @@ void clua_set_default_limits(lua_State *L, int64_t budget, int64_t deadline_ns);
 /// convention (`@file.lua`). Pushes the function or an error message. Returns the status.
 int clua_load(lua_State *L, const char *text, size_t len, const char *chunkname);
 
+/// Why: a precompiled chunk saves parsing a test file again for every case. Loads a binary
+/// chunk that clua_dump made in this process (never one from outside: crafted bytecode can
+/// crash the VM, which is why scripts' own `load` takes text only). Protected like clua_load.
+int clua_load_binary(lua_State *L, const char *bytes, size_t len, const char *chunkname);
+
+/// Why: lua_dump needs a C writer. Dumps the Lua function on top (kept on the stack) with
+/// its debug information into a malloc'd buffer the caller frees; NULL if it is not a Lua
+/// function (§4.6 lua_dump, [-0, +0, -]).
+char *clua_dump(lua_State *L, size_t *len);
+
 /// Opens the standard libraries: the sandbox of SPEC §5 when `unsafe` is 0, or all of them.
 /// Returns the status (error message on top on failure, nothing pushed on success).
 int clua_open_libraries(lua_State *L, int unsafe);
