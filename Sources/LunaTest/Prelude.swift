@@ -11,8 +11,10 @@ enum Prelude {
         function test(name, body)
           if type(name) ~= "string" then error("test: the first argument is the case's name (a string)", 2) end
           if type(body) ~= "function" then error("test: the second argument is the case's function", 2) end
-          -- Lines are read only while collecting: a case's own run needs just the bodies.
-          cases[#cases + 1] = { name = name, body = body, line = host.collecting and host.line(2) or nil }
+          -- A case's own run keeps only its body; lines are read only while collecting.
+          local index = #cases + 1
+          if host.only and host.only ~= index then cases[index] = false return end
+          cases[index] = { name = name, body = body, line = host.collecting and host.line(2) or nil }
         end
         host.cases = function() return cases end
 

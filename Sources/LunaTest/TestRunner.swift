@@ -53,6 +53,8 @@ public final class TestRunner {
     public let options: Options
     public let coverage = Coverage()
     let templates = Templates()
+    /// The test API's prelude, compiled by the first world of the run.
+    var preludeBytecode: [UInt8]?
     private let clock = ContinuousClock()
 
     public init(options: Options) { self.options = options }
@@ -110,7 +112,11 @@ public final class TestRunner {
             do {
                 // A fresh state per case, running the file's precompiled chunk.
                 let world = try TestWorld(file: file, runner: self)
-                if let bytecode { _ = try world.load(bytecode: bytecode) } else { _ = try world.load(source) }
+                if let bytecode {
+                    try world.load(bytecode: bytecode, only: index + 1)
+                } else {
+                    _ = try world.load(source)
+                }
                 if let failure = try world.runCase(index + 1) {
                     result.status = .failed
                     result.message = failure.message

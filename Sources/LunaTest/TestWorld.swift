@@ -31,7 +31,15 @@ final class TestWorld {
         vm = try LuaVM(options: options)
         api = vm.newTable()
         install()
-        _ = try vm.call(try vm.load(Prelude.source, chunkName: "=luna-test"), [api])
+        // The prelude is compiled once per run and loaded as bytecode into every world.
+        let prelude: LuaValue
+        if let bytecode = runner.preludeBytecode {
+            prelude = try vm.load(bytecode: bytecode, chunkName: "=luna-test")
+        } else {
+            prelude = try vm.load(Prelude.source, chunkName: "=luna-test")
+            runner.preludeBytecode = try vm.bytecode(of: prelude)
+        }
+        _ = try vm.call(prelude, [api])
     }
 
     deinit { vm.close() }
@@ -43,8 +51,10 @@ final class TestWorld {
         try run(try vm.load(source, chunkName: "@" + ScriptPaths.display(file)), collecting: collecting)
     }
 
-    func load(bytecode: [UInt8]) throws -> [(name: String, line: String?)] {
-        try run(try vm.load(bytecode: bytecode, chunkName: "@" + ScriptPaths.display(file)), collecting: false)
+    /// Runs the precompiled file for case `only` (1-based): the other cases are not kept.
+    func load(bytecode: [UInt8], only: Int) throws {
+        try vm.rawSet(api, key: "only", value: .integer(Int64(only)))
+        _ = try run(try vm.load(bytecode: bytecode, chunkName: "@" + ScriptPaths.display(file)), collecting: false)
     }
 
     /// The bytecode of the test file's chunk (compiled in this world).
@@ -55,6 +65,7 @@ final class TestWorld {
     private func run(_ chunk: LuaValue, collecting: Bool) throws -> [(name: String, line: String?)] {
         try vm.rawSet(api, key: "collecting", value: .boolean(collecting))
         _ = try vm.call(chunk, [], limits: runner.options.limits)
+        guard collecting else { return [] }
         let cases = try vm.call(try vm.rawGet(api, key: "cases"))[0]
         var result: [(String, String?)] = []
         for index in 0..<(try vm.rawLength(cases)) {
