@@ -161,6 +161,15 @@ function App:modal() end
 function App:tree_table() end
 
 luna = {}
+
+---Reverse routing (in route scripts' hooks and guards, once the tree is built): a named route's
+---path; values that are its parameters fill the pattern, the others and `query` become the query.
+---@param name string
+---@param values table<string, string|number|boolean>?
+---@param query table<string, string|number|boolean>?
+---@return string
+function luna.path(name, values, query) end
+
 ---Opens a script (a path relative to the test file) in a Lua state of its own.
 ---@param script string
 ---@param options luna.TestOptions?

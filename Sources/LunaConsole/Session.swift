@@ -41,6 +41,10 @@ public final class Session {
         ("undo", "undo", "travel back to the state before the one on screen"),
         ("goto", "goto N", "travel to the state of history entry N"),
         ("reset", "reset", "back to the initial state (save-test starts here)"),
+        (
+            "path", "path NAME [KEY=VALUE]...",
+            "the path of a named route: its parameters fill the pattern, the rest the query"
+        ),
         ("save-test", "save-test NAME", "write the actions since the start or the last reset as NAME_test.lua"),
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state [--json]", "the current request, route, parameters and active node chain"),
@@ -99,6 +103,7 @@ public final class Session {
                 return Result(lines: [json ? "{\"reset\":true}" : style.dim("(back to the initial state)")])
             }
         case "save-test": return saveTest(argument)
+        case "path": return path(argument)
         case "goto":
             guard let index = Int(argument) else { return usage("goto N") }
             return attempt { travelled(try live.travel(to: index)) }
@@ -210,6 +215,26 @@ public final class Session {
     private func show(_ outcome: RouteScriptHost.Outcome) -> Result {
         if json { return Result(lines: [Output.json(outcome, tree: host.tree)]) }
         return Result(lines: [Output.text(outcome, tree: host.tree, style: style)])
+    }
+
+    /// `path NAME k=v…`: reverse routing, as `luna.path` does in scripts.
+    private func path(_ argument: String) -> Result {
+        let words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let name = words.first else { return usage("path NAME [KEY=VALUE]...") }
+        var values: [String: String] = [:]
+        for word in words.dropFirst() {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                return usage("path NAME [KEY=VALUE]... ('\(word)' is not KEY=VALUE)")
+            }
+            values[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        guard let tree = host.routeTree else { return failure(RouteScriptError(.notLoaded, "no script is loaded")) }
+        do {
+            let path = try tree.path(forRouteNamed: name, values: values)
+            return Result(lines: [json ? "{\"path\":\(JSONWriter.quoted(path))}" : path])
+        } catch {
+            return failure(error)
+        }
     }
 
     /// `save-test NAME`: the recorded actions as a test file with a golden tree.

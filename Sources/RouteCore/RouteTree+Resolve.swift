@@ -53,10 +53,28 @@ extension RouteTree {
     ///
     /// - Throws: ``RouteError/Kind/unknownRoute`` for an unknown name, a missing parameter or
     ///   a value its validator rejects.
-    public func path(forRouteNamed name: String, parameters: [String: String]) throws(RouteError) -> String {
+    public func path(
+        forRouteNamed name: String, parameters: [String: String], query: [String: String] = [:]
+    ) throws(RouteError) -> String {
         guard let route = routeNames[name] else { throw RouteError(.unknownRoute, "no route is named '\(name)'") }
         let segments = try segments(ofRoute: route, parameters: parameters)
-        return Request.format(segments: segments, query: [:], fragment: nil)
+        return Request.format(segments: segments, query: query, fragment: nil)
+    }
+
+    /// Like a named request: values that are the route's parameters fill its pattern, the
+    /// others become query items (`book` with id=42, title=Dune → `books/42?title=Dune`).
+    public func path(forRouteNamed name: String, values: [String: String]) throws(RouteError) -> String {
+        guard let route = routeNames[name] else {
+            let known = routeNames.keys.sorted()
+            throw RouteError(
+                .unknownRoute,
+                "no route is named '\(name)'"
+                    + (known.isEmpty ? "" : " (known names: \(known.joined(separator: ", ")))"))
+        }
+        let names = Set(matcher.parameterNames[route])
+        return try path(
+            forRouteNamed: name, parameters: values.filter { names.contains($0.key) },
+            query: values.filter { !names.contains($0.key) })
     }
 
     /// The request that shows an endpoint with `params` (its pattern filled in).

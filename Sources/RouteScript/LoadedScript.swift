@@ -80,6 +80,7 @@ final class LoadedScript {
         do {
             let tree = try RouteTree(root: try converter.spec(root))
             self.tree = tree
+            environment.tree = tree
         } catch let error as RouteDefinitionError {
             throw RouteScriptError(.load, error.message)
         } catch let error as RouteScriptError {

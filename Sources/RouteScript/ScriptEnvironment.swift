@@ -1,4 +1,5 @@
 import LuaHost
+import RouteCore
 
 /// The globals a route script sees on top of the sandbox: the builders (also as the module
 /// `luna`), `device`, `flags`, and a `require` limited to the script's own folder.
@@ -12,6 +13,8 @@ final class ScriptEnvironment {
     private(set) var requiredFiles: [String] = []
     private var modules: [String: LuaValue] = [:]
     private var loading: Set<String> = []
+    /// The compiled tree, once the script has returned it (for `luna.path`).
+    var tree: RouteTree?
 
     init(vm: LuaVM, folder: String, builders: Builders, callbacks: ScriptCallbacks) {
         self.vm = vm
@@ -29,7 +32,11 @@ final class ScriptEnvironment {
         }
         try? vm.rawSet(luna, key: "device", value: callbacks.deviceTable)
         try? vm.rawSet(luna, key: "flags", value: callbacks.flagsTable)
+        try? vm.rawSet(
+            luna, key: "path",
+            value: vm.function(named: "luna.path") { [unowned self] args in [.string(try self.path(args))] })
         modules["luna"] = luna
+        try? vm.rawSet(globals, key: "luna", value: luna)
         try? vm.rawSet(globals, key: "device", value: callbacks.deviceTable)
         try? vm.rawSet(globals, key: "flags", value: callbacks.flagsTable)
         try? vm.rawSet(
@@ -37,6 +44,39 @@ final class ScriptEnvironment {
             value: vm.function(named: "require") { [unowned self] args in
                 [try self.require(try args.string(1))]
             })
+    }
+
+    /// `luna.path(name, values [, query])`: a named route's path; values that are its parameters
+    /// fill the pattern, the others (and `query`) become the query
+    /// (`luna.path("book", { id = 42, title = "Dune" })` → `books/42?title=Dune`).
+    private func path(_ args: LuaArguments) throws -> String {
+        let name = try args.string(1)
+        guard let tree else {
+            throw LuaArgumentError(
+                message:
+                    "luna.path: the route tree is not built yet (call it from a hook or a guard, not while the script loads)"
+            )
+        }
+        func strings(_ value: LuaValue) throws -> [String: String] {
+            guard case .table = value else { return [:] }
+            var result: [String: String] = [:]
+            for (key, item) in try vm.entries(value) {
+                guard case .string(let field) = key else { continue }
+                result[field] = try vm.toString(item)
+            }
+            return result
+        }
+        // luna.path(name, values [, query]): an explicit query table adds to the query.
+        let values = try strings(args[2])
+        let query = try strings(args[3])
+        do {
+            let path = try tree.path(forRouteNamed: name, values: values)
+            guard !query.isEmpty else { return path }
+            return path + (path.contains("?") ? "&" : "?")
+                + Request.format(segments: [], query: query, fragment: nil).dropFirst()
+        } catch {
+            throw LuaArgumentError(message: "luna.path: " + error.message)
+        }
     }
 
     /// `require "tabs.books"` loads `tabs/books.lua` from the script's folder, once.

@@ -199,3 +199,41 @@ import Testing
         #expect(session.execute("save-test ../escape").lines.first?.hasPrefix("error: usage: save-test") == true)
     }
 }
+
+@Suite struct ReverseRoutingTests {
+    @Test func pathFillsANamedRouteInTheREPL() throws {
+        let session = Session(host: try RouteScriptHost(contentsOf: example("books.lua")), json: false, style: .plain)
+        #expect(session.execute("path book id=42 title=Dune").lines == ["books/42?title=Dune"])
+        #expect(session.execute("path story type=news id=7").lines == ["today/story/news/7"])
+        #expect(session.execute("path book id=a/b").lines == ["books/a%2Fb"])
+        #expect(
+            session.execute("path story type=news id=x").lines.first?.hasPrefix("error: parameter 'id' = 'x'") == true)
+        #expect(session.execute("path nobody").lines.first?.hasPrefix("error: no route is named 'nobody'") == true)
+    }
+
+    @Test func lunaPathBuildsLinksInHooksAndGuards() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return stack {
+                  endpoint { "books", name = "books", children = {
+                    endpoint { "./:id", name = "book",
+                      presenter = { update = function(view, ctx)
+                        view.next = luna.path("book", { id = tonumber(ctx.params.id) + 1, from = "next" })
+                        view.list = luna.path("books", nil, { sort = "title" })
+                      end } },
+                  } },
+                  endpoint { "old/:id", redirect = function(ctx) return luna.path("book", { id = ctx.params.id }) end },
+                }
+                """, name: "links.lua")
+        _ = try host.dispatch("old/41")
+        #expect(host.state.request?.path == "books/41")
+        #expect(host.tree?.children.last?.attributes["next"] == .string("books/42?from=next"))
+        #expect(host.tree?.children.last?.attributes["list"] == .string("books?sort=title"))
+        let early = RouteScriptHost()
+        let error = #expect(throws: RouteScriptError.self) {
+            try early.load(source: "luna.path('x') return stack { endpoint { 'a' } }", name: "early.lua")
+        }
+        #expect(error?.message.contains("luna.path: the route tree is not built yet") == true)
+    }
+}
