@@ -203,7 +203,8 @@ public final class Inspector: @unchecked Sendable {
 
     private func snapshotLocked(routes: Bool) -> String {
         Messages.snapshot(
-            host: session.hostUnderLock, script: scriptName, history: session.history, current: session.currentEntry,
+            host: session.hostUnderLock, script: scriptName, history: routes ? session.history : nil,
+            historyCount: session.historyCount, current: session.currentEntry,
             reloadError: reloadError, routes: routes)
     }
 }
@@ -224,7 +225,6 @@ final class Clients: @unchecked Sendable {
 
     func add(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = channel } }
     func remove(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = nil } }
-    var count: Int { locked { channels.count } }
 
     /// Queues `text` to every page on its own event loop; a page that stopped reading (its
     /// queue is over the high-water mark) is disconnected instead of holding anyone up.

@@ -141,6 +141,9 @@ public final class LiveSession: @unchecked Sendable {
     /// The history, oldest first.
     public var history: [HistoryEntry] { lock.locked { entries } }
 
+    /// How many entries the history has (without copying them).
+    public var historyCount: Int { lock.locked { entries.count } }
+
     /// The index of the entry on screen, if any.
     public var currentEntry: Int? { lock.locked { position } }
 

@@ -7,14 +7,9 @@
 /// Hot reload without a REPL (`luna serve`): waits for the watcher's settled changes and
 /// reloads the session, reporting each outcome. Runs until the process ends.
 public enum WatchLoop {
-    public static func run(session: LiveSession, watcher: FileWatcher, report: (String) -> Void) -> Never {
-        run(session: session, watcher: watcher, report: report, until: { false })
-        while true { sleep(3600) }
-    }
-
-    /// Runs until `stop` returns true (checked at least every 100 ms).
+    /// Runs until `stop` returns true (checked at least every 100 ms; `luna serve` never stops).
     public static func run(
-        session: LiveSession, watcher: FileWatcher, report: (String) -> Void, until stop: () -> Bool
+        session: LiveSession, watcher: FileWatcher, report: (String) -> Void, until stop: () -> Bool = { false }
     ) {
         let clock = ContinuousClock()
         let files = session.withHost { $0.files }

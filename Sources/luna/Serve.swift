@@ -42,7 +42,7 @@ struct Serve: ParsableCommand {
         if noWatch {
             while true { sleep(3600) }
         }
-        WatchLoop.run(session: session, watcher: makeFileWatcher()) { emit($0) }
+        WatchLoop.run(session: session, watcher: makeFileWatcher(), report: { emit($0) })
     }
 }
 

@@ -176,7 +176,7 @@ import Testing
         }
     }
 
-    @Test func aPageThatStopsReadingIsDroppedAndBlocksNoOne() throws {
+    @Test func aPageThatStopsReadingBlocksNoOne() throws {
         let served = try ServedScript()
         defer { served.stop() }
         let reader = try PageClient.connect(port: served.port, token: served.token)
