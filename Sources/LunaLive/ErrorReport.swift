@@ -10,7 +10,7 @@ public enum ErrorReport {
         case let error as RouteError: (error.kind.rawValue, error.message)
         case let error as RouteScriptError:
             (
-                error.kind == .load ? "script" : error.kind.rawValue,
+                error.kind == .load || error.kind == .evaluation ? "script" : error.kind.rawValue,
                 error.message + (error.traceback.map { "\n" + $0 } ?? "")
             )
         case let error as RouteDefinitionError: ("script", error.message)

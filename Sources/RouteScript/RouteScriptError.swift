@@ -1,3 +1,5 @@
+import RouteCore
+
 /// An error of a route script: it failed to load, or a callback failed.
 ///
 /// ```swift
@@ -5,7 +7,7 @@
 /// catch let error as RouteScriptError { print(error.message) }
 /// // books.lua:12: endpoint: unknown field 'childs' (did you mean 'children'?)
 /// ```
-public struct RouteScriptError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct RouteScriptError: LunaError, Equatable {
     public enum Kind: String, Sendable {
         /// The script did not load: syntax, runtime error, limit, invalid tree.
         case load
@@ -13,7 +15,11 @@ public struct RouteScriptError: Error, Equatable, Sendable, CustomStringConverti
         case reentrant
         /// No script is loaded yet.
         case notLoaded
+        /// Lua typed at the REPL (``RouteScriptHost/evaluate(_:)``) failed.
+        case evaluation
     }
+
+    public var kindName: String { kind.rawValue }
 
     public var kind: Kind
     /// The message, with `file:line:` where there is one.

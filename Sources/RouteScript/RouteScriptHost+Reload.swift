@@ -51,11 +51,11 @@ extension RouteScriptHost {
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {
-            fresh = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+            fresh = try LoadedScript(path: path, options: options, hostPresenters: hostPresenterNames)
         } else if let source {
             fresh = try LoadedScript(
                 source: source.text, name: source.name, folder: source.folder, path: "", options: options,
-                hostPresenters: Set(hostPresenters.keys))
+                hostPresenters: hostPresenterNames)
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
@@ -98,22 +98,29 @@ extension RouteScriptHost {
         let newRouter = Router(tree: newTree, presenter: makePresenter(fresh))
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
         let titles = kept.map { ($0.value, $0.value.title) }
-        try newRouter.apply(transition)
+        let vanished = oldRouter.store.presentables.compactMap { id, presentable in
+            kept[id] == nil ? oldTree.nodeIndex[id].map { ($0, presentable) } : nil
+        }
+        try mirrored {
+            // The app's presentables of vanished nodes step aside: the new tree may create
+            // ones with the same ids before the old ones are unwound.
+            registry.mirror?.detach(vanished.map(\.1))
+            try newRouter.apply(transition)
+        }
         // Default titles follow the script; titles set by hooks stay.
         for (presentable, title) in titles {
             if let old = oldTree.nodeIndex[presentable.id].map({ oldTree.nodes[$0] }), old.title == title,
-                let new = newTree.nodeIndex[presentable.id].map({ newTree.nodes[$0] }), presentable.title == title
+                let new = newTree.nodeIndex[presentable.id].map({ newTree.nodes[$0] }), presentable.title == title,
+                new.title != title
             {
                 presentable.title = new.title
+                try? registry.mirror?.decorate(presentable, "title", .string(new.title))
             }
         }
         // Vanished presentables are unwound by the old script's presenter.
         // They are part of what the reload did, so the summary's plan lists them (deepest first).
         let oldPresenter = makePresenter(oldScript)
         var plan = transition.plan
-        let vanished = oldRouter.store.presentables.compactMap { id, presentable in
-            kept[id] == nil ? oldTree.nodeIndex[id].map { ($0, presentable) } : nil
-        }
         for (index, presentable) in vanished.sorted(by: { $0.0 > $1.0 }) {
             try? oldPresenter.unwind(presentable, node: oldTree.nodes[index])
             plan.operations.append(.unwind(id: oldTree.nodes[index].id))

@@ -17,7 +17,8 @@ public final class RouteScriptHost {
     public private(set) var options: RouteScriptOptions
     /// The script's path, once loaded.
     public private(set) var path: String?
-    var hostPresenters: [String: HostPresenter] = [:]
+    /// Swift presenters (named, bound) and the app's presentables of a ``ScriptHost``.
+    let registry = PresenterRegistry()
     var script: LoadedScript?
     var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
@@ -50,9 +51,20 @@ public final class RouteScriptHost {
 
     /// Registers a presenter scripts can name (`presenter = "Name"`). Register before
     /// loading: a script naming an unknown presenter fails to load.
-    public func registerPresenter(_ name: String, _ presenter: HostPresenter) {
-        hostPresenters[name] = presenter
+    public func registerPresenter(_ name: String, _ presenter: HostPresenter<HeadlessPresentable>) {
+        registry.named[name] = ErasedPresenter(presenter) { $0 }
     }
+
+    /// Binds a Swift presenter to a node id, a route name or a node kind, without the script
+    /// naming it (see ``PresenterTarget`` for which one runs). It runs after the structural
+    /// change and before the node's Lua hook; bindings apply from the next operation on.
+    public func bind(_ target: PresenterTarget, _ presenter: HostPresenter<HeadlessPresentable>) {
+        registry.bound[target] = ErasedPresenter(presenter) { $0 }
+    }
+
+    public func unbind(_ target: PresenterTarget) { registry.bound[target] = nil }
+
+    var hostPresenterNames: Set<String> { Set(registry.named.keys) }
 
     /// Loads (or replaces) the script. On failure nothing changes.
     /// A host with no script yet remembers `path` even when the load fails, so ``reload()``
@@ -61,7 +73,7 @@ public final class RouteScriptHost {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
         let loaded: LoadedScript
         do {
-            loaded = try LoadedScript(path: path, options: options, hostPresenters: Set(hostPresenters.keys))
+            loaded = try LoadedScript(path: path, options: options, hostPresenters: hostPresenterNames)
         } catch {
             if script == nil { self.path = path }
             throw error
@@ -78,7 +90,8 @@ public final class RouteScriptHost {
     public func freshSibling() -> RouteScriptHost? {
         guard !busy, let script, script.runsNoLua else { return nil }
         let sibling = RouteScriptHost(options: options)
-        sibling.hostPresenters = hostPresenters
+        sibling.registry.named = registry.named
+        sibling.registry.bound = registry.bound
         sibling.path = path
         sibling.source = source
         sibling.install(script, state: .initial, presentables: [:])
@@ -94,7 +107,7 @@ public final class RouteScriptHost {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot load a script from inside a callback") }
         let loaded = try LoadedScript(
             source: source, name: name, folder: folder, path: "", options: options,
-            hostPresenters: Set(hostPresenters.keys))
+            hostPresenters: hostPresenterNames)
         self.path = nil
         self.source = (source, name, folder)
         install(loaded, state: .initial, presentables: [:])
@@ -103,13 +116,14 @@ public final class RouteScriptHost {
     func install(_ loaded: LoadedScript, state: RouterState, presentables: [String: HeadlessPresentable]) {
         script = loaded
         sharesScript = false
+        if presentables.isEmpty { registry.mirror?.removeAll() }
         let router = Router(tree: loaded.tree, presenter: makePresenter(loaded))
         router.replace(tree: loaded.tree, state: state, presentables: presentables)
         self.router = router
     }
 
     func makePresenter(_ loaded: LoadedScript) -> ScriptPresenter {
-        ScriptPresenter(script: loaded, hostPresenters: hostPresenters) { [unowned self] in
+        ScriptPresenter(script: loaded, registry: registry) { [unowned self] in
             (self.options.flags, self.options.device)
         }
     }
@@ -165,7 +179,7 @@ public final class RouteScriptHost {
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        let transition = try router.restore(target)
+        let transition = try mirrored { try router.restore(target) }
         guard let request = target.request, let route = target.route else { return nil }
         let resolution = Resolution(
             request: request, route: route, params: target.params, requested: target.requested)
@@ -187,12 +201,27 @@ public final class RouteScriptHost {
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        let result = try body(router)
+        let result = try mirrored { try body(router) }
         let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
             route: Lint.show(script.tree.endpoints[route].definition.displayText),
             name: script.tree.endpoints[route].name)
+    }
+
+    /// Runs `body`; when it fails, the app's presentables (of a ``ScriptHost``) go back to the
+    /// set they were, as the router puts the headless model back.
+    func mirrored<T>(_ body: () throws -> T) throws -> T {
+        guard let mirror = registry.mirror else { return try body() }
+        mirror.checkpoint()
+        do {
+            let result = try body()
+            mirror.checkpoint()
+            return result
+        } catch {
+            mirror.rollback()
+            throw error
+        }
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.
@@ -249,9 +278,17 @@ public final class RouteScriptHost {
         }
     }
 
+    ///
+    /// - Throws: ``RouteScriptError`` (`evaluation`, with the Lua message and traceback).
     public func evaluate(_ chunk: String) throws -> [String] {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot run Lua from inside a callback") }
         let (script, _) = try loaded()
+        do { return try evaluate(chunk, in: script) } catch let error as LuaError {
+            throw RouteScriptError(.evaluation, error.message, traceback: error.traceback)
+        }
+    }
+
+    private func evaluate(_ chunk: String, in script: LoadedScript) throws -> [String] {
         let vm = script.vm
         let function: LuaValue
         if let expression = try? vm.load("return " + chunk, chunkName: "=repl") {

@@ -12,6 +12,13 @@ final class ScriptCallbacks {
     private var contextCache: (RouteContext, LuaValue)?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
+    /// Where `view` writes go besides the headless model: the app's presentables.
+    private let sink = ViewSink()
+    /// The host's presenters and app presentables (set when a presenter is made for it).
+    var registry: PresenterRegistry? {
+        get { sink.registry }
+        set { sink.registry = newValue }
+    }
 
     init(vm: LuaVM, options: RouteScriptOptions) {
         self.vm = vm
@@ -21,7 +28,10 @@ final class ScriptCallbacks {
         let device = vm.newTable(fieldCapacity: 2)
         try? vm.rawSet(device, key: "idiom", value: .string(options.device.rawValue))
         self.deviceTable = device
-        self.viewClass = ViewHandles.register(in: vm)
+        let sink = self.sink
+        self.viewClass = ViewHandles.register(in: vm) { view, name, value in
+            try sink.registry?.mirror?.decorate(view, name, value)
+        }
         self.probe = options.probe
     }
 
@@ -71,4 +81,9 @@ final class ScriptCallbacks {
             throw RouteError(.script, message)
         }
     }
+}
+
+/// The registry a script's `view` handles forward their writes to.
+final class ViewSink {
+    weak var registry: PresenterRegistry?
 }

@@ -1,22 +1,27 @@
 import LuaHost
 import RouteCore
 
-/// The presenter of a loaded script: applies each operation to the headless presentables,
-/// then runs the node's hook — Lua (`presenter = { … }`) or host (`presenter = "Name"`).
+/// The presenter of a loaded script. Each operation, in this order: the headless model
+/// takes the structural change; the app's presentables take it (a ``ScriptHost``'s
+/// presenter); the node's Swift presenter runs (named by the script, or bound by id, route
+/// name or kind); the node's Lua hook runs (`presenter = { … }`).
 struct ScriptPresenter: Presenter {
     let script: LoadedScript
-    let hostPresenters: [String: HostPresenter]
+    let registry: PresenterRegistry
     let options: () -> (flags: [String: String], device: Device)
     private let headless = HeadlessPresenter()
 
     init(
-        script: LoadedScript, hostPresenters: [String: HostPresenter],
+        script: LoadedScript, registry: PresenterRegistry,
         options: @escaping () -> (flags: [String: String], device: Device)
     ) {
         self.script = script
-        self.hostPresenters = hostPresenters
+        self.registry = registry
         self.options = options
+        script.callbacks.registry = registry
     }
+
+    private var mirror: PresentableMirror? { registry.mirror }
 
     private var callbacks: ScriptCallbacks { script.callbacks }
 
@@ -27,9 +32,11 @@ struct ScriptPresenter: Presenter {
         return function
     }
 
-    private func host(_ node: RouteTree.Node) -> HostPresenter? {
-        guard case .host(let name)? = script.presenters[node.index] else { return nil }
-        return hostPresenters[name]
+    private func host(_ node: RouteTree.Node) -> ErasedPresenter? {
+        var scriptName: String?
+        if case .host(let name)? = script.presenters[node.index] { scriptName = name }
+        return registry.presenter(
+            for: node, scriptName: scriptName, routeName: node.route.flatMap { script.tree.endpoints[$0].name })
     }
 
     /// The context of a node for its hooks.
@@ -49,18 +56,18 @@ struct ScriptPresenter: Presenter {
         let (flags, device) = options()
         return PresenterContext(
             path: context.path, params: context.params, query: context.query, fragment: context.fragment,
-            route: context.route, name: context.name, flags: flags, device: device)
+            route: context.route, name: context.name, flags: flags, device: device, id: node.id, kind: node.kind)
     }
 
     func create(_ node: RouteTree.Node, activation: Activation?) throws -> HeadlessPresentable {
         let presentable = try headless.create(node, activation: activation)
+        try mirror?.create(presentable, node: node, activation: activation)
+        if let host = host(node) { try host.create?(presentable, presenterContext(node, activation)) }
         if let create = lua(node, "create") {
             let result = try callbacks.call(create, [callbacks.context(routeContext(node, activation))])
             if let attributes = result.first, case .table = attributes {
                 try apply(attributes, to: presentable, node: node)
             }
-        } else if let host = host(node) {
-            try host.create?(presentable, presenterContext(node, activation))
         }
         if let activation { try runUpdate(presentable, node: node, activation: activation) }
         return presentable
@@ -76,8 +83,10 @@ struct ScriptPresenter: Presenter {
                         .script, "\(node.id): create returned a title that is not a string (\(value.typeName))")
                 }
                 presentable.title = title
+                try mirror?.decorate(presentable, name, .string(title))
             } else if let attribute = ViewHandles.attribute(value) {
                 presentable.attributes[name] = attribute
+                try mirror?.decorate(presentable, name, attribute)
             } else {
                 throw RouteError(
                     .script,
@@ -89,87 +98,91 @@ struct ScriptPresenter: Presenter {
 
     func update(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation) throws {
         try headless.update(presentable, node: node, activation: activation)
+        try mirror?.update(presentable, node: node, activation: activation)
         try runUpdate(presentable, node: node, activation: activation)
     }
 
     private func runUpdate(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation) throws {
+        if let host = host(node) { try host.update?(presentable, presenterContext(node, activation)) }
         if let update = lua(node, "update") {
             _ = try callbacks.call(
                 update, [callbacks.view(presentable), callbacks.context(routeContext(node, activation))])
-        } else if let host = host(node) {
-            try host.update?(presentable, presenterContext(node, activation))
         }
     }
 
     func setStack(_ stack: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable]) throws {
         try headless.setStack(stack, node: node, items: items)
+        try mirror?.setStack(stack, node: node, items: items)
         try listHook("setStack", container: stack, node: node, items: items) { $0.setStack }
     }
 
     func setOptions(_ container: HeadlessPresentable, node: RouteTree.Node, options: [HeadlessPresentable]) throws {
         try headless.setOptions(container, node: node, options: options)
+        try mirror?.setOptions(container, node: node, options: options)
         try listHook("setOptions", container: container, node: node, items: options) { $0.setOptions }
     }
 
     /// The hooks that get a container and its children (setStack, setOptions).
     private func listHook(
         _ name: String, container: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable],
-        _ hostHook: (HostPresenter) -> ((HeadlessPresentable, [HeadlessPresentable]) throws -> Void)?
+        _ hostHook: (ErasedPresenter) -> ((HeadlessPresentable, [HeadlessPresentable]) throws -> Void)?
     ) throws {
+        if let host = host(node) { try hostHook(host)?(container, items) }
         if let hook = lua(node, name) {
             _ = try callbacks.call(hook, [callbacks.view(container), viewList(items)])
-        } else if let host = host(node) {
-            try hostHook(host)?(container, items)
         }
     }
 
     func select(_ container: HeadlessPresentable, node: RouteTree.Node, index: Int, option: HeadlessPresentable) throws
     {
         try headless.select(container, node: node, index: index, option: option)
+        try mirror?.select(container, node: node, index: index, option: option)
+        if let host = host(node) { try host.select?(container, option) }
         if let hook = lua(node, "select") {
             _ = try callbacks.call(hook, [callbacks.view(container), callbacks.view(option)])
-        } else if let host = host(node) {
-            try host.select?(container, option)
         }
     }
 
     func presentModal(_ modal: HeadlessPresentable, over presenter: HeadlessPresentable, node: RouteTree.Node) throws {
         try headless.presentModal(modal, over: presenter, node: node)
+        try mirror?.presentModal(modal, over: presenter, node: node)
         try modalHook("presentModal", modal: modal, presenter: presenter) { $0.presentModal }
     }
 
     func dismissModal(_ modal: HeadlessPresentable, from presenter: HeadlessPresentable, node: RouteTree.Node) throws {
         try headless.dismissModal(modal, from: presenter, node: node)
+        try mirror?.dismissModal(modal, from: presenter, node: node)
         try modalHook("dismissModal", modal: modal, presenter: presenter) { $0.dismissModal }
     }
 
     /// Modal hooks belong to the presenting endpoint.
     private func modalHook(
         _ name: String, modal: HeadlessPresentable, presenter: HeadlessPresentable,
-        _ hostHook: (HostPresenter) -> ((HeadlessPresentable, HeadlessPresentable) throws -> Void)?
+        _ hostHook: (ErasedPresenter) -> ((HeadlessPresentable, HeadlessPresentable) throws -> Void)?
     ) throws {
         guard let index = script.tree.nodeIndex[presenter.id] else { return }
         let owner = script.tree.nodes[index]
+        if let host = host(owner) { try hostHook(host)?(presenter, modal) }
         if let hook = lua(owner, name) {
             _ = try callbacks.call(hook, [callbacks.view(presenter), callbacks.view(modal)])
-        } else if let host = host(owner) {
-            try hostHook(host)?(presenter, modal)
         }
     }
 
     func unwind(_ presentable: HeadlessPresentable, node: RouteTree.Node) throws {
         try headless.unwind(presentable, node: node)
+        // Hooks see the presentable before the app's presenter discards it.
+        if let host = host(node) { try host.unwind?(presentable) }
         if let hook = lua(node, "unwind") {
             _ = try callbacks.call(hook, [callbacks.view(presentable)])
-        } else if let host = host(node) {
-            try host.unwind?(presentable)
         }
+        try mirror?.unwind(presentable, node: node)
         callbacks.forgetView(presentable)
     }
 
     /// What the UI did itself changes the headless model only: no hook runs.
     func reflect(_ operation: PlanOperation, lookup: (String) -> HeadlessPresentable?) {
         headless.reflect(operation, lookup: lookup)
+        mirror?.reflect(operation)
     }
 
     private func viewList(_ presentables: [HeadlessPresentable]) -> LuaValue {

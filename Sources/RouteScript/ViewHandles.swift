@@ -5,7 +5,10 @@ import RouteCore
 /// only; `title` and any other attribute (a string, number or boolean) can be read and set;
 /// setting nil removes an attribute.
 enum ViewHandles {
-    static func register(in vm: LuaVM) -> LuaClass {
+    /// `decorate` gets every write after the headless model took it (the app's presentables).
+    static func register(
+        in vm: LuaVM, decorate: @escaping (HeadlessPresentable, String, AttributeValue?) throws -> Void
+    ) -> LuaClass {
         vm.registerClass(
             LuaClassDefinition(
                 name: "luna.view",
@@ -32,11 +35,14 @@ enum ViewHandles {
                             throw LuaArgumentError(message: "view.title must be a string (got \(value.typeName))")
                         }
                         view.title = title
+                        try decorate(view, name, .string(title))
                     default:
                         if value.isNil {
                             view.attributes[name] = nil
+                            try decorate(view, name, nil)
                         } else if let attribute = attribute(value) {
                             view.attributes[name] = attribute
+                            try decorate(view, name, attribute)
                         } else {
                             throw LuaArgumentError(
                                 message: "view.\(name) must be a string, number or boolean (got \(value.typeName))")

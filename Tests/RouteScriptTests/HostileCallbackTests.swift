@@ -159,7 +159,7 @@ import Testing
         let host = RouteScriptHost()
         final class Box: @unchecked Sendable { var error: Error? }
         let box = Box()
-        var sneaky = HostPresenter()
+        var sneaky = HostPresenter<HeadlessPresentable>()
         sneaky.create = { [unowned host] _, _ in
             do { _ = try host.dispatch("b") } catch { box.error = error }
             do { _ = try host.reload() } catch { if box.error == nil { box.error = error } }

@@ -1,4 +1,5 @@
 import LuaHost
+import RouteCore
 import Testing
 
 @testable import RouteScript
@@ -114,7 +115,7 @@ import Testing
         let folder = ScriptFolder()
         let path = folder.write("bad.lua", "return endpoint { 'a', presenter = 'BookScren' }")
         let host = RouteScriptHost()
-        host.registerPresenter("BookScreen", HostPresenter())
+        host.registerPresenter("BookScreen", HostPresenter<HeadlessPresentable>())
         let error = #expect(throws: RouteScriptError.self) { try host.load(contentsOf: path) }
         #expect(error?.message == "bad.lua:1: endpoint: unknown presenter 'BookScren' (did you mean 'BookScreen'?)")
     }

@@ -116,7 +116,7 @@ func takeLog(_ host: RouteScriptHost) throws -> [String] {
         let folder = ScriptFolder()
         let path = folder.write("host.lua", "return stack { endpoint { 'books/:id', presenter = 'BookScreen' } }")
         let host = RouteScriptHost()
-        var book = HostPresenter()
+        var book = HostPresenter<HeadlessPresentable>()
         book.create = { view, context in view.title = "Book " + (context.params["id"] ?? "?") }
         book.update = { view, context in view.attributes["device"] = .string(context.device.rawValue) }
         host.registerPresenter("BookScreen", book)
