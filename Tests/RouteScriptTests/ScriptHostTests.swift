@@ -212,7 +212,9 @@ final class ScreenPresenter: Presenter {
         let kept = try #require(host["books"])
         let detail = try #require(host["books/:id"])
         // The detail's route moves: a new node with a new id; the old one vanishes.
-        folder.write("app.lua", script.split(separator: "./:id", omittingEmptySubsequences: false).joined(separator: "./book/:id"))
+        folder.write(
+            "app.lua",
+            script.split(separator: "./:id", omittingEmptySubsequences: false).joined(separator: "./book/:id"))
         host.presenter.log = []
         let summary = try host.reload()
         #expect(summary.removed.contains("books/:id"))
@@ -294,7 +296,9 @@ final class Recorder: @unchecked Sendable {
         stamp.update = { view, _ in view.title = "swift" }
         host.bind(.kind(.endpoint), stamp)
         try host.load(
-            source: "return stack { endpoint { 'a', presenter = { update = function(v) v.title = v.title .. '+lua' end } } }")
+            source:
+                "return stack { endpoint { 'a', presenter = { update = function(v) v.title = v.title .. '+lua' end } } }"
+        )
         _ = try host.dispatch("a")
         #expect(host.tree?.children.first?.title == "swift+lua")
         #expect(host.tree?.children.first?.attributes["made"] == .string("swift endpoint"))
