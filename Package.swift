@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RouteScript", targets: ["RouteScript"]),
         .library(name: "LunaTest", targets: ["LunaTest"]),
-        // Test support: the reference matcher the fuzzer and the tests check the matcher against.
+        // Test support: the reference matcher the fuzzer and the tests check the matcher against,
+        // and a seeded random generator for property tests.
         .library(name: "RouteCoreOracle", targets: ["RouteCoreOracle"]),
     ],
     dependencies: [
@@ -68,7 +69,8 @@ let package = Package(
         ),
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
-        .testTarget(name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost"]),
+        .testTarget(
+            name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
         .testTarget(name: "LunaTestTests", dependencies: ["LunaTest"], exclude: ["Fixtures"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
         .testTarget(

@@ -32,8 +32,10 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Parses a whole JSON text (at most 64 levels deep).
-    public static func parse(_ text: String) throws(RouteError) -> JSONValue { try JSONReader.parse(text) }
+    /// Parses a whole JSON text (at most `maxDepth` levels deep).
+    public static func parse(_ text: String, maxDepth: Int = 64) throws(RouteError) -> JSONValue {
+        try JSONReader.parse(text, maxDepth: maxDepth)
+    }
 
     /// A field of an object.
     public subscript(key: String) -> JSONValue? {
@@ -76,10 +78,12 @@ struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    private var maxDepth = 64
 
     /// Parses a whole JSON text. Throws a message naming the byte offset of the problem.
-    static func parse(_ text: String) throws(RouteError) -> JSONValue {
+    static func parse(_ text: String, maxDepth: Int = 64) throws(RouteError) -> JSONValue {
         var reader = JSONReader(bytes: Array(text.utf8))
+        reader.maxDepth = maxDepth
         let value = try reader.value()
         reader.skipSpace()
         guard reader.index == reader.bytes.count else { throw reader.failure("unexpected text after the value") }
@@ -120,7 +124,7 @@ struct JSONReader {
 
     private mutating func nested<T>(_ body: (inout JSONReader) throws(RouteError) -> T) throws(RouteError) -> T {
         depth += 1
-        guard depth <= 64 else { throw failure("nested more than 64 deep") }
+        guard depth <= maxDepth else { throw failure("nested more than \(maxDepth) deep") }
         defer { depth -= 1 }
         return try body(&self)
     }

@@ -100,6 +100,9 @@ public struct NodeSpec {
     public var guardSpec: GuardSpec?
     /// Where the node was declared (`books.lua:12`), for error messages.
     public var location: String?
+    /// The name of the presenter the app uses for the node (an exported tree's
+    /// `"presenter"`); RouteCore only carries it to ``RouteTree/Node/presenter``.
+    public var presenter: String?
 
     public init(
         kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],

@@ -36,6 +36,9 @@ public final class RouteTree {
         public let location: String?
         /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
         public var routeText: String? = nil
+        /// The presenter the declaration names (``NodeSpec/presenter``), for the app's presenter
+        /// to pick a presentable type by.
+        public var presenter: String? = nil
     }
 
     /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
@@ -125,11 +128,12 @@ struct TreeBuilder {
         var modals: [Int] = []
         var route: Int?
         var location: String?
+        var presenter: String?
 
         var frozen: RouteTree.Node {
             RouteTree.Node(
                 index: index, kind: kind, id: id ?? "", title: title ?? id ?? "", parent: parent, relation: relation,
-                children: children, modals: modals, route: route, location: location)
+                children: children, modals: modals, route: route, location: location, presenter: presenter)
         }
     }
 
@@ -162,7 +166,7 @@ struct TreeBuilder {
         nodes.append(
             Draft(
                 index: index, kind: spec.kind, id: spec.id, title: spec.title, parent: parent, relation: relation,
-                location: spec.location))
+                location: spec.location, presenter: spec.presenter))
         if let id = spec.id, id.isEmpty { throw failure(spec, "'id' must not be empty") }
         switch spec.kind {
         case .endpoint:

@@ -16,7 +16,9 @@ struct Luna: ParsableCommand {
         commandName: "luna",
         abstract: "Declare and prototype app navigation with Lua route scripts.",
         version: "luna 0.1.0 (Lua 5.4)",
-        subcommands: [Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Graph.self]
+        subcommands: [
+            Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Graph.self, Export.self,
+        ]
     )
 
     /// SPEC §4: usage errors exit with 2 (ArgumentParser's default is 64).

@@ -7,19 +7,8 @@ import Testing
 /// fuzzer does the same with coverage guidance: scripts/fuzz).
 @Suite struct MatcherOracleTests {
     /// SplitMix64: deterministic bytes from a seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func agreesWithTheReferenceOnFiveThousandRandomTables() {
-        var generator = Generator(state: 20_261_121)
+        var generator = SeededGenerator(seed: 20_261_121)
         var disagreements: [String] = []
         for _ in 0..<5_000 {
             let bytes = (0..<96).map { _ in UInt8.random(in: 0...255, using: &generator) }

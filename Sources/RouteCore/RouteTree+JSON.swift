@@ -1,0 +1,246 @@
+/// The code an exported tree names but cannot carry: validators, guards and redirects that
+/// were functions. The app supplies them by the names ``RouteTree/exportJSON(source:presenters:)``
+/// gave them (`NODE-ID#enabled`, `NODE-ID#redirect`, `NODE-ID#where.PARAM`); `luna export json`
+/// lists them.
+///
+/// ```swift
+/// var hooks = RouteHooks()
+/// hooks.enabled["main#enabled"] = { _ in session.isLoggedIn }
+/// hooks.validators["books/:id#where.id"] = { Int($0) != nil }
+/// let tree = try RouteTree(json: exported, hooks: hooks)
+/// ```
+public struct RouteHooks {
+    public var validators: [String: (String) throws -> Bool] = [:]
+    public var enabled: [String: (RouteContext) throws -> Bool] = [:]
+    public var redirects: [String: (RouteContext) throws -> String?] = [:]
+
+    public init() {}
+}
+
+/// The hooks an exported tree needs, by kind.
+public struct RequiredHooks: Equatable, Sendable {
+    public var validators: [String] = []
+    public var enabled: [String] = []
+    public var redirects: [String] = []
+    /// Presenter names the nodes use (the app's presenter picks presentables by them).
+    public var presenters: [String] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { validators.isEmpty && enabled.isEmpty && redirects.isEmpty && presenters.isEmpty }
+}
+
+extension RouteTree {
+    /// The version of the exported format ``init(json:hooks:)`` reads.
+    public static let exportFormat = 1
+
+    /// The tree as JSON: every node with its kind, id, title, location, children and modals;
+    /// endpoints with their pattern (absolute) or regex, name, validators (regex text, or a
+    /// hook name for a function), guards (hook names) and presenter name. Loading it with
+    /// ``init(json:hooks:)`` gives a tree that resolves and plans like this one.
+    ///
+    /// `presenters` names each node's presenter by node index (a script's
+    /// `presenter = "Name"`, or a name for its Lua hooks); nodes without one have none.
+    public func exportJSON(source: String? = nil, presenters: [Int: String] = [:]) -> String {
+        let guardsByNode = ownGuards()
+        var lines: [String] = []
+        func field(_ name: String, _ value: String) -> String { "\(JSONWriter.quoted(name)): \(value)" }
+        func write(_ node: Node, indent: String) -> String {
+            let inner = indent + "  "
+            var fields = [
+                field("kind", JSONWriter.quoted(node.kind.rawValue)), field("id", JSONWriter.quoted(node.id)),
+                field("title", JSONWriter.quoted(node.title)),
+            ]
+            if let route = node.route {
+                let endpoint = endpoints[route]
+                switch endpoint.definition.shape {
+                case .pattern(let pattern): fields.append(field("pattern", JSONWriter.quoted(pattern.description)))
+                case .regex(let regex): fields.append(field("regex", JSONWriter.quoted(regex.source)))
+                }
+                if let name = endpoint.name { fields.append(field("name", JSONWriter.quoted(name))) }
+                let validators = endpoint.definition.validators.sorted { $0.key < $1.key }
+                if !validators.isEmpty {
+                    let entries = validators.map { parameter, validator -> String in
+                        if validator.isPredicate {
+                            let hook = node.id + "#where." + parameter
+                            return field(parameter, "{\"hook\": \(JSONWriter.quoted(hook))}")
+                        }
+                        return field(parameter, "{\"regex\": \(JSONWriter.quoted(validator.source))}")
+                    }
+                    fields.append(field("where", "{" + entries.joined(separator: ", ") + "}"))
+                }
+            }
+            if let item = guardsByNode[node.index] {
+                if item.enabled != nil {
+                    fields.append(field("enabled", JSONWriter.quoted(node.id + "#enabled")))
+                }
+                if let fallback = item.fallback { fields.append(field("fallback", JSONWriter.quoted(fallback))) }
+                if item.redirect != nil {
+                    fields.append(field("redirect", JSONWriter.quoted(node.id + "#redirect")))
+                }
+            }
+            if let presenter = presenters[node.index] ?? node.presenter {
+                fields.append(field("presenter", JSONWriter.quoted(presenter)))
+            }
+            if let location = node.location { fields.append(field("location", JSONWriter.quoted(location))) }
+            for (key, members) in [("children", node.children), ("modals", node.modals)] where !members.isEmpty {
+                let items = members.map { inner + "  " + write(nodes[$0], indent: inner + "  ") }
+                fields.append(field(key, "[\n" + items.joined(separator: ",\n") + "\n" + inner + "]"))
+            }
+            return "{\n" + fields.map { inner + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
+        }
+        let root = write(root, indent: "  ")
+        lines.append("{")
+        lines.append("  " + field("luna", String(Self.exportFormat)) + ",")
+        if let source { lines.append("  " + field("source", JSONWriter.quoted(source)) + ",") }
+        let required = requiredHooks(presenters: presenters)
+        let hookLists = [
+            ("validators", required.validators), ("enabled", required.enabled), ("redirects", required.redirects),
+            ("presenters", required.presenters),
+        ]
+        let hooks = hookLists.map { field($0.0, JSONWriter.array($0.1.map(JSONWriter.quoted))) }
+        lines.append("  " + field("hooks", "{" + hooks.joined(separator: ", ") + "}") + ",")
+        lines.append("  " + field("root", root))
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The guard each node declares itself (not the inherited ones), by node index.
+    func ownGuards() -> [Int: Guard] {
+        var result: [Int: Guard] = [:]
+        for endpoint in endpoints {
+            for item in endpoint.guards { result[item.node] = item }
+        }
+        return result
+    }
+
+    /// The hooks an app must supply to load this tree's export, in node order: each function
+    /// validator (`ID#where.PARAM`), guard (`ID#enabled`) and redirect (`ID#redirect`), and
+    /// the presenter names (`presenters`, else each node's own).
+    public func requiredHooks(presenters: [Int: String] = [:]) -> RequiredHooks {
+        var hooks = RequiredHooks()
+        let guards = ownGuards()
+        for node in nodes {
+            if let route = node.route {
+                for (parameter, validator) in endpoints[route].definition.validators.sorted(by: { $0.key < $1.key })
+                where validator.isPredicate {
+                    hooks.validators.append(node.id + "#where." + parameter)
+                }
+            }
+            if let item = guards[node.index] {
+                if item.enabled != nil { hooks.enabled.append(node.id + "#enabled") }
+                if item.redirect != nil { hooks.redirects.append(node.id + "#redirect") }
+            }
+            if let presenter = presenters[node.index] ?? node.presenter, !hooks.presenters.contains(presenter) {
+                hooks.presenters.append(presenter)
+            }
+        }
+        return hooks
+    }
+
+    /// Loads an exported tree (``exportJSON(source:presenters:)``) — no Lua, no Foundation.
+    ///
+    /// - Throws: ``RouteDefinitionError`` for JSON that is not an exported tree (naming the
+    ///   node by its path, `root.children[2]`), hooks it names that `hooks` lacks (all of
+    ///   them, in one message), or a tree that does not validate.
+    public convenience init(json: String, hooks: RouteHooks = RouteHooks()) throws(RouteDefinitionError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(json, maxDepth: 512) } catch {
+            throw RouteDefinitionError("exported tree: \(error.message)")
+        }
+        guard case .object = value else { throw RouteDefinitionError("exported tree: not a JSON object") }
+        guard let format = value["luna"]?.integer else {
+            throw RouteDefinitionError("exported tree: no \"luna\" format version (is this a `luna export json` file?)")
+        }
+        guard format == Self.exportFormat else {
+            throw RouteDefinitionError(
+                "exported tree: format \(format), this build reads format \(Self.exportFormat) (export it again)")
+        }
+        guard let rootValue = value["root"] else { throw RouteDefinitionError("exported tree: no \"root\" node") }
+        var reader = ExportReader(hooks: hooks)
+        let root = try reader.node(rootValue, at: "root")
+        if !reader.missing.isEmpty {
+            throw RouteDefinitionError(
+                "exported tree: the app supplied no hook for \(reader.missing.joined(separator: ", "))")
+        }
+        try self.init(root: root)
+    }
+}
+
+/// Reads the nodes of an exported tree into ``NodeSpec``s, collecting missing hooks.
+private struct ExportReader {
+    let hooks: RouteHooks
+    var missing: [String] = []
+
+    func failure(_ path: String, _ message: String) -> RouteDefinitionError {
+        RouteDefinitionError("exported tree: \(path): \(message)")
+    }
+
+    func string(_ value: JSONValue, _ key: String, at path: String) throws(RouteDefinitionError) -> String? {
+        guard let field = value[key], field != .null else { return nil }
+        guard let text = field.string else { throw failure(path, "'\(key)' must be a string") }
+        return text
+    }
+
+    mutating func node(_ value: JSONValue, at path: String) throws(RouteDefinitionError) -> NodeSpec {
+        guard case .object = value else { throw failure(path, "a node must be an object") }
+        guard let kindText = try string(value, "kind", at: path) else { throw failure(path, "no 'kind'") }
+        guard let kind = NodeKind(rawValue: kindText) else {
+            throw failure(path, "unknown kind '\(kindText)' (switcher, junction, stack or endpoint)")
+        }
+        var spec = NodeSpec(
+            kind: kind, id: try string(value, "id", at: path), title: try string(value, "title", at: path),
+            location: try string(value, "location", at: path))
+        spec.presenter = try string(value, "presenter", at: path)
+        let enabled = try string(value, "enabled", at: path).map { name in
+            if hooks.enabled[name] == nil { missing.append(name) }
+            return name
+        }
+        let redirect = try string(value, "redirect", at: path).map { name in
+            if hooks.redirects[name] == nil { missing.append(name) }
+            return name
+        }
+        let table = hooks
+        var guardSpec = GuardSpec(fallback: try string(value, "fallback", at: path))
+        if let enabled { guardSpec.enabled = { context in try table.enabled[enabled]?(context) ?? false } }
+        if let redirect { guardSpec.redirect = { context in try table.redirects[redirect]?(context) ?? nil } }
+        if kind == .endpoint {
+            var endpoint = EndpointSpec(
+                pattern: try string(value, "pattern", at: path), regex: try string(value, "regex", at: path),
+                name: try string(value, "name", at: path))
+            if let validators = value["where"] {
+                guard case .object(let entries) = validators else { throw failure(path, "'where' must be an object") }
+                for (parameter, entry) in entries {
+                    endpoint.validators[parameter] = try validator(entry, at: path + ".where." + parameter)
+                }
+            }
+            endpoint.enabled = guardSpec.enabled
+            endpoint.fallback = guardSpec.fallback
+            endpoint.redirect = guardSpec.redirect
+            spec.endpoint = endpoint
+        } else if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil {
+            spec.guardSpec = guardSpec
+        }
+        for key in ["children", "modals"] {
+            guard let list = value[key] else { continue }
+            guard case .array(let items) = list else { throw failure(path, "'\(key)' must be an array") }
+            for (offset, item) in items.enumerated() {
+                let child = try node(item, at: "\(path).\(key)[\(offset)]")
+                if key == "children" { spec.children.append(child) } else { spec.modals.append(child) }
+            }
+        }
+        return spec
+    }
+
+    mutating func validator(_ entry: JSONValue, at path: String) throws(RouteDefinitionError) -> Validator {
+        if let regex = try string(entry, "regex", at: path) {
+            do { return try Validator(regex: regex) } catch { throw failure(path, error.message) }
+        }
+        guard let name = try string(entry, "hook", at: path) else {
+            throw failure(path, "a validator is {\"regex\": …} or {\"hook\": …}")
+        }
+        if hooks.validators[name] == nil { missing.append(name) }
+        let table = hooks
+        return Validator(description: "hook " + name) { text in try table.validators[name]?(text) ?? false }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import LunaConsole
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export the compiled tree as JSON (RouteTree(json:) loads it without Lua), or typed Swift routes.",
+        discussion: """
+            json: nodes, patterns, validators as regex text, names, ids, titles; functions (validators, \
+            guards, redirects) become named hooks the app supplies, and Lua presenter hooks presenter names — \
+            the hooks are listed in the file and on standard error.
+            swift: one constructor per named route, Route.book(id: "42", query: ["title": "Dune"]).path.
+            Exit status: 0 written, 2 the script failed to load or the file could not be written.
+            """)
+
+    @Argument(help: "json or swift.") var format: String
+    @Argument(help: "The route script.") var script: String
+    @Option(name: [.short, .customLong("output")], help: "Write to FILE instead of standard output.")
+    var output: String?
+    @Option(name: .customLong("type"), help: "The name of the generated Swift type (swift).") var typeName = "Route"
+    @OptionGroup var options: ScriptOptions
+
+    func validate() throws {
+        guard ["json", "swift"].contains(format) else { throw ValidationError("the format is json or swift") }
+        guard SwiftExport.identifier(typeName) == typeName, typeName.first?.isUppercase == true else {
+            throw ValidationError("--type must be a Swift type name (like Route or BooksRoute)")
+        }
+    }
+
+    func run() throws {
+        let host = try options.load(script, output: { writeError($0) })
+        guard let tree = host.routeTree else { return }
+        let text: String
+        if format == "json" {
+            text = try host.exportJSON()
+            let hooks = try host.requiredHooks()
+            let code = hooks.validators + hooks.enabled + hooks.redirects
+            if !code.isEmpty {
+                writeError("the app supplies these hooks (RouteHooks): " + code.joined(separator: ", "))
+            }
+            if !hooks.presenters.isEmpty {
+                writeError("presenter names the app's presenter sees: " + hooks.presenters.joined(separator: ", "))
+            }
+        } else {
+            text = SwiftExport.source(for: tree, typeName: typeName, source: ScriptPaths.display(script))
+        }
+        guard let output else {
+            writeAll(STDOUT_FILENO, text)
+            return
+        }
+        guard let file = fopen(output, "w") else {
+            writeError("luna: error: cannot write '\(output)': \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
+        let written = fputs(text, file)
+        fclose(file)
+        if written < 0 {
+            writeError("luna: error: cannot write '\(output)'")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import RouteCore
+import RouteCoreOracle
+import Testing
+
+@testable import RouteScript
+
+@Suite struct ExportJSONTests {
+    static let examples = ["books.lua", "featherweight.lua", "routerservice.lua", "animals.lua", "device.lua"]
+
+    /// The script's own functions, supplied as the app would supply its hooks by name.
+    static func hooks(from tree: RouteTree) -> RouteHooks {
+        var hooks = RouteHooks()
+        for endpoint in tree.endpoints {
+            let id = tree.nodes[endpoint.node].id
+            for (parameter, validator) in endpoint.definition.validators where validator.isPredicate {
+                hooks.validators[id + "#where." + parameter] = { try validator.accepts($0) }
+            }
+            for item in endpoint.guards {
+                let owner = tree.nodes[item.node].id
+                if let enabled = item.enabled { hooks.enabled[owner + "#enabled"] = enabled }
+                if let redirect = item.redirect { hooks.redirects[owner + "#redirect"] = redirect }
+            }
+        }
+        return hooks
+    }
+
+    /// Every endpoint's path with its parameters set, named requests, deep links, misses.
+    static func requests(for tree: RouteTree) -> [String] {
+        var requests: [String] = []
+        for endpoint in tree.endpoints {
+            let node = tree.nodes[endpoint.node]
+            let names = endpoint.definition.pattern?.parameterNames ?? []
+            let params = Dictionary(uniqueKeysWithValues: names.map { ($0, "7") })
+            if let request = try? tree.request(for: node.index, params: params) {
+                requests.append(request.path)
+                requests.append(request.path + "?title=Dune%20II#top")
+                requests.append("myapp://" + request.path)
+            }
+            if let name = endpoint.name {
+                requests.append(name + "|" + JSONWriter.stringObject(params))
+                requests.append(name + "|{}")
+            }
+        }
+        requests += ["", "nowhere/at/all", "books/x", "animals/tiger", "zoos/berlin", "%zz", "login", "books/42"]
+        // Back and forth: the plans depend on what is shown.
+        return requests + requests.reversed()
+    }
+
+    @Test(arguments: examples)
+    func anExportedTreeResolvesAndPlansLikeTheScript(example name: String) throws {
+        let host = try RouteScriptHost(contentsOf: example(name))
+        let scripted = try #require(host.routeTree)
+        let json = try host.exportJSON()
+        let loaded = try RouteTree(json: json, hooks: Self.hooks(from: scripted))
+        #expect(loaded.nodes.map(\.id) == scripted.nodes.map(\.id))
+        #expect(loaded.nodes.map(\.title) == scripted.nodes.map(\.title))
+        #expect(loaded.endpoints.map(\.definition.displayText) == scripted.endpoints.map(\.definition.displayText))
+        // Exporting the loaded tree again gives the same text: nothing was lost.
+        #expect(loaded.exportJSON(source: ScriptPaths.display(example(name))) == json)
+
+        let a = Router(tree: scripted, presenter: HeadlessPresenter())
+        let b = Router(tree: loaded, presenter: HeadlessPresenter())
+        var compared = 0
+        for request in Self.requests(for: scripted) {
+            let left = Result { try a.dispatch(request) }
+            let right = Result { try b.dispatch(request) }
+            switch (left, right) {
+            case (.success(let x), .success(let y)):
+                #expect(x.resolution == y.resolution, "\(name): \(request)")
+                #expect(x.plan.operations == y.plan.operations, "\(name): \(request)")
+                compared += 1
+            case (.failure(let x), .failure(let y)):
+                #expect("\(x)" == "\(y)", "\(name): \(request)")
+            default:
+                Issue.record("\(name): \(request): \(left) vs \(right)")
+            }
+        }
+        #expect(compared >= 10)
+        #expect(a.rootPresentable?.rendered() == b.rootPresentable?.rendered())
+    }
+
+    @Test func theExportNamesTheHooksAndPresentersTheAppMustSupply() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "hooks.lua",
+            """
+            return switcher {
+              endpoint { "login", presenter = "LoginScreen" },
+              junction { id = "main", enabled = function(ctx) return ctx.flags.signed == "yes" end, fallback = "login",
+                stack { endpoint { "books/:id", where = { id = function(v) return #v < 4 end },
+                                   redirect = function(ctx) return nil end,
+                                   presenter = { update = function(view) end } } },
+                endpoint { "about" },
+              },
+            }
+            """)
+        let host = RouteScriptHost()
+        host.registerPresenter("LoginScreen", HostPresenter<HeadlessPresentable>())
+        try host.load(contentsOf: path)
+        let required = try host.requiredHooks()
+        #expect(required.enabled == ["main#enabled"])
+        #expect(required.validators == ["books/:id#where.id"])
+        #expect(required.redirects == ["books/:id#redirect"])
+        #expect(required.presenters == ["LoginScreen", "books/:id#presenter"])
+        let json = try host.exportJSON()
+        #expect(json.contains(#""hooks": {"validators": ["books/:id#where.id"], "enabled": ["main#enabled"]"#))
+
+        // Without its hooks the tree does not load, and the error names every one missing.
+        let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(json: json) }
+        #expect(
+            error?.message
+                == "exported tree: the app supplied no hook for main#enabled, books/:id#redirect, books/:id#where.id")
+
+        var hooks = RouteHooks()
+        var signedIn = false
+        hooks.enabled["main#enabled"] = { _ in signedIn }
+        hooks.validators["books/:id#where.id"] = { $0.count < 4 }
+        hooks.redirects["books/:id#redirect"] = { context in context.params["id"] == "0" ? "login" : nil }
+        let tree = try RouteTree(json: json, hooks: hooks)
+        #expect(tree.nodes[tree.nodeIndex["login"]!].presenter == "LoginScreen")
+        #expect(tree.nodes[tree.nodeIndex["books/:id"]!].presenter == "books/:id#presenter")
+        let router = Router(tree: tree, presenter: HeadlessPresenter())
+        #expect(try router.dispatch("books/12").resolution.request.path == "login", "refused: the fallback")
+        signedIn = true
+        #expect(try router.dispatch("books/12").resolution.request.path == "books/12")
+        #expect(try router.dispatch("books/0").resolution.request.path == "login", "the app's redirect")
+        #expect(throws: RouteError.self) { try router.dispatch("books/12345") }
+    }
+
+    @Test(arguments: [
+        ("[]", "exported tree: not a JSON object"),
+        ("{\"root\": {}}", "exported tree: no \"luna\" format version (is this a `luna export json` file?)"),
+        ("{\"luna\": 2, \"root\": {}}", "exported tree: format 2, this build reads format 1 (export it again)"),
+        ("{\"luna\": 1}", "exported tree: no \"root\" node"),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"tabs\"}}",
+            "exported tree: root: unknown kind 'tabs' (switcher, junction, stack or endpoint)"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"endpoint\", \"pattern\": 3}]}}",
+            "exported tree: root.children[0]: 'pattern' must be a string"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"where\": {\"id\": {\"regex\": \"[\"}}}}",
+            "exported tree: root.where.id: invalid regular expression '['"
+        ),
+        ("{\"luna\": 1, \"root\": {\"kind\": \"stack\"}}", "stack: a stack needs at least one node"),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"endpoint\", \"pattern\": \"a\", \"location\": \"app.lua:3\"},{\"kind\": \"endpoint\", \"pattern\": \"a\", \"location\": \"app.lua:4\"}]}}",
+            "app.lua:4: endpoint: duplicate id 'a' (first at app.lua:3)"
+        ),
+        ("{\"luna\": 1, \"root\": ", "exported tree: invalid JSON at offset 20: unexpected end"),
+    ])
+    func malformedExportsAreRefusedWithAPlace(json: String, message: String) {
+        let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(json: json) }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+    }
+}
+
+@Suite struct ExportSwiftTests {
+    /// The checked-in generated file is what `luna export swift` writes today (not stale).
+    @Test func theGeneratedFileIsCurrent() throws {
+        let host = try RouteScriptHost(contentsOf: example("books.lua"))
+        let fresh = SwiftExport.source(
+            for: try #require(host.routeTree), typeName: "BooksRoute", source: "examples/books.lua")
+        let checkedIn = try ScriptFile.read(repositoryRoot + "/Tests/RouteScriptTests/Generated/BooksRoute.swift")
+        #expect(
+            checkedIn == fresh,
+            "run: luna export swift examples/books.lua --type BooksRoute -o Tests/RouteScriptTests/Generated/BooksRoute.swift"
+        )
+    }
+
+    /// Property: a path built by a generated constructor from random values dispatches to
+    /// the same route, with the same parameters, query and fragment.
+    @Test func typedRoutesRoundTripThroughTheMatcher() throws {
+        let host = try RouteScriptHost(contentsOf: example("books.lua"))
+        var generator = SeededGenerator(seed: 20_261_123)
+        let alphabet = Array("abcXYZ019 /%?#&=+;:@!$'()*,~.-_é日本🙂\u{7F}\t")
+        func text(_ minimum: Int = 1) -> String {
+            String(
+                (0..<Int.random(in: minimum...12, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                })
+        }
+        func digits() -> String { String(Int.random(in: 0...99_999, using: &generator)) }
+        for _ in 0..<500 {
+            var query: [String: String] = [:]
+            for _ in 0..<Int.random(in: 0...3, using: &generator) { query[text()] = text(0) }
+            let fragment = Bool.random(using: &generator) ? text(0) : nil
+            let route: BooksRoute
+            var params: [String: String] = [:]
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                params = ["id": text()]
+                route = .book(id: params["id"]!, query: query, fragment: fragment)
+            case 1:
+                params = ["type": text(), "id": digits()]
+                route = .story(type: params["type"]!, id: params["id"]!, query: query, fragment: fragment)
+            default:
+                route = .allNews(query: query, fragment: fragment)
+            }
+            let outcome = try host.dispatch(route.path)
+            #expect(outcome.name == route.name, "\(route.path)")
+            #expect(outcome.resolution.params == params, "\(route.path)")
+            #expect(outcome.resolution.request.query == query, "\(route.path)")
+            #expect(outcome.resolution.request.fragment == fragment, "\(route.path)")
+        }
+    }
+
+    @Test(arguments: [
+        ("all_news", "allNews"), ("book-id", "bookId"), ("2fa", "_2fa"), ("default", "`default`"),
+        ("café", "café"), ("a b", "aB"), ("", "route"),
+    ])
+    func namesBecomeSwiftIdentifiers(name: String, identifier: String) {
+        #expect(SwiftExport.identifier(name) == identifier)
+    }
+
+    @Test func routesThatCannotBeFilledInAreNamedInAComment() throws {
+        let tree = try RouteTree(
+            root: .stack([
+                .endpoint("files/...path", name: "file"), .endpoint("any/:_", name: "any"),
+                .endpoint("default/:class", name: "default"),
+            ]))
+        let source = SwiftExport.source(for: tree, source: "t.lua")
+        #expect(source.contains("    // 'any' (any/:_) cannot be filled in: a regex or ':_'."))
+        #expect(source.contains(#"public static func file(path: String, "#))
+        #expect(source.contains(#"segments: ["files"] + path.split(separator: "/").map(String.init)"#))
+        #expect(source.contains("public static func `default`(`class`: String, "))
+        #expect(source.contains(#"segments: ["default", `class`]"#))
+    }
+}
