@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Luna",
-    platforms: [.macOS(.v13)],
+    // RouteCore (the Lua-free engine an app ships with an exported tree) needs Regex: macOS 13,
+    // iOS 16. The Lua targets build where pkg-config finds lua5.4 (Linux, macOS with Homebrew);
+    // an iOS app depends on the RouteCore product only.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "luna", targets: ["luna"]),
         .library(name: "RouteCore", targets: ["RouteCore"]),

@@ -52,7 +52,7 @@ final class SocketHandler: ChannelInboundHandler {
             guard frame.fin else { return }
             let bytes = pending
             pending = []
-            guard pendingIsText, let text = String(validating: bytes, as: UTF8.self) else {
+            guard pendingIsText, let text = String(validUTF8: bytes) else {
                 return reply(
                     Messages.failure(id: nil, kind: "invalidMessage", message: "messages are UTF-8 JSON text"), context)
             }

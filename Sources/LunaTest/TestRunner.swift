@@ -138,7 +138,7 @@ public final class TestRunner {
     }
 
     func readText(_ path: String) throws -> String {
-        guard let text = String(validating: try Snapshots.readBytes(path), as: UTF8.self) else {
+        guard let text = String(validUTF8: try Snapshots.readBytes(path)) else {
             throw TestError("'\(path)' is not UTF-8")
         }
         return text

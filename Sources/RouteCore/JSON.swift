@@ -232,7 +232,7 @@ struct JSONReader {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: result, as: UTF8.self) else {
+                guard let string = String(validUTF8: result) else {
                     throw failure("invalid UTF-8 in a string")
                 }
                 return string

@@ -8,15 +8,15 @@
 ///     match.parameters(in: matcher)       // ["id": "42"]
 /// }
 /// ```
-public struct Match {
+public struct Match: Sendable {
     /// Where a parameter's text lies.
-    struct Span {
+    struct Span: Sendable {
         var start: Int32
         var end: Int32
         var isRest: Bool
     }
 
-    enum Storage {
+    enum Storage: Sendable {
         /// Byte ranges in the original request (no percent-escapes in its path).
         case raw(String, [Span])
         /// Segment index ranges in decoded segments.

@@ -43,7 +43,7 @@ enum Bytes {
 
     /// The bytes as a String if they are valid UTF-8.
     static func validString(_ bytes: [UInt8]) -> String? {
-        String(validating: bytes, as: UTF8.self)
+        String(validUTF8: bytes)
     }
 
     /// Characters that stay unescaped in a path segment (RFC 3986 unreserved and sub-delims

@@ -21,7 +21,7 @@ public final class RouteTree {
     }
 
     /// One node of the compiled tree.
-    public struct Node {
+    public struct Node: Sendable {
         public let index: Int
         public let kind: NodeKind
         public let id: String

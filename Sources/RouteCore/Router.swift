@@ -23,7 +23,7 @@ public final class Router<P: Presenter> {
     @usableFromInline let journal = PresentableJournal()
 
     /// What a dispatch did.
-    public struct Result {
+    public struct Result: Sendable {
         public var resolution: Resolution
         public var transition: Transition
         public var plan: Plan { transition.plan }

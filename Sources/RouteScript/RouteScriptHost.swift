@@ -13,6 +13,10 @@ import RouteCore
 ///
 /// A failed dispatch (bad request, guard, hook error, limit) leaves the state and the
 /// presentable tree exactly as they were; a failed reload leaves everything running.
+///
+/// A host and its Lua state belong to one thread at a time: it is not `Sendable`, so Swift
+/// 6 keeps it where it was made. An app uses it from the main actor (``ScriptHost`` is
+/// `@MainActor`); `luna`'s REPL and inspector share one behind a lock.
 public final class RouteScriptHost {
     public private(set) var options: RouteScriptOptions
     /// The script's path, once loaded.
@@ -29,7 +33,7 @@ public final class RouteScriptHost {
     var source: (text: String, name: String, folder: String)?
 
     /// What a dispatch did.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         /// The request as given.
         public var request: String
         public var resolution: Resolution

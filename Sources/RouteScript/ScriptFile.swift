@@ -1,3 +1,5 @@
+import RouteCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +26,7 @@ enum ScriptFile {
             if count < buffer.count { break }
         }
         if ferror(file) != 0 { throw Failure(description: "cannot read '\(path)'") }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(validUTF8: bytes) else {
             throw Failure(description: "'\(path)' is not valid UTF-8 text")
         }
         return text

@@ -140,7 +140,8 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
 /// A failed dispatch puts the headless model and the set of app presentables back as they
 /// were; changes the app's presenter made to its own objects before the failure stay.
 ///
-/// The host is not thread-safe: use it from one thread (in an app, the main actor).
+/// The host is `@MainActor`: an app drives its presentables (view controllers) there. The
+/// values it returns (outcomes, plans, states, summaries) are `Sendable`.
 ///
 /// ```swift
 /// let host = try ScriptHost(contentsOf: "books.lua", presenter: ScreenPresenter())
@@ -148,6 +149,7 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
 /// try host.dispatch("books/42")
 /// host.root    // the app's presentable of the root node
 /// ```
+@MainActor
 public final class ScriptHost<App: Presenter> {
     /// The script host underneath: tree, state, headless model, reload, flags, Lua.
     public let core: RouteScriptHost

@@ -111,3 +111,17 @@ import Testing
         #expect(try Request(parsing: "caf%C3%A9/a%20b").path == "café/a b")
     }
 }
+
+@Suite struct UTF8ValidationTests {
+    /// Both paths (the standard library's, and the fallback older Apple systems run) agree.
+    @Test(
+        arguments: [
+            ([0x61, 0x62], "ab"), ([0xC3, 0xA9], "é"), ([0xF0, 0x9F, 0x99, 0x82], "🙂"), ([], ""),
+            ([0xEF, 0xBF, 0xBD], "\u{FFFD}"), ([0xC3], nil), ([0xFF, 0x61], nil), ([0xED, 0xA0, 0x80], nil),
+            ([0xC0, 0xAF], nil),
+        ] as [([UInt8], String?)])
+    func validUTF8IsDecodedAndInvalidRefused(bytes: [UInt8], text: String?) {
+        #expect(String(validUTF8: bytes) == text)
+        #expect(String(decodingValidUTF8: bytes) == text)
+    }
+}

@@ -72,7 +72,7 @@ final class ScreenPresenter: Presenter {
     }
 }
 
-@Suite struct ScriptHostTests {
+@MainActor @Suite struct ScriptHostTests {
     let script = """
         return stack {
           endpoint { "books", title = "Books",
