@@ -20,7 +20,7 @@ public struct PresenterContext: Sendable, Equatable {
 /// change was applied — to the headless model and to the app's own presentable — and before
 /// the node's Lua hook (see ``PresenterTarget`` for which nodes it runs on).
 ///
-/// `View` is the presentable type the hooks get: ``HeadlessPresentable`` on a
+/// `View` is the presentable type the hooks get: `HeadlessPresentable` on a
 /// ``RouteScriptHost``, the app's own type on a ``ScriptHost``.
 ///
 /// ```swift

@@ -16,14 +16,14 @@ extension RouteScriptHost {
         return names
     }
 
-    /// The compiled tree as `luna export json` writes it (``RouteTree/exportJSON(source:presenters:)``).
+    /// The compiled tree as `luna export json` writes it (`RouteTree/exportJSON(source:presenters:)`).
     public func exportJSON() throws -> String {
         let (script, _) = try loaded()
         let source = path.map(ScriptPaths.display) ?? self.source?.name
         return script.tree.exportJSON(source: source, presenters: presenterNames)
     }
 
-    /// The hooks an app must supply to load the exported tree (``RouteTree/requiredHooks(presenters:)``).
+    /// The hooks an app must supply to load the exported tree (`RouteTree/requiredHooks(presenters:)`).
     public func requiredHooks() throws -> RequiredHooks {
         let (script, _) = try loaded()
         return script.tree.requiredHooks(presenters: presenterNames)

@@ -132,7 +132,7 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
 /// each plan operation, in this order:
 ///
 /// 1. the headless model takes the structural change;
-/// 2. the app's ``Presenter`` (`App`) applies it to the app's presentables;
+/// 2. the app's `Presenter` (`App`) applies it to the app's presentables;
 /// 3. the node's Swift ``HostPresenter`` runs, if one is bound (``bind(_:_:)``);
 /// 4. the node's Lua hook decorates: its `view` writes go to the model and, when the app's
 ///    presentable is ``ScriptViewable``, to it.

@@ -6,7 +6,7 @@ import RouteCore
 /// Route.book(id: "42", query: ["title": "Dune"]).path   // "books/42?title=Dune"
 /// ```
 ///
-/// The paths are built by RouteCore's own encoder (``Request/format(segments:query:fragment:)``),
+/// The paths are built by RouteCore's own encoder (`Request/format(segments:query:fragment:)`),
 /// the one the matcher decodes, so any value round-trips: a `/`, `%`, `?`, `#` or space in
 /// a parameter stays inside it. Routes that cannot be filled in (a regex, `:_`) get a comment
 /// instead; validators are not checked here (a rejected value dispatches as `noMatch`).
@@ -21,7 +21,7 @@ public enum SwiftExport {
     ]
 
     /// A Swift identifier for a script name: `all_news` → `allNews`, `book-id` → `bookId`,
-    /// `2fa` → `_2fa`, `default` → `` `default` ``.
+    /// `2fa` → `_2fa`, `default` → a backticked `default`.
     public static func identifier(_ name: String) -> String {
         var result = ""
         var upperNext = false

@@ -1,4 +1,5 @@
 import Foundation
+import RouteCore
 import Testing
 
 /// Golden tests of the `luna` binary on examples/ (exact output, exit status).
@@ -166,5 +167,52 @@ import Testing
             lines[1]
                 == #"{"attributes":{},"children":[{"attributes":{},"id":"login","kind":"screen","modal":null,"params":{},"query":{},"route":"login","title":"Login"}],"id":"switcher:login","kind":"switcher","selected":0,"title":"switcher:login"}"#
         )
+    }
+}
+
+@Suite struct ExportCommandTests {
+    @Test func exportJSONWritesTheTreeAndNamesTheHooksOnStandardError() throws {
+        let result = try luna(["export", "json", example("routerservice.lua")])
+        #expect(result.status == 0)
+        let value = try JSONValue.parse(result.stdout, maxDepth: 512)
+        #expect(value["luna"]?.integer == 1)
+        #expect(value["root"]?["kind"]?.string == "switcher")
+        #expect(
+            result.stderr.contains(
+                "the app supplies these hooks (RouteHooks): checkout#enabled, products/:id/reviews#enabled, item/:id#redirect"
+            ))
+        // What was written loads without Lua once the hooks are given.
+        var hooks = RouteHooks()
+        hooks.enabled["checkout#enabled"] = { _ in true }
+        hooks.enabled["products/:id/reviews#enabled"] = { _ in true }
+        hooks.redirects["item/:id#redirect"] = { _ in nil }
+        let tree = try RouteTree(json: result.stdout, hooks: hooks)
+        #expect(tree.routeNames["product"] != nil)
+    }
+
+    @Test func exportSwiftWritesAFileAndRefusesBadInput() throws {
+        let folder = ScriptFolder()
+        let output = folder.path + "/Routes.swift"
+        let written = try luna(["export", "swift", example("books.lua"), "--type", "BooksRoute", "-o", output])
+        #expect(written.status == 0)
+        #expect(written.stdout.isEmpty)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains("public struct BooksRoute: Hashable, Sendable {"))
+        #expect(text.contains("public static func book(id: String, query: [String: String] = [:]"))
+
+        let help = try luna(["export", "--help"])
+        #expect(help.stdout.contains("USAGE: luna export <format> <script>"))
+        let format = try luna(["export", "yaml", example("books.lua")])
+        #expect(format.status == 2)
+        #expect(format.stderr.contains("the format is json or swift"))
+        let type = try luna(["export", "swift", example("books.lua"), "--type", "my route"])
+        #expect(type.status == 2)
+        let broken = folder.write("broken.lua", "return stack {")
+        let load = try luna(["export", "json", broken])
+        #expect(load.status == 2)
+        #expect(load.stderr.hasPrefix("luna: error: "))
+        let unwritable = try luna(["export", "json", example("books.lua"), "-o", folder.path + "/no/such/dir/x.json"])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr.contains("cannot write"))
     }
 }
