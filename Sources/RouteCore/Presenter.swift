@@ -16,14 +16,14 @@ public protocol Presenter {
     /// Makes the presentable of a node. `activation` is set for an endpoint that is being
     /// activated (the presenter runs its first update then).
     func create(_ node: RouteTree.Node, activation: Activation?) throws -> Presentable
-    /// An active endpoint's parameters, query or fragment changed.
+    /// An active endpoint's parameters, query or fragment changed. Default: nothing.
     func update(_ presentable: Presentable, node: RouteTree.Node, activation: Activation) throws
     func setStack(_ stack: Presentable, node: RouteTree.Node, items: [Presentable]) throws
     func setOptions(_ container: Presentable, node: RouteTree.Node, options: [Presentable]) throws
     func select(_ container: Presentable, node: RouteTree.Node, index: Int, option: Presentable) throws
     func presentModal(_ modal: Presentable, over presenter: Presentable, node: RouteTree.Node) throws
     func dismissModal(_ modal: Presentable, from presenter: Presentable, node: RouteTree.Node) throws
-    /// The presentable is discarded.
+    /// The presentable is discarded. Default: nothing (the store lets go of it).
     func unwind(_ presentable: Presentable, node: RouteTree.Node) throws
     /// The UI already made a structural change itself (`setStack`, `setOptions`, `select`,
     /// `presentModal` or `dismissModal` of a sync: a swipe back, a sheet swiped down): bring a
@@ -34,6 +34,8 @@ public protocol Presenter {
 
 extension Presenter {
     public func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?) {}
+    public func update(_ presentable: Presentable, node: RouteTree.Node, activation: Activation) throws {}
+    public func unwind(_ presentable: Presentable, node: RouteTree.Node) throws {}
 }
 
 /// The presentables that exist, by node id, and the application of plans to them.
