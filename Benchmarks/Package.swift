@@ -5,10 +5,13 @@ import PackageDescription
 
 let package = Package(
     name: "LunaBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Luna", path: ".."),
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
+        // The strongest Swift router anchor: Hummingbird's trie (RouterTrie, through its
+        // @_spi(Internal) builder, as Hummingbird's own benchmarks use it).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The system Lua, for the C side of the Swift→Lua vs. C→Lua call comparison.
@@ -22,6 +25,7 @@ let package = Package(
                 .product(name: "LuaHost", package: "Luna"),
                 .product(name: "LunaTest", package: "Luna"),
                 .product(name: "RoutingKit", package: "routing-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 "LuaCallBench",
             ]
         ),

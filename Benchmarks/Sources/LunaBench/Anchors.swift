@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internal) import Hummingbird
 import LuaHost
 import RouteCore
 import RoutingKit
@@ -10,6 +11,9 @@ struct LunaMatcher {
     init(_ patterns: [String]) {
         matcher = Matcher(routes: patterns.map { try! RouteDefinition(pattern: Pattern($0)) })
     }
+
+    /// The winning route, or -1.
+    func winner(_ request: String) -> Int { (try? matcher.match(request))?.route ?? -1 }
 
     @inline(__always)
     func route(_ request: String) -> Int {
@@ -41,8 +45,39 @@ struct RoutingKitMatcher {
     func route(_ request: String) -> Int {
         let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
         let path = request[..<end].split(separator: "/").map(String.init)
-        var parameters = Parameters()
+        var parameters = RoutingKit.Parameters()
         return router.route(path: path, parameters: &parameters) ?? -1
+    }
+}
+
+/// Hummingbird 2's trie router as its server uses it: the request's path (query and
+/// fragment cut off) resolved by `RouterTrie`, parameters captured as substrings.
+/// Luna's `...` catch-all is Hummingbird's `**` (a recursive wildcard).
+struct HummingbirdMatcher {
+    let trie: RouterTrie<Int>
+
+    init(_ patterns: [String]) {
+        let builder = RouterPathTrieBuilder<Int>()
+        for (index, pattern) in patterns.enumerated() {
+            let path = pattern.split(separator: "/").map { $0 == "..." ? "**" : String($0) }.joined(separator: "/")
+            builder.addEntry(RouterPath("/" + path), value: index)
+        }
+        trie = RouterTrie(base: builder)
+    }
+
+    /// The winning route, or -1.
+    func winner(_ request: String) -> Int {
+        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
+        return trie.resolve(String(request[..<end]))?.value ?? -1
+    }
+
+    @inline(__always)
+    func route(_ request: String) -> Int {
+        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
+        guard let (value, parameters) = trie.resolve(String(request[..<end])) else { return -1 }
+        var total = value
+        for (_, parameter) in parameters { total &+= parameter.utf8.count }
+        return total
     }
 }
 

@@ -137,10 +137,13 @@ struct Bench {
         // neither pays the process's first-use costs: page faults, runtime metadata).
         blackHole(LunaMatcher(patterns))
         blackHole(RoutingKitMatcher(patterns))
+        blackHole(HummingbirdMatcher(patterns))
         let builds = Harness(rounds: n >= 100_000 ? 3 : (quick ? 3 : 5))
         buildings["luna_build_ms"] = builds.nanoseconds(operations: 1) { blackHole(LunaMatcher(patterns)) } / 1e6
         buildings["routingkit_build_ms"] =
             builds.nanoseconds(operations: 1) { blackHole(RoutingKitMatcher(patterns)) } / 1e6
+        buildings["hummingbird_build_ms"] =
+            builds.nanoseconds(operations: 1) { blackHole(HummingbirdMatcher(patterns)) } / 1e6
         // Memory: the heap each matcher holds once built (what building grew it by),
         // averaged over several live copies at small N, where one build is a few KB and the
         // allocator's reuse of freed blocks would otherwise dominate.
@@ -155,6 +158,11 @@ struct Bench {
         buildings["routingkit_bytes"] = Double(heapInUse() - heap) / Double(copies)
         let kit = kits[0]
         kits.removeAll()
+        heap = heapInUse()
+        var birds = (0..<copies).map { _ in HummingbirdMatcher(patterns) }
+        buildings["hummingbird_bytes"] = Double(heapInUse() - heap) / Double(copies)
+        let bird = birds[0]
+        birds.removeAll()
         building[String(n)] = buildings
         let regex = n <= 1000 ? RegexScanMatcher(patterns) : nil
         for set in sets {
@@ -171,6 +179,16 @@ struct Bench {
                 for request in requests { total &+= kit.route(request) }
                 blackHole(total)
             }
+            row["hummingbird_ns"] = harness.nanoseconds(operations: count) {
+                var total = 0
+                for request in requests { total &+= bird.route(request) }
+                blackHole(total)
+            }
+            // The anchors do the same work: how often each finds a route where Luna does
+            // (and none where Luna finds none). Rankings differ at the margins.
+            var agree = 0
+            for request in requests where (luna.winner(request) >= 0) == (bird.winner(request) >= 0) { agree += 1 }
+            row["hummingbird_agree"] = Double(agree) / Double(max(1, count))
             // RoutingKit's route() alone, on paths split beforehand.
             let split = requests.map { request -> [String] in
                 let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
@@ -179,7 +197,7 @@ struct Bench {
             row["routingkit_route_ns"] = harness.nanoseconds(operations: count) {
                 var total = 0
                 for path in split {
-                    var parameters = Parameters()
+                    var parameters = RoutingKit.Parameters()
                     total &+= kit.router.route(path: path, parameters: &parameters) ?? -1
                 }
                 blackHole(total)

@@ -6,28 +6,34 @@ extension Bench {
         var lines: [String] = []
         lines.append("Matcher, end to end (ns per request, medians; ratio = Luna ÷ anchor):")
         lines.append("")
-        lines.append("| N | set | Luna | RoutingKit | ratio | RK route() | Lua trie | ratio | regex scan | floor |")
-        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        lines.append(
+            "| N | set | Luna | Hummingbird | ratio | RoutingKit | ratio | RK route() | Lua trie | ratio | regex scan | floor |"
+        )
+        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in sizes {
             for set in sets {
                 guard let row = matcher[String(n)]?[set] else { continue }
                 let luna = row["luna_ns"] ?? 0
                 let kit = row["routingkit_ns"] ?? 0
                 let trie = row["lua_trie_ns"] ?? 0
+                let bird = row["hummingbird_ns"] ?? 0
                 lines.append(
-                    "| \(n) | \(set) | \(f(luna)) | \(f(kit)) | \(r(luna / kit)) | \(f(row["routingkit_route_ns"] ?? 0)) | \(f(trie)) | \(r(luna / trie)) | \(row["regex_scan_ns"].map { f($0) } ?? "–") | \(f(row["floor_ns"] ?? 0)) |"
+                    "| \(n) | \(set) | \(f(luna)) | \(f(bird)) | \(r(luna / bird)) | \(f(kit)) | \(r(luna / kit)) | \(f(row["routingkit_route_ns"] ?? 0)) | \(f(trie)) | \(r(luna / trie)) | \(row["regex_scan_ns"].map { f($0) } ?? "–") | \(f(row["floor_ns"] ?? 0)) |"
                 )
             }
         }
         lines.append("")
         lines.append("Build time and memory per N:")
         lines.append("")
-        lines.append("| N | Luna build ms | RoutingKit build ms | ratio | Luna bytes | RoutingKit bytes | ratio |")
-        lines.append("|---:|---:|---:|---:|---:|---:|---:|")
+        lines.append(
+            "| N | Luna build ms | RoutingKit build ms | ratio | Hummingbird build ms | Luna bytes | RoutingKit bytes | ratio | Hummingbird bytes | ratio |"
+        )
+        lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in sizes {
             guard let b = building[String(n)] else { continue }
+            let lunaBytes = b["luna_bytes"] ?? 0
             lines.append(
-                "| \(n) | \(f(b["luna_build_ms"] ?? 0, 2)) | \(f(b["routingkit_build_ms"] ?? 0, 2)) | \(r((b["luna_build_ms"] ?? 0) / (b["routingkit_build_ms"] ?? 1))) | \(Int(b["luna_bytes"] ?? 0)) | \(Int(b["routingkit_bytes"] ?? 0)) | \(r((b["luna_bytes"] ?? 0) / max(1, b["routingkit_bytes"] ?? 1))) |"
+                "| \(n) | \(f(b["luna_build_ms"] ?? 0, 2)) | \(f(b["routingkit_build_ms"] ?? 0, 2)) | \(r((b["luna_build_ms"] ?? 0) / (b["routingkit_build_ms"] ?? 1))) | \(f(b["hummingbird_build_ms"] ?? 0, 2)) | \(Int(lunaBytes)) | \(Int(b["routingkit_bytes"] ?? 0)) | \(r(lunaBytes / max(1, b["routingkit_bytes"] ?? 1))) | \(Int(b["hummingbird_bytes"] ?? 0)) | \(r(lunaBytes / max(1, b["hummingbird_bytes"] ?? 1))) |"
             )
         }
         lines.append("")
