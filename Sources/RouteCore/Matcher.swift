@@ -22,8 +22,11 @@ public final class Matcher {
     /// Each route's parameter names, in pattern order.
     public let parameterNames: ParameterNames
 
-    /// A trie node: 36 bytes.
+    /// A trie node: 32 bytes.
     struct Node {
+        /// `terminalCount` and `restCount` read this when the real counts are in `largeCounts`.
+        static let countOverflow = UInt16.max
+
         var edgeStart: Int32 = 0
         var edgeCount: Int32 = 0
         /// The node's open-addressing table in `slots` (more than `linearScanLimit` edges),
@@ -34,8 +37,8 @@ public final class Matcher {
         var wildcard: Int32 = -1
         /// Where the node's terminal routes, then its rest routes, start in `routeLists`.
         var routeStart: Int32 = 0
-        var terminalCount: Int32 = 0
-        var restCount: Int32 = 0
+        var terminalCount: UInt16 = 0
+        var restCount: UInt16 = 0
     }
 
     /// A constant edge: 16 bytes.
@@ -46,22 +49,26 @@ public final class Matcher {
         var child: Int32
     }
 
-    /// A validator to run on a route's segment once the route matched structurally.
+    /// A validator to run on a route's segment once the route matched structurally: 12 bytes.
     struct Check {
         var segment: Int32
         var isRest: Bool
         var validator: Int32
     }
 
-    /// A route's compiled facts.
+    /// A route's compiled facts: 12 bytes (a request has at most 128 segments, so a route's
+    /// checks and captures fit a byte).
     struct RouteInfo {
         var checkStart: Int32
-        var checkCount: Int32
         var captureStart: Int32
-        var spanCount: Int32
+        var checkCount: UInt8
+        var spanCount: UInt8
         var isBareCatchAll: Bool
     }
 
+    /// Every compiled array lives in one allocation (`storage`): fewer allocator headers and
+    /// one free.
+    private let storage: UnsafeMutableRawPointer
     private let nodes: UnsafeMutableBufferPointer<Node>
     private let edges: UnsafeMutableBufferPointer<Edge>
     private let keys: UnsafeMutableBufferPointer<UInt8>
@@ -73,6 +80,8 @@ public final class Matcher {
     private let captureSegments: UnsafeMutableBufferPointer<Int32>
     /// Whether each capture (parallel to captureSegments) is a `...name` rest.
     private let captureIsRest: UnsafeMutableBufferPointer<Bool>
+    /// Node route counts over 65,534 (see ``Node/countOverflow``).
+    private let largeCounts: [Int32: (terminal: Int32, rest: Int32)]
     let validators: [Validator]
     /// Whole-path regex routes, in declaration order.
     let regexRoutes: [(route: Int, regex: PathRegex)]
@@ -103,7 +112,7 @@ public final class Matcher {
                 names.append([])
                 infos.append(
                     RouteInfo(
-                        checkStart: checkStart, checkCount: 0, captureStart: captureStart, spanCount: 0,
+                        checkStart: checkStart, captureStart: captureStart, checkCount: 0, spanCount: 0,
                         isBareCatchAll: false))
             case .pattern(let pattern):
                 let routeValidators = route.validators
@@ -127,37 +136,53 @@ public final class Matcher {
                     }
                 }
                 names.endRoute()
+                // A pattern has at most 128 segments (Pattern refuses more), so both counts fit.
                 infos.append(
                     RouteInfo(
-                        checkStart: checkStart, checkCount: Int32(allChecks.count) - checkStart,
-                        captureStart: captureStart, spanCount: spanCount, isBareCatchAll: pattern.isBareCatchAll))
+                        checkStart: checkStart, captureStart: captureStart,
+                        checkCount: UInt8(clamping: Int32(allChecks.count) - checkStart),
+                        spanCount: UInt8(clamping: spanCount), isBareCatchAll: pattern.isBareCatchAll))
             }
         }
         let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
-        self.nodes = .copying(flat.nodes)
-        self.edges = .copying(flat.edges)
-        self.keys = .copying(flat.keys)
-        self.slots = .copying(flat.slots)
-        self.routeLists = .copying(flat.routeLists)
-        self.checks = .copying(allChecks)
-        self.infos = .copying(infos)
-        self.captureSegments = .copying(captureSegments)
-        self.captureIsRest = .copying(captureIsRest)
+        // One allocation: the 4-byte-aligned arrays first, then the byte arrays.
+        var layout = ArenaLayout()
+        let nodeOffset = layout.reserve(Node.self, flat.nodes.count)
+        let edgeOffset = layout.reserve(Edge.self, flat.edges.count)
+        let slotOffset = layout.reserve(Int32.self, flat.slots.count)
+        let routeListOffset = layout.reserve(Int32.self, flat.routeLists.count)
+        let checkOffset = layout.reserve(Check.self, allChecks.count)
+        let infoOffset = layout.reserve(RouteInfo.self, infos.count)
+        let captureOffset = layout.reserve(Int32.self, captureSegments.count)
+        let keyOffset = layout.reserve(UInt8.self, flat.keys.count)
+        let restOffset = layout.reserve(Bool.self, captureIsRest.count)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.size), alignment: 16)
+        self.storage = storage
+        self.nodes = .copying(flat.nodes, into: storage, at: nodeOffset)
+        self.edges = .copying(flat.edges, into: storage, at: edgeOffset)
+        self.slots = .copying(flat.slots, into: storage, at: slotOffset)
+        self.routeLists = .copying(flat.routeLists, into: storage, at: routeListOffset)
+        self.checks = .copying(allChecks, into: storage, at: checkOffset)
+        self.infos = .copying(infos, into: storage, at: infoOffset)
+        self.captureSegments = .copying(captureSegments, into: storage, at: captureOffset)
+        self.keys = .copying(flat.keys, into: storage, at: keyOffset)
+        self.captureIsRest = .copying(captureIsRest, into: storage, at: restOffset)
+        self.largeCounts = flat.largeCounts
         self.validators = validators
         self.regexRoutes = regexRoutes
         self.parameterNames = names.finish()
     }
 
     deinit {
-        nodes.deallocate()
-        edges.deallocate()
-        keys.deallocate()
-        slots.deallocate()
-        routeLists.deallocate()
-        checks.deallocate()
-        infos.deallocate()
-        captureSegments.deallocate()
-        captureIsRest.deallocate()
+        storage.deallocate()
+    }
+
+    /// A node's terminal and rest route counts.
+    @inline(__always)
+    private func routeCounts(_ node: Node, _ index: Int32) -> (terminal: Int, rest: Int) {
+        if node.terminalCount != Node.countOverflow { return (Int(node.terminalCount), Int(node.restCount)) }
+        let large = largeCounts[index] ?? (0, 0)
+        return (Int(large.terminal), Int(large.rest))
     }
 
     /// The number of trie nodes (for diagnostics and memory figures).
@@ -345,8 +370,9 @@ public final class Matcher {
         _ segments: UnsafeBufferPointer<SegmentRange>
     ) throws(RouteError) -> Int32 {
         let node = nodes[Int(nodeIndex)]
+        let (terminalCount, restCount) = routeCounts(node, nodeIndex)
         if depth == segments.count {
-            for k in 0..<Int(node.terminalCount) {
+            for k in 0..<terminalCount {
                 let route = routeLists[Int(node.routeStart) + k]
                 if try passes(route, bytes, segments) { return route }
             }
@@ -370,8 +396,8 @@ public final class Matcher {
                 if found >= 0 { return found }
             }
         }
-        let restStart = Int(node.routeStart + node.terminalCount)
-        for k in 0..<Int(node.restCount) {
+        let restStart = Int(node.routeStart) + terminalCount
+        for k in 0..<restCount {
             let route = routeLists[restStart + k]
             if try passes(route, bytes, segments) { return route }
         }
@@ -460,10 +486,29 @@ public final class Matcher {
     }
 }
 
+/// Offsets of several arrays in one allocation.
+private struct ArenaLayout {
+    var size = 0
+
+    /// The offset of `count` elements of `T`, aligned for `T`.
+    mutating func reserve<T>(_ type: T.Type, _ count: Int) -> Int {
+        let alignment = MemoryLayout<T>.alignment
+        let offset = (size + alignment - 1) / alignment * alignment
+        size = offset + MemoryLayout<T>.stride * count
+        return offset
+    }
+}
+
 extension UnsafeMutableBufferPointer {
-    /// A new buffer holding a copy of `array` (trivial element types only).
-    fileprivate static func copying(_ array: [Element]) -> Self {
-        let buffer = Self.allocate(capacity: array.count)
+    /// A buffer over `array.count` elements at `offset` in `storage`, holding a copy of
+    /// `array` (trivial element types only; the storage is freed as a whole).
+    fileprivate static func copying(
+        _ array: [Element], into storage: UnsafeMutableRawPointer, at offset: Int
+    )
+        -> Self
+    {
+        let start = (storage + offset).bindMemory(to: Element.self, capacity: array.count)
+        let buffer = Self(start: start, count: array.count)
         _ = buffer.initialize(from: array)
         return buffer
     }
@@ -475,26 +520,51 @@ private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _
     return true
 }
 
-/// The parameter names of every route, in one array (`matcher.parameterNames[route]`).
+/// The parameter names of every route (`matcher.parameterNames[route]`): each distinct name
+/// stored once, each route's names as indexes into them.
 public struct ParameterNames: Sendable {
-    private let names: [String]
+    private let unique: [String]
+    private let indexes: [Int32]
     private let starts: [Int32]
 
     /// The names of route `route`'s parameters, in pattern order.
-    public subscript(route: Int) -> ArraySlice<String> {
-        names[Int(starts[route])..<Int(starts[route + 1])]
+    public subscript(route: Int) -> RouteParameterNames {
+        RouteParameterNames(table: self, range: Int(starts[route])..<Int(starts[route + 1]))
+    }
+
+    /// The names of one route, indexed from 0.
+    public struct RouteParameterNames: RandomAccessCollection, Sendable {
+        let table: ParameterNames
+        let range: Range<Int>
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { range.count }
+        public subscript(position: Int) -> String {
+            table.unique[Int(table.indexes[range.lowerBound + position])]
+        }
     }
 
     struct Builder {
-        private var names: [String] = []
+        private var unique: [String] = []
+        private var positions: [String: Int32] = [:]
+        private var indexes: [Int32] = []
         private var starts: [Int32] = [0]
 
-        mutating func add(_ name: String) { names.append(name) }
-        mutating func endRoute() { starts.append(Int32(names.count)) }
+        mutating func add(_ name: String) {
+            if let position = positions[name] {
+                indexes.append(position)
+            } else {
+                let position = Int32(unique.count)
+                unique.append(name)
+                positions[name] = position
+                indexes.append(position)
+            }
+        }
+        mutating func endRoute() { starts.append(Int32(indexes.count)) }
         mutating func append(_ routeNames: [String]) {
-            names.append(contentsOf: routeNames)
+            for name in routeNames { add(name) }
             endRoute()
         }
-        func finish() -> ParameterNames { ParameterNames(names: names, starts: starts) }
+        func finish() -> ParameterNames { ParameterNames(unique: unique, indexes: indexes, starts: starts) }
     }
 }

@@ -35,13 +35,20 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     /// Parses a pattern. A pattern starting with `./` is relative to `base`.
     ///
     /// - Throws: ``RouteDefinitionError`` for an empty or invalid parameter name, a `...`
-    ///   that is not last, a repeated parameter name, or a relative pattern with no base.
+    ///   that is not last, a repeated parameter name, a relative pattern with no base, or
+    ///   more segments than a request may have (``Request/maximumSegments``).
     public init(_ source: String, relativeTo base: Pattern? = nil) throws(RouteDefinitionError) {
         // One pass over the bytes: patterns are parsed for every endpoint at every (re)load.
         var text = source
         let parsed = text.withUTF8 { bytes in Self.parse(bytes, source: source, base: base) }
         switch parsed {
         case .success(let (segments, canonical)):
+            guard segments.count <= Request.maximumSegments else {
+                let shown = source.count > 60 ? source.prefix(60) + "…" : source[...]
+                throw RouteDefinitionError(
+                    "pattern '\(shown)' has \(segments.count) segments; a request has at most \(Request.maximumSegments), so it could never match"
+                )
+            }
             self.segments = segments
             self.text = canonical ? source : Self.text(of: segments)
         case .failure(let error): throw error

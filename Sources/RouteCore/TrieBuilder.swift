@@ -57,6 +57,9 @@ struct TrieBuilder {
         var slots: [Int32] = []
         /// Each node's terminal routes, then its rest routes, in declaration order.
         var routeLists: [Int32] = []
+        /// Route counts too large for a node's 16-bit fields (65,535 identical patterns and
+        /// more), by node index.
+        var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
     }
 
     /// Routes sort by keys; a route that ends sorts before one that goes on; ties keep
@@ -85,7 +88,8 @@ struct TrieBuilder {
                 flat.routeLists.append(routes[index].index)
                 index += 1
             }
-            flatNode.terminalCount = Int32(flat.routeLists.count) - flatNode.routeStart
+            let terminalCount = Int32(flat.routeLists.count) - flatNode.routeStart
+            var restCount: Int32 = 0
             // Then one group per distinct key at this depth.
             groups.removeAll(keepingCapacity: true)
             while index < range.upperBound {
@@ -94,7 +98,7 @@ struct TrieBuilder {
                 while end < range.upperBound && routes[end].keys[depth] == key { end += 1 }
                 if key == Self.rest {
                     for k in index..<end { flat.routeLists.append(routes[k].index) }
-                    flatNode.restCount = Int32(end - index)
+                    restCount = Int32(end - index)
                 } else {
                     groups.append((key, index..<end))
                 }
@@ -133,6 +137,14 @@ struct TrieBuilder {
                     table[slot] = Int32(edgeIndex)
                 }
                 flat.slots.append(contentsOf: table)
+            }
+            if terminalCount < Int32(Matcher.Node.countOverflow) && restCount < Int32(Matcher.Node.countOverflow) {
+                flatNode.terminalCount = UInt16(terminalCount)
+                flatNode.restCount = UInt16(restCount)
+            } else {
+                flatNode.terminalCount = Matcher.Node.countOverflow
+                flatNode.restCount = Matcher.Node.countOverflow
+                flat.largeCounts[node] = (terminalCount, restCount)
             }
             flat.nodes[Int(node)] = flatNode
         }

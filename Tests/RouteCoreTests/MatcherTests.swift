@@ -112,12 +112,21 @@ func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
 
     /// The trie is built with an explicit work stack: a very long pattern is data, not
     /// recursion depth. Duplicates stay in declaration order.
-    @Test func aVeryLongPatternBuildsAndDuplicatesKeepTheirOrder() throws {
-        let long = (0..<20_000).map { "s\($0)" }.joined(separator: "/")
+    @Test func theLongestPatternBuildsAndDuplicatesKeepTheirOrder() throws {
+        let long = (0..<128).map { "s\($0)" }.joined(separator: "/")
         let m = try matcher([long, "a/:x", "a/:y", "a/...rest", "a/...more"])
         #expect(try winner(m, "a/1") == "a/:x x=1")
         #expect(try winner(m, "a/1/2") == "a/...rest rest=1/2")
         #expect(try m.match("s0/s1") == nil)
+        #expect(try m.match(long)?.route == 0)
+        // Longer can never match a request (128 segments at most): refused, the message short.
+        let error = #expect(throws: RouteDefinitionError.self) {
+            try Pattern((0..<20_000).map { "s\($0)" }.joined(separator: "/"))
+        }
+        #expect(
+            error?.message.hasSuffix("…' has 20000 segments; a request has at most 128, so it could never match")
+                == true)
+        #expect((error?.message.count ?? .max) < 200)
     }
 
     @Test func predicatesRunAfterTheStructuralMatchAndMayThrow() throws {
@@ -144,3 +153,21 @@ func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
 }
 
 final class Counter: @unchecked Sendable { var count = 0 }
+
+@Suite struct MatcherLargeNodeTests {
+    /// More than 65,535 routes ending at one trie node (the node's 16-bit counts overflow into
+    /// a side table): every one is still tried, in declaration order.
+    @Test func moreThan65535RoutesAtOneNodeAreAllTried() throws {
+        let rejecting = try Validator(regex: "z")
+        let count = 65_540
+        var routes = try (0..<(count - 1)).map { _ in
+            try RouteDefinition(pattern: Pattern("dup/:id"), validators: ["id": rejecting])
+        }
+        routes.append(try RouteDefinition(pattern: Pattern("dup/:id"), validators: ["id": Validator(regex: "[0-9]+")]))
+        routes.append(try RouteDefinition(pattern: Pattern("dup/...rest")))
+        let matcher = Matcher(routes: routes)
+        #expect(try matcher.match("dup/1")?.route == count - 1)
+        #expect(try matcher.match("dup/z")?.route == 0)
+        #expect(try matcher.match("dup/x")?.route == count)
+    }
+}
