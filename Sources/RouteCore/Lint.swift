@@ -27,6 +27,8 @@ public struct Lint {
         let endpoints = tree.endpoints
         var neverWins = Set<Int>()
         let index = CoverIndex(endpoints.map { $0.definition.pattern })
+        // Computed once: a rank vector is an array, and a route meets many candidates.
+        let ranks = endpoints.map(\.definition.rankVector)
         for (position, endpoint) in endpoints.enumerated() {
             let node = tree.nodes[endpoint.node]
             if let pattern = endpoint.definition.pattern {
@@ -35,8 +37,8 @@ public struct Lint {
                     guard let rivalPattern = rival.definition.pattern,
                         Self.covers(rivalPattern, rival.definition, pattern, endpoint.definition)
                     else { continue }
-                    let mine = endpoint.definition.rankVector
-                    let theirs = rival.definition.rankVector
+                    let mine = ranks[position]
+                    let theirs = ranks[other]
                     let equal = mine == theirs
                     guard theirs.lexicographicallyPrecedes(mine) || (equal && other < position) else { continue }
                     let rivalText = Self.show(rival.definition.displayText)
@@ -83,17 +85,32 @@ public struct Lint {
                         message: "validator of '\(name)' ('\(validator.source)') rejects every value: \(why)"))
             }
         }
-        for node in tree.nodes where node.kind != .endpoint || node.relation == .modal {
-            let routes = reachableRoutes(below: node.index)
-            guard !routes.isEmpty, routes.allSatisfy(neverWins.contains) else { continue }
-            let what =
-                node.relation == .modal
-                ? "modal '\(node.id)' can never be presented"
-                : "\(node.kind.rawValue) '\(node.id)' has no reachable endpoint"
-            findings.append(
-                Finding(
-                    severity: .warning, location: node.location, message: what + ": every route under it can never win")
-            )
+        // Containers and modals whose every route can never win, in one bottom-up pass
+        // (children are numbered after their parents); nothing to find when every route wins.
+        if !neverWins.isEmpty {
+            var routes = [Int](repeating: 0, count: tree.nodes.count)
+            var losing = [Int](repeating: 0, count: tree.nodes.count)
+            for node in tree.nodes.reversed() {
+                if let route = node.route {
+                    routes[node.index] += 1
+                    if neverWins.contains(route) { losing[node.index] += 1 }
+                }
+                if let parent = node.parent {
+                    routes[parent] += routes[node.index]
+                    losing[parent] += losing[node.index]
+                }
+            }
+            for node in tree.nodes where node.kind != .endpoint || node.relation == .modal {
+                guard routes[node.index] > 0, routes[node.index] == losing[node.index] else { continue }
+                let what =
+                    node.relation == .modal
+                    ? "modal '\(node.id)' can never be presented"
+                    : "\(node.kind.rawValue) '\(node.id)' has no reachable endpoint"
+                findings.append(
+                    Finding(
+                        severity: .warning, location: node.location,
+                        message: what + ": every route under it can never win"))
+            }
         }
         return findings
     }
@@ -144,13 +161,6 @@ public struct Lint {
     }
 
     /// Route indexes of the endpoints under a node (the node included).
-    private func reachableRoutes(below index: Int) -> [Int] {
-        let node = tree.nodes[index]
-        var result = node.route.map { [$0] } ?? []
-        for child in node.children + node.modals { result += reachableRoutes(below: child) }
-        return result
-    }
-
     /// A pattern as the output shows it (the root as `/`).
     public static func show(_ pattern: String) -> String { pattern.isEmpty ? "/" : pattern }
 
