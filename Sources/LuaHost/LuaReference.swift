@@ -12,26 +12,44 @@ internal import CLuaShims
 /// f.reference?.release()
 /// ```
 public final class LuaReference {
-    weak var vm: LuaVM?
+    /// The state it belongs to. A strong reference to a small token, not a weak one to the
+    /// VM: a weak reference would move the VM's reference counts to a side table, and every
+    /// retain and release of the VM (several per call) would take the slow path.
+    let owner: LuaStateToken
     private(set) var ref: Int32
     /// A small number that tells references apart in descriptions.
     public let id: Int32
 
-    init(vm: LuaVM, ref: Int32) {
-        self.vm = vm
+    init(owner: LuaStateToken, ref: Int32) {
+        self.owner = owner
         self.ref = ref
         self.id = ref
     }
 
     /// Whether ``release()`` was called (or the VM closed).
-    public var isReleased: Bool { ref == LUA_NOREF || vm?.isClosed ?? true }
+    public var isReleased: Bool { ref == LUA_NOREF || owner.vm == nil }
 
     /// Drops the registry entry now; the value can then be collected by Lua.
     public func release() {
         guard ref != LUA_NOREF else { return }
-        vm?.unreference(ref)
+        owner.vm?.unreference(ref)
         ref = LUA_NOREF
     }
 
     deinit { release() }
+}
+
+/// Names a VM while it is open: references hold it strongly and reach their VM through it.
+final class LuaStateToken {
+    /// The VM, until it closes (``LuaVM/close()`` clears it before the state goes away, and
+    /// a VM always closes before it is freed), so the unowned reference is never dangling
+    /// when read.
+    private unowned(unsafe) var state: LuaVM?
+
+    /// The VM, once its state is open.
+    func attach(_ vm: LuaVM) { state = vm }
+
+    var vm: LuaVM? { state }
+
+    func invalidate() { state = nil }
 }

@@ -19,8 +19,8 @@ extension LuaVM {
             }
         case .lightUserdata(let p): lua_pushlightuserdata(L, p)
         case .table(let r), .function(let r), .userdata(let r), .thread(let r):
-            // One weak load for the owner; a closed state's references are released.
-            guard r.vm === self else {
+            // A closed state's references are released.
+            guard r.owner === token else {
                 throw LuaError(
                     kind: .released, message: "the Lua reference belongs to another state")
             }
@@ -42,7 +42,7 @@ extension LuaVM {
         case let type:
             lua_pushvalue(L, index)
             let ref = luaL_ref(L, clua_registryindex())  // §5.1 luaL_ref [-1, +0, m]
-            let reference = LuaReference(vm: self, ref: ref)
+            let reference = LuaReference(owner: token, ref: ref)
             switch type {
             case LUA_TTABLE: return .table(reference)
             case LUA_TFUNCTION: return .function(reference)

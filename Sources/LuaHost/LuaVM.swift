@@ -44,6 +44,8 @@ public final class LuaVM {
     /// it runs), so nested calls and stack operations use the right stack.
     var current: OpaquePointer
     public private(set) var isClosed = false
+    /// What references hold to reach this VM while it is open.
+    let token = LuaStateToken()
     var functionBoxes: [HostFunctionBox] = []
     var classes: [LuaClass] = []
 
@@ -70,6 +72,7 @@ public final class LuaVM {
             isClosed = true
             throw error
         }
+        token.attach(self)
         installPrint()
     }
 
@@ -80,6 +83,7 @@ public final class LuaVM {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        token.invalidate()
         clua_close(main)
         functionBoxes.removeAll()
         classes.removeAll()

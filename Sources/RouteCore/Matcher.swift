@@ -204,11 +204,23 @@ public final class Matcher {
 
     // MARK: Matching
 
-    /// A segment's bytes: offset and length in the buffer being matched.
+    /// A segment's bytes: offset and length in the buffer being matched, and its hash
+    /// (computed once, while splitting: a segment can meet several nodes' edges). 8 bytes,
+    /// so 128 of them fit a 1 KiB stack buffer (buffers must hold 64 KiB at most).
     struct SegmentRange {
-        var start: Int32
-        var end: Int32
+        var start: UInt16
+        var end: UInt16
+        var hash: UInt32
     }
+
+    /// The FNV-1a offset basis (the hash of no bytes).
+    static let hashBasis: UInt32 = 0x811c_9dc5
+
+    /// The bytes that end a segment or the path, or send a request to the slow path, as bits
+    /// of a 64-bit mask (all are below 0x40): `/`, `?`, `#`, `%` and `:` (a scheme).
+    private static let specialBytes: UInt64 =
+        1 << UInt64(Bytes.slash) | 1 << UInt64(Bytes.question) | 1 << UInt64(Bytes.hash)
+        | 1 << UInt64(Bytes.percent) | 1 << UInt64(Bytes.colon)
 
     /// Matches a raw request string (path, optional scheme and host, query and fragment).
     ///
@@ -235,9 +247,13 @@ public final class Matcher {
         var bytes: [UInt8] = []
         var ranges: [SegmentRange] = []
         for segment in segments {
-            let start = Int32(bytes.count)
+            let start = bytes.count
             bytes.append(contentsOf: segment.utf8)
-            ranges.append(SegmentRange(start: start, end: Int32(bytes.count)))
+            guard bytes.count <= Int(UInt16.max) else {
+                throw RouteError(.invalidRequest, "the path is longer than \(Request.maximumPathBytes) bytes")
+            }
+            let hash = bytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start...])) }
+            ranges.append(SegmentRange(start: UInt16(start), end: UInt16(bytes.count), hash: hash))
         }
         var found: Int32 = -1
         var failure: RouteError?
@@ -290,38 +306,62 @@ public final class Matcher {
         case failure(RouteError)
     }
 
-    /// The allocation-free path: splits the request bytes in place.
+    /// The allocation-free path: one pass over the request bytes finds the path's end (a
+    /// `?` or `#`), splits it into segments and hashes each; a `%` (escapes to decode) goes to
+    /// the slow path, a `:` to the scheme check.
     private func fastMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> FastOutcome {
-        // Path bounds: drop fragment and query, and a scheme and host.
-        var end = bytes.count
-        var start = 0
-        var index = 0
-        while index < end {
-            let byte = bytes[index]
-            if byte == Bytes.question || byte == Bytes.hash {
-                end = index
-                break
-            }
-            if byte == Bytes.percent { return .slowPath }
-            index += 1
-        }
-        if end > 0, let pathStart = Bytes.pathStart(afterSchemeIn: bytes, end: end) { start = pathStart }
-        guard end - start <= Request.maximumPathBytes else { return .slowPath }
+        // Longer requests (a long query) take the slow path: offsets are 16 bits.
+        guard bytes.count <= Int(UInt16.max) else { return .slowPath }
         return withUnsafeTemporaryAllocation(of: SegmentRange.self, capacity: Request.maximumSegments) { ranges in
             var count = 0
-            var segmentStart = start
-            var position = start
-            while position <= end {
-                if position == end || bytes[position] == Bytes.slash {
-                    if position > segmentStart {
-                        guard count < Request.maximumSegments else { return .slowPath }
-                        ranges[count] = SegmentRange(start: Int32(segmentStart), end: Int32(position))
-                        count += 1
+            var segmentStart = 0
+            // Locals: statics would be read through their lazy accessors in the loop.
+            let basis = Self.hashBasis
+            let specials = Self.specialBytes
+            let maximumSegments = Request.maximumSegments
+            var hash = basis
+            var sawColon = false
+            var position = 0
+            let length = bytes.count
+            guard let base = bytes.baseAddress else { return search(empty: bytes) }
+            while position < length {
+                let byte = base[position]
+                if byte < 0x40 && (specials >> UInt64(byte)) & 1 != 0 {
+                    if byte == Bytes.slash {
+                        if position > segmentStart {
+                            guard count < maximumSegments else { return .slowPath }
+                            ranges[count] = SegmentRange(
+                                start: UInt16(truncatingIfNeeded: segmentStart),
+                                end: UInt16(truncatingIfNeeded: position), hash: hash)
+                            count += 1
+                        }
+                        segmentStart = position + 1
+                        hash = basis
+                        position += 1
+                        continue
                     }
-                    segmentStart = position + 1
+                    if byte == Bytes.percent { return .slowPath }
+                    if byte != Bytes.colon { break }  // `?` or `#`: the path ends
+                    sawColon = true
                 }
+                hash = (hash ^ UInt32(byte)) &* 0x0100_0193
                 position += 1
             }
+            let end = position
+            if end > segmentStart {
+                guard count < maximumSegments else { return .slowPath }
+                ranges[count] = SegmentRange(
+                    start: UInt16(truncatingIfNeeded: segmentStart), end: UInt16(truncatingIfNeeded: end), hash: hash)
+                count += 1
+            }
+            var start = 0
+            if sawColon, end > 0, let pathStart = Bytes.pathStart(afterSchemeIn: bytes, end: end) {
+                // A deep link (`myapp://books/42`): split again from where the path starts.
+                start = pathStart
+                count = Self.split(bytes, from: start, to: end, into: ranges) ?? -1
+                if count < 0 { return .slowPath }
+            }
+            guard end - start <= Request.maximumPathBytes else { return .slowPath }
             let segments = UnsafeBufferPointer(rebasing: ranges[0..<count])
             let found: Int32
             do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
@@ -329,6 +369,43 @@ public final class Matcher {
             if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
             return .matched(Int(found), rawSpans(found, segments))
         }
+    }
+
+    /// The empty request: the root.
+    private func search(empty bytes: UnsafeBufferPointer<UInt8>) -> FastOutcome {
+        let found: Int32
+        do throws(RouteError) { found = try search(bytes, UnsafeBufferPointer(start: nil, count: 0)) } catch {
+            return .failure(error)
+        }
+        if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
+        if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
+        return .matched(Int(found), [])
+    }
+
+    /// Splits `bytes[start..<end]` into hashed segments; nil when there are too many.
+    private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+        into ranges: UnsafeMutableBufferPointer<SegmentRange>
+    ) -> Int? {
+        var count = 0
+        var segmentStart = start
+        var hash = hashBasis
+        for position in start...end {
+            if position == end || bytes[position] == Bytes.slash {
+                if position > segmentStart {
+                    guard count < ranges.count else { return nil }
+                    ranges[count] = SegmentRange(
+                        start: UInt16(truncatingIfNeeded: segmentStart), end: UInt16(truncatingIfNeeded: position),
+                        hash: hash)
+                    count += 1
+                }
+                segmentStart = position + 1
+                hash = hashBasis
+            } else {
+                hash = (hash ^ UInt32(bytes[position])) &* 0x0100_0193
+            }
+        }
+        return count
     }
 
     /// Byte spans of a raw match (one allocation when the route has parameters).
@@ -344,11 +421,12 @@ public final class Matcher {
         for k in 0..<count {
             let position = Int(captureSegments[start + k])
             if captureIsRest[start + k] {
-                let first = position < segments.count ? segments[position].start : segments.last.map(\.end) ?? 0
-                let last = segments.last.map(\.end) ?? 0
+                let last = Int32(segments.last?.end ?? 0)
+                let first = position < segments.count ? Int32(segments[position].start) : last
                 spans.append(Match.Span(start: first, end: max(first, last), isRest: true))
             } else {
-                spans.append(Match.Span(start: segments[position].start, end: segments[position].end, isRest: false))
+                let segment = segments[position]
+                spans.append(Match.Span(start: Int32(segment.start), end: Int32(segment.end), isRest: false))
             }
         }
         return spans
@@ -409,7 +487,7 @@ public final class Matcher {
         guard node.edgeCount > 0 else { return -1 }
         let length = Int(segment.end - segment.start)
         let base = bytes.baseAddress! + Int(segment.start)
-        let hash = Self.hash(UnsafeBufferPointer(start: base, count: length))
+        let hash = segment.hash
         if node.tableStart < 0 {
             for k in 0..<Int(node.edgeCount) {
                 let edge = edges[Int(node.edgeStart) + k]
@@ -480,7 +558,7 @@ public final class Matcher {
     /// FNV-1a, 32 bits.
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var hash: UInt32 = 0x811c_9dc5
+        var hash = hashBasis
         for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         return hash
     }
@@ -521,11 +599,18 @@ private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _
 }
 
 /// The parameter names of every route (`matcher.parameterNames[route]`): each distinct name
-/// stored once, each route's names as indexes into them.
-public struct ParameterNames: Sendable {
+/// stored once, each route's names as indexes into them. A class: a route's names hold one
+/// reference, not one per array.
+public final class ParameterNames: Sendable {
     private let unique: [String]
     private let indexes: [Int32]
     private let starts: [Int32]
+
+    init(unique: [String], indexes: [Int32], starts: [Int32]) {
+        self.unique = unique
+        self.indexes = indexes
+        self.starts = starts
+    }
 
     /// The names of route `route`'s parameters, in pattern order.
     public subscript(route: Int) -> RouteParameterNames {
