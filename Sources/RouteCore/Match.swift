@@ -50,6 +50,14 @@ public struct Match: Sendable {
         switch storage {
         case .raw(let source, let spans):
             let span = spans[index]
+            if !span.isRest,
+                let value = source.utf8.withContiguousStorageIfAvailable({ bytes in
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.end)]), as: UTF8.self)
+                })
+            {
+                // A native string's bytes, read in place (no index walking).
+                return value
+            }
             let utf8 = source.utf8
             let start = utf8.index(utf8.startIndex, offsetBy: Int(span.start))
             let end = utf8.index(utf8.startIndex, offsetBy: Int(span.end))
