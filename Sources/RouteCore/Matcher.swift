@@ -231,6 +231,8 @@ public final class Matcher {
         let outcome: FastOutcome = request.withUTF8 { bytes in fastMatch(bytes) }
         switch outcome {
         case .matched(let route, let spans): return Match(route: route, storage: .raw(request, spans))
+        case .matchedPacked(let route, let packed, let count):
+            return Match(route: route, storage: .packed(request, packed, count))
         case .noMatch: return nil
         case .regexNeeded, .slowPath: return try match(Request(parsing: request))
         case .failure(let error): throw error
@@ -244,6 +246,9 @@ public final class Matcher {
 
     /// Matches decoded path segments.
     public func match(segments: [String]) throws(RouteError) -> Match? {
+        guard segments.count <= Int(UInt16.max) else {
+            throw RouteError(.invalidRequest, "the path has more than \(Request.maximumSegments) segments")
+        }
         var bytes: [UInt8] = []
         var ranges: [SegmentRange] = []
         for segment in segments {
@@ -300,6 +305,8 @@ public final class Matcher {
 
     enum FastOutcome {
         case matched(Int, [Match.Span])
+        /// Up to two spans in one word (``Match/Storage/packed(_:_:_:)``): no allocation.
+        case matchedPacked(Int, UInt64, UInt8)
         case noMatch
         case regexNeeded
         case slowPath
@@ -367,8 +374,31 @@ public final class Matcher {
             do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
             if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
             if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
-            return .matched(Int(found), rawSpans(found, segments))
+            return rawOutcome(found, segments)
         }
+    }
+
+    /// The outcome of a raw match: spans packed in a word when there are at most two.
+    @inline(__always)
+    private func rawOutcome(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> FastOutcome {
+        let info = infos[Int(route)]
+        guard info.spanCount <= 2 else { return .matched(Int(route), rawSpans(route, segments)) }
+        var packed: UInt64 = 0
+        let start = Int(info.captureStart)
+        for k in 0..<Int(info.spanCount) {
+            let position = Int(captureSegments[start + k])
+            let span: Match.Span
+            if captureIsRest[start + k] {
+                let last = Int32(segments.last?.end ?? 0)
+                let first = position < segments.count ? Int32(segments[position].start) : last
+                span = Match.Span(start: first, end: max(first, last), isRest: true)
+            } else {
+                let segment = segments[position]
+                span = Match.Span(start: Int32(segment.start), end: Int32(segment.end), isRest: false)
+            }
+            packed |= Match.pack(span) << UInt64(32 * k)
+        }
+        return .matchedPacked(Int(route), packed, info.spanCount)
     }
 
     /// The empty request: the root.
