@@ -126,6 +126,7 @@ struct Bench {
         if wanted("reload1000") { try measureReload(1000) }
         if wanted("reload10000") { try measureReload(10000) }
         if wanted("testcases") { try measureTestCases() }
+        if wanted("hostmemory") { try measureHostMemory(10000) }
     }
 
     // MARK: Matchers
@@ -309,6 +310,37 @@ struct Bench {
         try host.load(source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
         _ = try host.dispatch("bench/0")
         return host
+    }
+
+    // MARK: Memory of a whole host
+
+    /// Bytes per route of a loaded host at N routes: the heap it holds once loaded and one
+    /// request dispatched — its Lua state (which allocates through malloc), the compiled
+    /// tree and matcher, the presentables — over the heap before, divided by N. The Lua
+    /// state's own share is reported too. Median of three hosts.
+    mutating func measureHostMemory(_ n: Int) throws {
+        let folder = NSTemporaryDirectory() + "luna-bench-memory-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/generated.lua"
+        try script(n).write(toFile: path, atomically: true, encoding: .utf8)
+        var options = RouteScriptOptions()
+        options.loadLimits = LuaLimits(instructions: 0, deadline: .seconds(30))
+        options.memoryLimit = 0
+        let first = workload.routes(n).first { !$0.contains(":") && !$0.contains("...") }
+        var totals: [Double] = []
+        var luas: [Double] = []
+        for _ in 0..<3 {
+            let before = heapInUse()
+            let host = try RouteScriptHost(contentsOf: path, options: options)
+            if let first { _ = try host.dispatch(first) }
+            totals.append(Double(heapInUse() - before) / Double(n))
+            luas.append(Double(host.vm?.memoryInUse ?? 0) / Double(n))
+            blackHole(host)
+        }
+        scalars["host_bytes_per_route_\(n / 1000)k"] = Harness.median(totals)
+        scalars["host_lua_bytes_per_route_\(n / 1000)k"] = Harness.median(luas)
+        FileHandle.standardError.write(Data("bench: host memory at N=\(n) done\n".utf8))
     }
 
     // MARK: Reload

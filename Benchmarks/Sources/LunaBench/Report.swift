@@ -65,6 +65,9 @@ extension Bench {
             )
         }
         lines.append(
+            "| a loaded host at 10k routes: bytes per route | \(f(s["host_bytes_per_route_10k"] ?? 0)) | its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0)) | |"
+        )
+        lines.append(
             "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
         )
         print(lines.joined(separator: "\n"))
