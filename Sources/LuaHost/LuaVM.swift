@@ -189,17 +189,47 @@ public final class LuaVM {
     )
         throws -> [LuaValue]
     {
+        try call(function, argumentCount: arguments.count, limits: limits) { L in
+            for argument in arguments { try push(argument, on: L) }
+        }
+    }
+
+    /// ``call(_:_:limits:)`` with one argument, without an argument array (hooks and guards
+    /// get one `ctx`: the array would be an allocation per call).
+    public func call(_ function: LuaValue, _ argument: LuaValue, limits: LuaLimits? = nil) throws -> [LuaValue] {
+        try call(function, argumentCount: 1, limits: limits) { L in try push(argument, on: L) }
+    }
+
+    /// ``call(_:_:limits:)`` with two arguments, without an argument array.
+    public func call(
+        _ function: LuaValue, _ first: LuaValue, _ second: LuaValue, limits: LuaLimits? = nil
+    ) throws -> [LuaValue] {
+        try call(function, argumentCount: 2, limits: limits) { L in
+            try push(first, on: L)
+            try push(second, on: L)
+        }
+    }
+
+    private func call(
+        _ function: LuaValue, argumentCount: Int, limits: LuaLimits?,
+        pushArguments: (OpaquePointer) throws -> Void
+    ) throws -> [LuaValue] {
         let L = try liveThread()
         let top = lua_gettop(L)
-        guard lua_checkstack(L, Int32(arguments.count + 8)) != 0 else {
+        guard lua_checkstack(L, Int32(argumentCount + 8)) != 0 else {
             throw LuaError(kind: .nesting, message: "Lua stack overflow (too many arguments)")
         }
-        try push(function, on: L)
-        for argument in arguments { try push(argument, on: L) }
+        do {
+            try push(function, on: L)
+            try pushArguments(L)
+        } catch {
+            clua_settop(L, top)
+            throw error
+        }
         let limits = limits ?? options.callLimits
         var limit: Int32 = 0
         let status = clua_pcall(
-            L, Int32(arguments.count), LUA_MULTRET, Int64(limits.instructions),
+            L, Int32(argumentCount), LUA_MULTRET, Int64(limits.instructions),
             limits.deadlineNanoseconds, &limit)
         guard status == LUA_OK else {
             let error = LuaError.pop(

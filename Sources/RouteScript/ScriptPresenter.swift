@@ -64,7 +64,7 @@ struct ScriptPresenter: Presenter {
         try mirror?.create(presentable, node: node, activation: activation)
         if let host = host(node) { try host.create?(presentable, presenterContext(node, activation)) }
         if let create = lua(node, "create") {
-            let result = try callbacks.call(create, [callbacks.context(routeContext(node, activation))])
+            let result = try callbacks.call(create, callbacks.context(routeContext(node, activation)))
             if let attributes = result.first, case .table = attributes {
                 try apply(attributes, to: presentable, node: node)
             }
@@ -106,7 +106,7 @@ struct ScriptPresenter: Presenter {
         if let host = host(node) { try host.update?(presentable, presenterContext(node, activation)) }
         if let update = lua(node, "update") {
             _ = try callbacks.call(
-                update, [callbacks.view(presentable), callbacks.context(routeContext(node, activation))])
+                update, callbacks.view(presentable), callbacks.context(routeContext(node, activation)))
         }
     }
 
@@ -129,7 +129,7 @@ struct ScriptPresenter: Presenter {
     ) throws {
         if let host = host(node) { try hostHook(host)?(container, items) }
         if let hook = lua(node, name) {
-            _ = try callbacks.call(hook, [callbacks.view(container), viewList(items)])
+            _ = try callbacks.call(hook, callbacks.view(container), viewList(items))
         }
     }
 
@@ -139,7 +139,7 @@ struct ScriptPresenter: Presenter {
         try mirror?.select(container, node: node, index: index, option: option)
         if let host = host(node) { try host.select?(container, option) }
         if let hook = lua(node, "select") {
-            _ = try callbacks.call(hook, [callbacks.view(container), callbacks.view(option)])
+            _ = try callbacks.call(hook, callbacks.view(container), callbacks.view(option))
         }
     }
 
@@ -164,7 +164,7 @@ struct ScriptPresenter: Presenter {
         let owner = script.tree.nodes[index]
         if let host = host(owner) { try hostHook(host)?(presenter, modal) }
         if let hook = lua(owner, name) {
-            _ = try callbacks.call(hook, [callbacks.view(presenter), callbacks.view(modal)])
+            _ = try callbacks.call(hook, callbacks.view(presenter), callbacks.view(modal))
         }
     }
 
@@ -173,7 +173,7 @@ struct ScriptPresenter: Presenter {
         // Hooks see the presentable before the app's presenter discards it.
         if let host = host(node) { try host.unwind?(presentable) }
         if let hook = lua(node, "unwind") {
-            _ = try callbacks.call(hook, [callbacks.view(presentable)])
+            _ = try callbacks.call(hook, callbacks.view(presentable))
         }
         try mirror?.unwind(presentable, node: node)
         callbacks.forgetView(presentable)

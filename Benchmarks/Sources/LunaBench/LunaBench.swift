@@ -285,7 +285,7 @@ struct Bench {
                 ctx.set("flags", flags)
                 ctx.set("device", device)
             }
-            _ = try? vm.call(function, [ctx])
+            _ = try? vm.call(function, ctx)
         }
     }
 
