@@ -42,8 +42,8 @@ public final class LuaVM {
     let main: OpaquePointer
     /// The thread Lua code currently runs on (a coroutine while a host function called from
     /// it runs), so nested calls and stack operations use the right stack.
-    var current: OpaquePointer
-    public private(set) var isClosed = false
+    @exclusivity(unchecked) var current: OpaquePointer
+    @exclusivity(unchecked) public private(set) var isClosed = false
     /// What references hold to reach this VM while it is open.
     let token = LuaStateToken()
     var functionBoxes: [HostFunctionBox] = []
