@@ -288,34 +288,41 @@ extension RouteScriptHost {
     }
 
     /// Endpoint ids added, removed and changed between two trees: changed means another
-    /// route, name, title, validators, or parent.
+    /// kind, route, name, title, validators, guards or parent. Compared node by node through
+    /// the id indexes, without building a summary of either tree.
     static func compare(_ old: RouteTree, _ new: RouteTree) -> ([String], [String], [String]) {
-        struct Signature: Equatable {
-            var kind: NodeKind
-            var route: String?
-            var name: String?
-            var title: String
-            var validators: [String: String]
-            var parent: String?
-            var guards: Int
-        }
-        func signatures(_ tree: RouteTree) -> [String: Signature] {
-            var result: [String: Signature] = [:]
-            result.reserveCapacity(tree.nodes.count)
-            for node in tree.nodes {
-                let endpoint = node.route.map { tree.endpoints[$0] }
-                result[node.id] = Signature(
-                    kind: node.kind, route: endpoint?.definition.displayText, name: endpoint?.name, title: node.title,
-                    validators: endpoint?.definition.validators.mapValues(\.source) ?? [:],
-                    parent: node.parent.map { tree.nodes[$0].id }, guards: endpoint?.guards.count ?? 0)
+        var added: [String] = []
+        var changed: [String] = []
+        for node in new.nodes {
+            guard let oldIndex = old.nodeIndex[node.id] else {
+                added.append(node.id)
+                continue
             }
-            return result
+            if !same(old.nodes[oldIndex], in: old, node, in: new) { changed.append(node.id) }
         }
-        let before = signatures(old)
-        let after = signatures(new)
-        let added = after.keys.filter { before[$0] == nil }.sorted()
-        let removed = before.keys.filter { after[$0] == nil }.sorted()
-        let changed = after.keys.filter { key in before[key].map { $0 != after[key] } ?? false }.sorted()
-        return (added, removed, changed)
+        let removed = old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
+        return (added.sorted(), removed.sorted(), changed.sorted())
+    }
+
+    /// Whether a node kept its kind, route, name, title, validators, guards and parent.
+    private static func same(_ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree) -> Bool {
+        guard a.kind == b.kind, a.title == b.title, a.routeText == b.routeText else { return false }
+        guard (a.parent.map { old.nodes[$0].id }) == (b.parent.map { new.nodes[$0].id }) else { return false }
+        switch (a.route, b.route) {
+        case (nil, nil): return true
+        case (let x?, let y?):
+            let first = old.endpoints[x]
+            let second = new.endpoints[y]
+            guard first.name == second.name, first.guards.count == second.guards.count,
+                first.definition.displayText == second.definition.displayText,
+                first.definition.validators.count == second.definition.validators.count
+            else { return false }
+            for (parameter, validator) in first.definition.validators
+            where second.definition.validators[parameter]?.source != validator.source {
+                return false
+            }
+            return true
+        default: return false
+        }
     }
 }
