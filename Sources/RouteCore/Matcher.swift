@@ -41,12 +41,40 @@ public final class Matcher {
         var restCount: UInt16 = 0
     }
 
-    /// A constant edge: 16 bytes.
+    /// A constant edge: 16 bytes. A key of at most 8 bytes is kept in the edge itself
+    /// (``Matcher/shortKey(_:_:available:)``), so matching it reads no other memory; a longer
+    /// key keeps its hash (low 32 bits) and its offset in `keys` (high 32 bits).
     struct Edge {
-        var hash: UInt32
-        var keyStart: Int32
+        var word: UInt64
         var keyLength: Int32
         var child: Int32
+
+        static let shortKeyLimit = 8
+
+        init(key: UnsafeBufferPointer<UInt8>, hash: UInt32, keyStart: Int32, child: Int32) {
+            keyLength = Int32(key.count)
+            self.child = child
+            if key.count <= Self.shortKeyLimit {
+                var word: UInt64 = 0
+                for (offset, byte) in key.enumerated() { word |= UInt64(byte) << UInt64(8 * offset) }
+                self.word = word
+            } else {
+                word = UInt64(hash) | UInt64(UInt32(bitPattern: keyStart)) << 32
+            }
+        }
+    }
+
+    /// A segment of at most 8 bytes as an edge keeps a short key: its bytes in one word, the
+    /// first byte lowest, zero-padded. `available` is how many bytes may be read from `base`.
+    @inline(__always)
+    static func shortKey(_ base: UnsafePointer<UInt8>, _ length: Int, available: Int) -> UInt64 {
+        if available >= 8 {
+            let raw = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+            return length == 8 ? raw : raw & ((1 << UInt64(8 * length)) - 1)
+        }
+        var word: UInt64 = 0
+        for offset in 0..<length { word |= UInt64(base[offset]) << UInt64(8 * offset) }
+        return word
     }
 
     /// A validator to run on a route's segment once the route matched structurally: 12 bytes.
@@ -518,14 +546,20 @@ public final class Matcher {
         let length = Int(segment.end - segment.start)
         let base = bytes.baseAddress! + Int(segment.start)
         let hash = segment.hash
+        // The edge test: a short key compares one word; a long one its hash, then its bytes.
+        let isShort = length <= Edge.shortKeyLimit
+        let word =
+            isShort ? Self.shortKey(base, length, available: bytes.count - Int(segment.start)) : UInt64(hash)
+        @inline(__always) func matches(_ edge: Edge) -> Bool {
+            guard Int(edge.keyLength) == length else { return false }
+            if isShort { return edge.word == word }
+            return UInt32(truncatingIfNeeded: edge.word) == hash
+                && memoryEqual(keys.baseAddress! + Int(edge.word >> 32), base, length)
+        }
         if node.tableStart < 0 {
             for k in 0..<Int(node.edgeCount) {
                 let edge = edges[Int(node.edgeStart) + k]
-                if edge.hash == hash && Int(edge.keyLength) == length
-                    && memoryEqual(keys.baseAddress! + Int(edge.keyStart), base, length)
-                {
-                    return edge.child
-                }
+                if matches(edge) { return edge.child }
             }
             return -1
         }
@@ -535,11 +569,7 @@ public final class Matcher {
             let edgeIndex = slots[Int(node.tableStart) + Int(slot)]
             if edgeIndex < 0 { return -1 }
             let edge = edges[Int(edgeIndex)]
-            if edge.hash == hash && Int(edge.keyLength) == length
-                && memoryEqual(keys.baseAddress! + Int(edge.keyStart), base, length)
-            {
-                return edge.child
-            }
+            if matches(edge) { return edge.child }
             slot = (slot + 1) & mask
         }
     }

@@ -57,6 +57,8 @@ struct TrieBuilder {
         var slots: [Int32] = []
         /// Each node's terminal routes, then its rest routes, in declaration order.
         var routeLists: [Int32] = []
+        /// Each edge's key hash, for laying out hash tables (not kept by the matcher).
+        var edgeHashes: [UInt32] = []
         /// Route counts too large for a node's 16-bit fields (65,535 identical patterns and
         /// more), by node index.
         var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
@@ -116,12 +118,15 @@ struct TrieBuilder {
                 case Self.wildcard: flatNode.wildcard = child
                 default:
                     var text = constants[Int(group.key)]
-                    let (hash, keyStart, length) = text.withUTF8 { bytes in
+                    let edge = text.withUTF8 { bytes in
+                        // Short keys live in their edge; only longer ones take room in `keys`.
                         let start = Int32(flat.keys.count)
-                        flat.keys.append(contentsOf: bytes)
-                        return (Matcher.hash(bytes), start, Int32(bytes.count))
+                        if bytes.count > Matcher.Edge.shortKeyLimit { flat.keys.append(contentsOf: bytes) }
+                        let hash = Matcher.hash(bytes)
+                        flat.edgeHashes.append(hash)
+                        return Matcher.Edge(key: bytes, hash: hash, keyStart: start, child: child)
                     }
-                    flat.edges.append(Matcher.Edge(hash: hash, keyStart: keyStart, keyLength: length, child: child))
+                    flat.edges.append(edge)
                 }
                 work.append((child, group.range, depth + 1))
             }
@@ -132,7 +137,7 @@ struct TrieBuilder {
                 var table = [Int32](repeating: -1, count: capacity)
                 for k in 0..<Int(flatNode.edgeCount) {
                     let edgeIndex = Int(flatNode.edgeStart) + k
-                    var slot = Int(flat.edges[edgeIndex].hash) & (capacity - 1)
+                    var slot = Int(flat.edgeHashes[edgeIndex]) & (capacity - 1)
                     while table[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
                     table[slot] = Int32(edgeIndex)
                 }
