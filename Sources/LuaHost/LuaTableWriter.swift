@@ -91,4 +91,25 @@ extension LuaVM {
         clua_settop(L, top + 1)
         return pop(L)
     }
+
+    /// ``makeTable(fieldCapacity:_:)`` that puts the new table in `slot`'s registry entry when
+    /// `slot` is a live table reference of this state, and returns `slot`: no new registry
+    /// entry and no new reference object (a value rebuilt often, like a callback's `ctx`).
+    /// Whoever holds `slot` sees the new table; Lua code that kept the old one keeps it.
+    public func makeTable(
+        fieldCapacity: Int, replacing slot: LuaValue?, _ build: (inout LuaTableWriter) -> Void
+    ) -> LuaValue {
+        guard case .table(let reference)? = slot, reference.owner === token, reference.ref != LUA_NOREF,
+            !isClosed
+        else { return makeTable(fieldCapacity: fieldCapacity, build) }
+        let L = current
+        guard lua_checkstack(L, 4) != 0 else { return .nil }
+        let top = lua_gettop(L)
+        lua_createtable(L, 0, Int32(clamping: fieldCapacity))
+        var writer = LuaTableWriter(vm: self, L: L)
+        build(&writer)
+        clua_settop(L, top + 1)
+        lua_rawseti(L, clua_registryindex(), lua_Integer(reference.ref))  // [-1, +0, m]
+        return .table(reference)
+    }
 }

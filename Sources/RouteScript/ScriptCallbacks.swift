@@ -10,6 +10,8 @@ final class ScriptCallbacks {
     let viewClass: LuaClass
     /// The last `ctx` built in the current dispatch, reused while the context is the same.
     private var contextCache: (RouteContext, LuaValue)?
+    /// The registry entry every `ctx` is built into (one for the life of the state).
+    private var contextSlot: LuaValue?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Where `view` writes go besides the headless model: the app's presentables.
@@ -41,8 +43,8 @@ final class ScriptCallbacks {
     /// The `ctx` table for a context, built at most once while the context is unchanged.
     func context(_ context: RouteContext) -> LuaValue {
         if let (cached, table) = contextCache, cached == context { return table }
-        // Built in place, nested tables included: one registry reference per ctx.
-        let table = vm.makeTable(fieldCapacity: 9) { ctx in
+        // Built in place, nested tables included, into the previous ctx's registry entry.
+        let table = vm.makeTable(fieldCapacity: 9, replacing: contextSlot) { ctx in
             ctx.set("path", context.path)
             ctx.set("params", strings: context.params)
             ctx.set("query", strings: context.query)
@@ -53,6 +55,7 @@ final class ScriptCallbacks {
             ctx.set("flags", flagsTable)
             ctx.set("device", deviceTable)
         }
+        contextSlot = table
         contextCache = (context, table)
         return table
     }

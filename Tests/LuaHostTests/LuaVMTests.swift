@@ -140,6 +140,13 @@ func expectHealthy(_ vm: LuaVM, sourceLocation: SourceLocation = #_sourceLocatio
 
 final class Box {}
 
+extension LuaVM {
+    /// Runs a chunk and returns its first result as a string (tests).
+    func evaluateForTest(_ chunk: String) throws -> String {
+        try toString(run(chunk, chunkName: "=t")[0])
+    }
+}
+
 final class LineCollector: @unchecked Sendable {
     private var storage: [String] = []
     func append(_ line: String) { storage.append(line) }
@@ -147,6 +154,36 @@ final class LineCollector: @unchecked Sendable {
 }
 
 @Suite struct MakeTableTests {
+    /// A table built into an existing reference's registry entry: the holder sees the new
+    /// table, Lua code that kept the old one keeps it, and nothing new is registered.
+    @Test func makeTableReplacingReusesTheSlot() throws {
+        let vm = try LuaVM()
+        let keep = try vm.run("kept = {} return function(t) kept[#kept + 1] = t return t.n end", chunkName: "=k")[0]
+        var slot: LuaValue?
+        var references: [Int32] = []
+        for n in 1...3 {
+            let table = balanced(vm) {
+                vm.makeTable(fieldCapacity: 1, replacing: slot) { t in t.set("n", .integer(Int64(n))) }
+            }
+            references.append(table.reference?.id ?? -1)
+            #expect(try vm.call(keep, table) == [.integer(Int64(n))])
+            slot = table
+        }
+        #expect(Set(references).count == 1, "one registry entry for all three")
+        #expect(try vm.evaluateForTest("return kept[1].n .. kept[2].n .. kept[3].n") == "123")
+        // A released or foreign slot is not written: a fresh table comes back.
+        let other = try LuaVM()
+        let foreign = other.newTable()
+        let fresh = vm.makeTable(fieldCapacity: 1, replacing: foreign) { t in t.set("n", .integer(9)) }
+        #expect(fresh.reference !== foreign.reference)
+        #expect(try vm.rawGet(fresh, key: "n") == 9)
+        let released = vm.newTable()
+        released.reference?.release()
+        let again = vm.makeTable(fieldCapacity: 1, replacing: released) { t in t.set("n", .integer(7)) }
+        #expect(again.reference !== released.reference)
+        #expect(try vm.rawGet(again, key: "n") == 7)
+    }
+
     @Test func makeTableBuildsFieldsInOneGoAndSkipsNil() throws {
         let vm = try LuaVM()
         let inner = vm.makeTable(["id": "42"])

@@ -279,10 +279,11 @@ struct Bench {
         try vm.rawSet(device, key: "idiom", value: "phone")
         let params = ["id": "42"]
         let query: [String: String] = [:]
+        var slot: LuaValue?
         return {
-            // As ScriptCallbacks builds a presenter's ctx (from a dictionary of params, kept
-            // as a registry reference, as its per-dispatch cache keeps it).
-            let ctx = vm.makeTable(fieldCapacity: 9) { ctx in
+            // As ScriptCallbacks builds a presenter's ctx: from a dictionary of params, into the
+            // registry entry of the previous ctx (its per-dispatch cache keeps one).
+            let ctx = vm.makeTable(fieldCapacity: 9, replacing: slot) { ctx in
                 ctx.set("path", "bench/42")
                 ctx.set("params", strings: params)
                 ctx.set("query", strings: query)
@@ -292,6 +293,7 @@ struct Bench {
                 ctx.set("flags", flags)
                 ctx.set("device", device)
             }
+            slot = ctx
             _ = try? vm.call(function, ctx)
         }
     }
