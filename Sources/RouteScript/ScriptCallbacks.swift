@@ -92,7 +92,9 @@ final class ScriptCallbacks {
     }
 }
 
-/// The registry a script's `view` handles forward their writes to.
+/// The registry a script's `view` handles forward their writes to. A strong reference (the
+/// registry never points back at the script): a weak one would move the registry's reference
+/// counts to a side table, and the script's presenter retains it on every operation.
 final class ViewSink {
-    weak var registry: PresenterRegistry?
+    var registry: PresenterRegistry?
 }
