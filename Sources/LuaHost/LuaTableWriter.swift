@@ -80,15 +80,7 @@ extension LuaVM {
     ///
     /// Returns nil (`.nil`) on a closed state.
     public func makeTable(fieldCapacity: Int, _ build: (inout LuaTableWriter) -> Void) -> LuaValue {
-        guard !isClosed else { return .nil }
-        let L = current
-        guard lua_checkstack(L, 4) != 0 else { return .nil }
-        let top = lua_gettop(L)
-        lua_createtable(L, 0, Int32(clamping: fieldCapacity))
-        var writer = LuaTableWriter(vm: self, L: L)
-        build(&writer)
-        // Whatever a writer did, the new table is the slot right above the old top.
-        clua_settop(L, top + 1)
+        guard !isClosed, let L = pushTable(fieldCapacity: fieldCapacity, build) else { return .nil }
         return pop(L)
     }
 
@@ -102,14 +94,22 @@ extension LuaVM {
         guard case .table(let reference)? = slot, reference.owner === token, reference.ref != LUA_NOREF,
             !isClosed
         else { return makeTable(fieldCapacity: fieldCapacity, build) }
+        guard let L = pushTable(fieldCapacity: fieldCapacity, build) else { return .nil }
+        lua_rawseti(L, clua_registryindex(), lua_Integer(reference.ref))  // [-1, +0, m]
+        return .table(reference)
+    }
+
+    /// Builds a table on the current thread's stack, leaving exactly it on top; nil when the
+    /// stack cannot grow.
+    private func pushTable(fieldCapacity: Int, _ build: (inout LuaTableWriter) -> Void) -> OpaquePointer? {
         let L = current
-        guard lua_checkstack(L, 4) != 0 else { return .nil }
+        guard lua_checkstack(L, 4) != 0 else { return nil }
         let top = lua_gettop(L)
         lua_createtable(L, 0, Int32(clamping: fieldCapacity))
         var writer = LuaTableWriter(vm: self, L: L)
         build(&writer)
+        // Whatever a writer did, the new table is the slot right above the old top.
         clua_settop(L, top + 1)
-        lua_rawseti(L, clua_registryindex(), lua_Integer(reference.ref))  // [-1, +0, m]
-        return .table(reference)
+        return L
     }
 }
