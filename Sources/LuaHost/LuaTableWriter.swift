@@ -1,6 +1,12 @@
 internal import CLua
 internal import CLuaShims
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Fills a table that is being built on the Lua stack (see ``LuaVM/makeTable(fieldCapacity:_:)``).
 ///
 /// Nested tables are built in place too, so a table of tables costs one registry reference
@@ -20,23 +26,23 @@ public struct LuaTableWriter: ~Copyable {
     let L: OpaquePointer
 
     /// `t[key] = value`.
-    public mutating func set(_ key: String, _ value: String) {
-        pushString(key)
+    public mutating func set(_ key: LuaKey, _ value: String) {
+        push(key)
         pushString(value)
         lua_rawset(L, -3)
     }
 
     /// `t[key] = value`; nothing for nil.
-    public mutating func set(_ key: String, _ value: String?) {
+    public mutating func set(_ key: LuaKey, _ value: String?) {
         guard let value else { return }
         set(key, value)
     }
 
     /// `t[key] = value` for any value (a table, function or userdata by reference); nothing
     /// for nil or a reference that was released or belongs to another state.
-    public mutating func set(_ key: String, _ value: LuaValue) {
+    public mutating func set(_ key: LuaKey, _ value: LuaValue) {
         guard !value.isNil else { return }
-        pushString(key)
+        push(key)
         guard (try? vm.push(value, on: L)) != nil else {
             clua_pop(L, 1)
             return
@@ -45,20 +51,44 @@ public struct LuaTableWriter: ~Copyable {
     }
 
     /// `t[key] = {…}`: a nested table of string fields.
-    public mutating func set(_ key: String, strings: [String: String]) {
+    public mutating func set(_ key: LuaKey, strings: [String: String]) {
         set(key, fieldCapacity: strings.count) { table in
-            for (name, value) in strings { table.set(name, value) }
+            for (name, value) in strings { table.set(LuaKey(name), value) }
         }
     }
 
     /// `t[key] = {…}`: a nested table built in place by `build`.
-    public mutating func set(_ key: String, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
+    public mutating func set(_ key: LuaKey, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
         guard lua_checkstack(L, 4) != 0 else { return }
-        pushString(key)
+        push(key)
         lua_createtable(L, 0, Int32(clamping: fieldCapacity))
         var nested = LuaTableWriter(vm: vm, L: L)
         build(&nested)
         lua_rawset(L, -3)
+    }
+
+    /// A literal key goes through `lua_pushstring`, whose cache (by address) finds the
+    /// interned string without hashing it again — as C code's literal field names do.
+    private func push(_ key: LuaKey) {
+        switch key.storage {
+        case .literal(let literal):
+            if literal.hasPointerRepresentation {
+                let count = literal.utf8CodeUnitCount
+                let start = literal.utf8Start
+                // Null-terminated by definition; one inside would cut the name short.
+                if memchr(start, 0, count) == nil {
+                    start.withMemoryRebound(to: CChar.self, capacity: count + 1) { _ = lua_pushstring(L, $0) }
+                    return
+                }
+            }
+            literal.withUTF8Buffer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    _ = lua_pushlstring(L, chars.baseAddress, chars.count)
+                }
+            }
+        case .text(let text):
+            pushString(text)
+        }
     }
 
     private func pushString(_ string: String) {
@@ -112,4 +142,19 @@ extension LuaVM {
         clua_settop(L, top + 1)
         return L
     }
+}
+
+/// A field name for ``LuaTableWriter``: a string literal (`ctx.set("path", …)`), or any string
+/// (`LuaKey(name)`).
+public struct LuaKey: ExpressibleByStringLiteral {
+    enum Storage {
+        case literal(StaticString)
+        case text(String)
+    }
+
+    let storage: Storage
+
+    public init(stringLiteral value: StaticString) { storage = .literal(value) }
+
+    public init(_ text: String) { storage = .text(text) }
 }

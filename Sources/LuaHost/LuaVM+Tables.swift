@@ -32,7 +32,7 @@ extension LuaVM {
     /// A new table with the given fields (see ``makeTable(_:)-(KeyValuePairs)``).
     public func makeTable(_ fields: [(String, LuaValue)]) -> LuaValue {
         makeTable(fieldCapacity: fields.count) { table in
-            for (key, value) in fields { table.set(key, value) }
+            for (key, value) in fields { table.set(LuaKey(key), value) }
         }
     }
 
