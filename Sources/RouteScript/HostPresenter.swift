@@ -88,12 +88,13 @@ final class PresenterRegistry {
     /// The app's own presentables, when the host has them (``ScriptHost``).
     var mirror: PresentableMirror?
 
-    /// The Swift presenter of a node: the script's choice, then id, route name, kind.
-    func presenter(for node: RouteTree.Node, scriptName: String?, routeName: String?) -> ErasedPresenter? {
+    /// The Swift presenter of a node: the script's choice, then id, route name, kind. The
+    /// route name is looked up only when there are bindings (every plan operation asks).
+    func presenter(for node: RouteTree.Node, scriptName: String?, routeName: () -> String?) -> ErasedPresenter? {
         if let scriptName { return named[scriptName] }
         if bound.isEmpty { return nil }
         if let presenter = bound[.id(node.id)] { return presenter }
-        if let routeName, let presenter = bound[.name(routeName)] { return presenter }
+        if let name = routeName(), let presenter = bound[.name(name)] { return presenter }
         return bound[.kind(node.kind)]
     }
 }

@@ -220,7 +220,7 @@ public final class RouteScriptHost {
         mirror.checkpoint()
         do {
             let result = try body()
-            mirror.checkpoint()
+            mirror.commit()
             return result
         } catch {
             mirror.rollback()

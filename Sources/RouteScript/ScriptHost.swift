@@ -36,6 +36,8 @@ protocol PresentableMirror: AnyObject {
     func decorate(_ model: HeadlessPresentable, _ name: String, _ value: AttributeValue?) throws
     /// Before a dispatch: remember which presentables exist, to go back to on failure.
     func checkpoint()
+    /// The dispatch succeeded: forget what `checkpoint` remembered.
+    func commit()
     func rollback()
     func removeAll()
 }
@@ -112,6 +114,8 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
     }
 
     func checkpoint() { saved = presentables }
+
+    func commit() { saved = nil }
 
     func rollback() {
         if let saved { presentables = saved }

@@ -35,8 +35,9 @@ struct ScriptPresenter: Presenter {
     private func host(_ node: RouteTree.Node) -> ErasedPresenter? {
         var scriptName: String?
         if case .host(let name)? = script.presenters[node.index] { scriptName = name }
-        return registry.presenter(
-            for: node, scriptName: scriptName, routeName: node.route.flatMap { script.tree.endpoints[$0].name })
+        return registry.presenter(for: node, scriptName: scriptName) {
+            node.route.flatMap { script.tree.endpoints[$0].name }
+        }
     }
 
     /// The context of a node for its hooks.

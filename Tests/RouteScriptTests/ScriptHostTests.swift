@@ -111,7 +111,9 @@ final class ScreenPresenter: Presenter {
 
         try host.dispatch("books/new")
         #expect(host["books"]?.modal?.id == "books/new")
+        weak let sheet = host["books/new"]
         try host.back()
+        #expect(sheet == nil, "nothing keeps an unwound presentable alive")
         #expect(host["books"]?.modal == nil)
         #expect(host.presenter.log.contains("app dismiss books/new"))
         #expect(host.presentables["books/new"] == nil, "the dismissed modal was unwound")
