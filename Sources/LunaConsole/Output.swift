@@ -5,6 +5,17 @@ import RouteScript
 
 /// How results are printed: the JSON objects of SPEC §4, or text for people.
 public enum Output {
+    /// `KEY=VALUE` words (`luna path`, the REPL's `path`) as a dictionary, or the first word
+    /// that is not one.
+    public static func keyValues(_ words: [String]) -> (values: [String: String], bad: String?) {
+        var values: [String: String] = [:]
+        for word in words {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return (values, word) }
+            values[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        return (values, nil)
+    }
+
     /// `dispatch --json`: one object per request, keys in the SPEC's order.
     public static func json(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) -> String {
         let request = outcome.resolution.request

@@ -221,13 +221,8 @@ public final class Session {
     private func path(_ argument: String) -> Result {
         let words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let name = words.first else { return usage("path NAME [KEY=VALUE]...") }
-        var values: [String: String] = [:]
-        for word in words.dropFirst() {
-            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                return usage("path NAME [KEY=VALUE]... ('\(word)' is not KEY=VALUE)")
-            }
-            values[String(word[..<equals])] = String(word[word.index(after: equals)...])
-        }
+        let (values, bad) = Output.keyValues(Array(words.dropFirst()))
+        if let bad { return usage("path NAME [KEY=VALUE]... ('\(bad)' is not KEY=VALUE)") }
         guard let tree = host.routeTree else { return failure(RouteScriptError(.notLoaded, "no script is loaded")) }
         do {
             let path = try tree.path(forRouteNamed: name, values: values)

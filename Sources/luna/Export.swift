@@ -67,3 +67,41 @@ struct Export: ParsableCommand {
         }
     }
 }
+
+struct PathCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "path",
+        abstract: "Reverse routing: the path of a named route filled with values.",
+        discussion: """
+            Values that are the route's parameters fill its pattern; the others become the query \
+            (`luna path books.lua book id=42 title=Dune` → books/42?title=Dune). Exit status: 0 \
+            printed, 1 no such route or a value it refuses, 2 a usage error or a script that failed \
+            to load.
+            """)
+
+    @Argument(help: "The route script.") var script: String
+    @Argument(help: "The route's name (name = \"…\" in the script).") var name: String
+    @Argument(help: "KEY=VALUE pairs.") var values: [String] = []
+    @Flag(help: "Print {\"path\":…} or {\"error\":…}.") var json = false
+    @OptionGroup var options: ScriptOptions
+
+    func validate() throws {
+        if let bad = Output.keyValues(values).bad { throw ValidationError("'\(bad)' is not KEY=VALUE") }
+    }
+
+    func run() throws {
+        let host = try options.load(script, json: json)
+        guard let tree = host.routeTree else { return }
+        do {
+            let path = try tree.path(forRouteNamed: name, values: Output.keyValues(values).values)
+            emit(json ? "{\"path\":\(JSONWriter.quoted(path))}" : path)
+        } catch {
+            if json {
+                emit("{\"error\":\(Output.errorObject(error, script: script))}")
+            } else {
+                fail(error, script: script)
+            }
+            throw ExitCode(1)
+        }
+    }
+}

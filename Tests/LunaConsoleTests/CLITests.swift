@@ -216,3 +216,26 @@ import Testing
         #expect(unwritable.stderr.contains("cannot write"))
     }
 }
+
+@Suite struct PathCommandTests {
+    @Test func pathFillsANamedRouteAndRefusesWhatDoesNotFit() throws {
+        let book = try luna(["path", example("books.lua"), "book", "id=42", "title=Dune II"])
+        #expect(book.status == 0)
+        #expect(book.stdout == "books/42?title=Dune%20II\n")
+        let json = try luna(["path", example("books.lua"), "story", "type=news", "id=7", "--json"])
+        #expect(json.stdout == "{\"path\":\"today/story/news/7\"}\n")
+        // The path it prints dispatches to the same route and values.
+        let back = try luna(["dispatch", example("books.lua"), "books/42?title=Dune%20II", "--json"])
+        #expect(back.stdout.contains(#""name":"book","params":{"id":"42"},"query":{"title":"Dune II"}"#))
+
+        let unknown = try luna(["path", example("books.lua"), "nope"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "luna: error: no route is named 'nope' (known names: all_news, book, story)\n")
+        let refused = try luna(["path", example("books.lua"), "story", "type=news", "id=x", "--json"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.hasPrefix("{\"error\":{"))
+        let usage = try luna(["path", example("books.lua"), "book", "id"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("'id' is not KEY=VALUE"))
+    }
+}
