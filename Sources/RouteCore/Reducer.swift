@@ -195,19 +195,21 @@ private struct BuildContext {
 
     mutating func build(depth: Int, old: Presented?) -> Presented {
         let index = chain[depth]
-        let node = tree.nodes[index]
-        switch node.kind {
+        // Fields read in place: a copy of the whole node retains every string and array in it.
+        switch tree.nodes[index].kind {
         case .switcher:
-            let section = node.children.firstIndex(of: chain[depth + 1]) ?? 0
+            let section = tree.nodes[index].children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldContent: Presented?
             if case .switcher(_, let oldSection, let content)? = old, oldSection == section { oldContent = content }
             return .switcher(node: index, section: section, content: build(depth: depth + 1, old: oldContent))
         case .junction:
-            let selected = node.children.firstIndex(of: chain[depth + 1]) ?? 0
+            let children = tree.nodes[index].children
+            let selected = children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldOptions: [Presented]?
-            if case .junction(_, _, let options)? = old, options.count == node.children.count { oldOptions = options }
+            if case .junction(_, _, let options)? = old, options.count == children.count { oldOptions = options }
             var options: [Presented] = []
-            for (position, child) in node.children.enumerated() {
+            options.reserveCapacity(children.count)
+            for (position, child) in children.enumerated() {
                 let previous = oldOptions?[position]
                 if position == selected {
                     if keepStack, isOptionRoot(depth: depth + 1), let previous, previous.hasActivatedScreen {
@@ -232,8 +234,7 @@ private struct BuildContext {
 
     /// Whether the chain below a junction is just the option's root endpoint.
     private func isOptionRoot(depth: Int) -> Bool {
-        let option = tree.nodes[chain[depth]]
-        switch option.kind {
+        switch tree.nodes[chain[depth]].kind {
         case .endpoint: return depth == chain.count - 1
         case .stack: return depth + 1 == chain.count - 1 && tree.nodes[chain[depth + 1]].relation == .member
         default: return false
@@ -247,6 +248,7 @@ private struct BuildContext {
             return [build(depth: depth, old: previous)]
         }
         var items: [Presented] = []
+        items.reserveCapacity(chain.count - depth)
         var current = depth
         while true {
             let node = chain[current]

@@ -139,8 +139,8 @@ extension RouteTree {
             }
             let params = match.parameters(in: matcher)
             var next: String?
-            let endpoint = endpoints[match.route]
-            if !endpoint.guards.isEmpty {
+            if !endpoints[match.route].guards.isEmpty {
+                let endpoint = endpoints[match.route]
                 let context = RouteContext(
                     path: request.path, params: params, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
