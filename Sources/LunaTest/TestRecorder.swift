@@ -60,13 +60,18 @@ public enum TestRecorder {
         return file
     }
 
-    static func quoted(_ text: String) -> String {
+    /// A Lua string literal for `text`: quotes and backslashes escaped, control characters as
+    /// three-digit `\ddd` escapes (a raw carriage return or newline would end the literal).
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let digits = String(scalar.value)
+                out += "\\" + String(repeating: "0", count: 3 - digits.count) + digits
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -274,7 +274,8 @@ public final class Matcher {
 
     /// Matches decoded path segments.
     public func match(segments: [String]) throws(RouteError) -> Match? {
-        guard segments.count <= Int(UInt16.max) else {
+        // A request's limits (no request has more), which also keep offsets within 16 bits.
+        guard segments.count <= Request.maximumSegments else {
             throw RouteError(.invalidRequest, "the path has more than \(Request.maximumSegments) segments")
         }
         var bytes: [UInt8] = []
@@ -282,7 +283,7 @@ public final class Matcher {
         for segment in segments {
             let start = bytes.count
             bytes.append(contentsOf: segment.utf8)
-            guard bytes.count <= Int(UInt16.max) else {
+            guard bytes.count <= Request.maximumPathBytes else {
                 throw RouteError(.invalidRequest, "the path is longer than \(Request.maximumPathBytes) bytes")
             }
             let hash = bytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start...])) }
@@ -358,7 +359,7 @@ public final class Matcher {
             var sawColon = false
             var position = 0
             let length = bytes.count
-            guard let base = bytes.baseAddress else { return search(empty: bytes) }
+            guard let base = bytes.baseAddress else { return outcome(bytes, UnsafeBufferPointer(start: nil, count: 0)) }
             while position < length {
                 let byte = base[position]
                 if byte < 0x40 && (specials >> UInt64(byte)) & 1 != 0 {
@@ -397,13 +398,20 @@ public final class Matcher {
                 if count < 0 { return .slowPath }
             }
             guard end - start <= Request.maximumPathBytes else { return .slowPath }
-            let segments = UnsafeBufferPointer(rebasing: ranges[0..<count])
-            let found: Int32
-            do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
-            if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
-            if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
-            return rawOutcome(found, segments)
+            return outcome(bytes, UnsafeBufferPointer(rebasing: ranges[0..<count]))
         }
+    }
+
+    /// Searches split segments: the winner, or what the slow path must try (regex routes).
+    @inline(__always)
+    private func outcome(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+    ) -> FastOutcome {
+        let found: Int32
+        do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
+        if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
+        if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
+        return rawOutcome(found, segments)
     }
 
     /// The outcome of a raw match: spans packed in a word when there are at most two.
@@ -427,17 +435,6 @@ public final class Matcher {
             packed |= Match.pack(span) << UInt64(32 * k)
         }
         return .matchedPacked(Int(route), packed, info.spanCount)
-    }
-
-    /// The empty request: the root.
-    private func search(empty bytes: UnsafeBufferPointer<UInt8>) -> FastOutcome {
-        let found: Int32
-        do throws(RouteError) { found = try search(bytes, UnsafeBufferPointer(start: nil, count: 0)) } catch {
-            return .failure(error)
-        }
-        if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
-        if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
-        return .matched(Int(found), [])
     }
 
     /// Splits `bytes[start..<end]` into hashed segments; nil when there are too many.

@@ -8,10 +8,10 @@ final class ScriptCallbacks {
     let flagsTable: LuaValue
     let deviceTable: LuaValue
     let viewClass: LuaClass
-    /// The last `ctx` built in the current dispatch, reused while the context is the same.
-    private var contextCache: (RouteContext, LuaValue)?
-    /// The registry entry every `ctx` is built into (one for the life of the state).
+    /// The registry entry every `ctx` is built into (one for the life of the state), and the
+    /// context it holds in the current dispatch (reused while the context is the same).
     private var contextSlot: LuaValue?
+    private var slotContext: RouteContext?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Where `view` writes go besides the headless model: the app's presentables.
@@ -38,11 +38,11 @@ final class ScriptCallbacks {
     }
 
     /// Forgets the cached `ctx` (at the start of each dispatch).
-    func beginDispatch() { contextCache = nil }
+    func beginDispatch() { slotContext = nil }
 
     /// The `ctx` table for a context, built at most once while the context is unchanged.
     func context(_ context: RouteContext) -> LuaValue {
-        if let (cached, table) = contextCache, cached == context { return table }
+        if let slot = contextSlot, let cached = slotContext, cached == context { return slot }
         // Built in place, nested tables included, into the previous ctx's registry entry.
         let table = vm.makeTable(fieldCapacity: 9, replacing: contextSlot) { ctx in
             ctx.set("path", context.path)
@@ -56,7 +56,7 @@ final class ScriptCallbacks {
             ctx.set("device", deviceTable)
         }
         contextSlot = table
-        contextCache = (context, table)
+        slotContext = context
         return table
     }
 

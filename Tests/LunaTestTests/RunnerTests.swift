@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import LunaTest
 import Testing
 
@@ -217,5 +218,18 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
             """)
         let result = TestRunner(options: .init()).run(file: file)
         #expect(result.cases.map(\.status) == [.passed, .passed, .passed], "\(result.cases.compactMap(\.message))")
+    }
+}
+
+@Suite struct RecorderQuotingTests {
+    /// What `save-test` writes into a test file reads back in Lua as the same string.
+    @Test(arguments: [
+        "books/42?title=Dune", "say \"hi\"", #"back\slash"#, "line\nbreak", "carriage\rreturn", "tab\there",
+        "nul\u{0}9digits", "\u{1}2\u{1F}3\u{7F}", "é 日本 🙂",
+    ])
+    func quotedStringsReadBackInLua(text: String) throws {
+        let vm = try LuaVM()
+        let value = try vm.run("return " + TestRecorder.quoted(text), chunkName: "=quoted")
+        #expect(value == [.string(text)])
     }
 }

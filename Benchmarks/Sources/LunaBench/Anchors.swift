@@ -43,11 +43,16 @@ struct RoutingKitMatcher {
 
     @inline(__always)
     func route(_ request: String) -> Int {
-        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
-        let path = request[..<end].split(separator: "/").map(String.init)
+        let path = pathPart(request).split(separator: "/").map(String.init)
         var parameters = RoutingKit.Parameters()
         return router.route(path: path, parameters: &parameters) ?? -1
     }
+}
+
+/// A request without its query and fragment, as the anchors' servers cut it.
+@inline(__always)
+func pathPart(_ request: String) -> Substring {
+    request[..<(request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex)]
 }
 
 /// Hummingbird 2's trie router as its server uses it: the request's path (query and
@@ -67,14 +72,12 @@ struct HummingbirdMatcher {
 
     /// The winning route, or -1.
     func winner(_ request: String) -> Int {
-        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
-        return trie.resolve(String(request[..<end]))?.value ?? -1
+        trie.resolve(String(pathPart(request)))?.value ?? -1
     }
 
     @inline(__always)
     func route(_ request: String) -> Int {
-        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
-        guard let (value, parameters) = trie.resolve(String(request[..<end])) else { return -1 }
+        guard let (value, parameters) = trie.resolve(String(pathPart(request))) else { return -1 }
         var total = value
         for (_, parameter) in parameters { total &+= parameter.utf8.count }
         return total
@@ -97,8 +100,7 @@ struct RegexScanMatcher {
     }
 
     func route(_ request: String) -> Int {
-        let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
-        let path = request[..<end].split(separator: "/").joined(separator: "/")
+        let path = pathPart(request).split(separator: "/").joined(separator: "/")
         let range = NSRange(path.startIndex..<path.endIndex, in: path)
         for (index, expression) in expressions.enumerated() {
             if let match = expression.firstMatch(in: path, range: range) { return index + match.numberOfRanges }

@@ -199,8 +199,7 @@ struct Bench {
             row["hummingbird_agree"] = Double(agree) / Double(max(1, birdRequests.count))
             // RoutingKit's route() alone, on paths split beforehand.
             let split = requests.map { request -> [String] in
-                let end = request.firstIndex { $0 == "?" || $0 == "#" } ?? request.endIndex
-                return request[..<end].split(separator: "/").map(String.init)
+                pathPart(request).split(separator: "/").map(String.init)
             }
             row["routingkit_route_ns"] = harness.nanoseconds(operations: count) {
                 var total = 0
