@@ -27,6 +27,7 @@ int64_t clua_now_ns(void) {
 
 static void trip(clua_Host *H, int limit);
 static void limit_hook(lua_State *L, lua_Debug *ar);
+static int message_handler(lua_State *L);
 
 // Why: the memory cap (SPEC §5) is enforced by the allocator. Lua turns a NULL from a
 // growing allocation into a memory error (after an emergency collection). The cap applies
@@ -167,6 +168,11 @@ lua_State *clua_open(size_t memory_cap, clua_HostFunction dispatch, clua_Release
     H->main = L;
     lua_atpanic(L, panic);
     lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+    // The message handler lives in the main thread's first slot for the life of the state:
+    // an outermost call names it there instead of inserting and removing a copy each time.
+    // Nothing pops below it (every stack use is relative to the top it found), and
+    // clua_gettop hides it.
+    lua_pushcfunction(L, message_handler);
     return L;
 }
 
@@ -180,6 +186,12 @@ size_t clua_memory_used(lua_State *L) { return clua_host(L)->used; }
 size_t clua_memory_cap(lua_State *L) { return clua_host(L)->cap; }
 int64_t clua_instructions_used(lua_State *L) { return clua_host(L)->executed; }
 int clua_call_depth(lua_State *L) { return clua_host(L)->depth; }
+
+int clua_gettop(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    int top = lua_gettop(L);
+    return L == H->main && H->depth == 0 ? top - CLUA_RESERVED_SLOTS : top;
+}
 
 void clua_set_default_limits(lua_State *L, int64_t budget, int64_t deadline_ns) {
     clua_Host *H = clua_host(L);
@@ -281,16 +293,24 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
         }
     }
     int base = lua_gettop(L) - nargs;  // the function's slot
-    lua_pushcfunction(L, message_handler);
-    lua_insert(L, base);
+    // The outermost call on the main thread finds the handler in the first slot (see
+    // clua_open); a nested one (its indexes relative to a C function's frame) or one on
+    // another thread gets a copy below its function, removed after.
+    int reserved = L == H->main && H->depth == 0;
+    if (!reserved) {
+        lua_pushcfunction(L, message_handler);
+        lua_insert(L, base);
+    }
     int enforce = H->enforce;
     H->enforce = 1;
     H->depth++;
-    int status = lua_pcall(L, nargs, nresults, base);
+    int status = lua_pcall(L, nargs, nresults, reserved ? CLUA_RESERVED_SLOTS : base);
     H->depth--;
     H->enforce = enforce;
-    lua_rotate(L, base, -1);  // remove the handler
-    lua_settop(L, -2);
+    if (!reserved) {
+        lua_rotate(L, base, -1);  // remove the handler
+        lua_settop(L, -2);
+    }
     if (status != LUA_OK) {
         if (H->tripped) {
             *limit = H->tripped;

@@ -37,6 +37,17 @@ public final class LuaReference {
     }
 
     deinit { release() }
+
+    /// The registry index to push, when the reference belongs to the open state `token` names.
+    @inline(__always)
+    func registryIndex(in token: LuaStateToken, isClosed: Bool) throws -> Int32 {
+        // A closed state's references are released.
+        guard owner === token else {
+            throw LuaError(kind: .released, message: "the Lua reference belongs to another state")
+        }
+        guard ref != LUA_NOREF, !isClosed else { throw LuaError.releasedReference }
+        return ref
+    }
 }
 
 /// Names a VM while it is open: references hold it strongly and reach their VM through it.

@@ -27,6 +27,13 @@ public struct LuaTableWriter: ~Copyable {
 
     /// `t[key] = value`.
     public mutating func set(_ key: LuaKey, _ value: String) {
+        if let name = key.cString {
+            // As C code sets a field: the literal's interned string is found by address.
+            // lua_setfield on a table this writer created (no metatable) is a raw write.
+            pushString(value)
+            lua_setfield(L, -2, name)
+            return
+        }
         push(key)
         pushString(value)
         lua_rawset(L, -3)
@@ -53,7 +60,12 @@ public struct LuaTableWriter: ~Copyable {
     /// `t[key] = {…}`: a nested table of string fields.
     public mutating func set(_ key: LuaKey, strings: [String: String]) {
         set(key, fieldCapacity: strings.count) { table in
-            for (name, value) in strings { table.set(LuaKey(name), value) }
+            guard !strings.isEmpty else { return }
+            for (name, value) in strings {
+                table.pushString(name)
+                table.pushString(value)
+                lua_rawset(table.L, -3)
+            }
         }
     }
 
@@ -75,11 +87,11 @@ public struct LuaTableWriter: ~Copyable {
             if literal.hasPointerRepresentation {
                 let count = literal.utf8CodeUnitCount
                 let start = literal.utf8Start
-                // Null-terminated by definition; one inside would cut the name short.
-                if memchr(start, 0, count) == nil {
-                    start.withMemoryRebound(to: CChar.self, capacity: count + 1) { _ = lua_pushstring(L, $0) }
-                    return
-                }
+                // Null-terminated by definition; a NUL inside would cut the name short, which
+                // no field name of Luna's has (a literal is the host's source, not input).
+                assert(memchr(start, 0, count) == nil, "a LuaKey literal must not contain NUL")
+                start.withMemoryRebound(to: CChar.self, capacity: count + 1) { _ = lua_pushstring(L, $0) }
+                return
             }
             literal.withUTF8Buffer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -91,7 +103,7 @@ public struct LuaTableWriter: ~Copyable {
         }
     }
 
-    private func pushString(_ string: String) {
+    fileprivate func pushString(_ string: String) {
         if let done = string.utf8.withContiguousStorageIfAvailable({ bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
         }) {
@@ -121,12 +133,11 @@ extension LuaVM {
     public func makeTable(
         fieldCapacity: Int, replacing slot: LuaValue?, _ build: (inout LuaTableWriter) -> Void
     ) -> LuaValue {
-        guard case .table(let reference)? = slot, reference.owner === token, reference.ref != LUA_NOREF,
-            !isClosed
+        guard let slot, case .table = slot, let index = try? slot.reference?.registryIndex(in: token, isClosed: isClosed)
         else { return makeTable(fieldCapacity: fieldCapacity, build) }
         guard let L = pushTable(fieldCapacity: fieldCapacity, build) else { return .nil }
-        lua_rawseti(L, clua_registryindex(), lua_Integer(reference.ref))  // [-1, +0, m]
-        return .table(reference)
+        lua_rawseti(L, clua_registryindex(), lua_Integer(index))  // [-1, +0, m]
+        return slot
     }
 
     /// Builds a table on the current thread's stack, leaving exactly it on top; nil when the
@@ -145,7 +156,8 @@ extension LuaVM {
 }
 
 /// A field name for ``LuaTableWriter``: a string literal (`ctx.set("path", …)`), or any string
-/// (`LuaKey(name)`).
+/// (`LuaKey(name)`). A literal goes to Lua as a C string, so it must not contain NUL
+/// (checked in debug builds); use `LuaKey(_:)` for names that might.
 public struct LuaKey: ExpressibleByStringLiteral {
     enum Storage {
         case literal(StaticString)
@@ -155,6 +167,15 @@ public struct LuaKey: ExpressibleByStringLiteral {
     let storage: Storage
 
     public init(stringLiteral value: StaticString) { storage = .literal(value) }
+
+    /// The literal as a C string (NUL-terminated by definition), when it is one.
+    var cString: UnsafePointer<CChar>? {
+        guard case .literal(let literal) = storage, literal.hasPointerRepresentation else { return nil }
+        let count = literal.utf8CodeUnitCount
+        let start = literal.utf8Start
+        assert(memchr(start, 0, count) == nil, "a LuaKey literal must not contain NUL")
+        return UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+    }
 
     public init(_ text: String) { storage = .text(text) }
 }

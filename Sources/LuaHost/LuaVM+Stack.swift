@@ -5,27 +5,28 @@ internal import CLuaShims
 // allocator never fails while Swift runs (see clua_shims.h).
 extension LuaVM {
     /// Pushes a value (lua_push*, §4.6, [-0, +1, m]; lua_rawgeti, [-0, +1, -]).
-    func push(_ value: LuaValue, on L: OpaquePointer) throws {
+    func push(_ value: borrowing LuaValue, on L: OpaquePointer) throws {
         switch value {
         case .nil: lua_pushnil(L)
         case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
         case .integer(let i): lua_pushinteger(L, lua_Integer(i))
         case .number(let d): lua_pushnumber(L, d)
-        case .string(var s):
-            s.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    _ = lua_pushlstring(L, chars.baseAddress, chars.count)
+        case .string(let s):
+            // Read in place (a `var` binding would copy the whole value, payload retained).
+            if s.utf8.withContiguousStorageIfAvailable({ bytes in
+                bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+            }) == nil {
+                var contiguous = s
+                contiguous.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
                 }
             }
         case .lightUserdata(let p): lua_pushlightuserdata(L, p)
         case .table(let r), .function(let r), .userdata(let r), .thread(let r):
-            // A closed state's references are released.
-            guard r.owner === token else {
-                throw LuaError(
-                    kind: .released, message: "the Lua reference belongs to another state")
-            }
-            guard r.ref != LUA_NOREF, !isClosed else { throw LuaError.releasedReference }
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(r.ref))
+            // The registry index is read inside the switch and pushed after it: a C call
+            // inside made the compiler hold a copy of the whole value across it.
+            let ref = try r.registryIndex(in: token, isClosed: isClosed)
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(ref))
         }
     }
 

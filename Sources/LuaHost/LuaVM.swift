@@ -97,7 +97,7 @@ public final class LuaVM {
 
     /// The number of values on the current Lua stack. Every public operation leaves it as it
     /// found it; tests assert that.
-    public var stackTop: Int { isClosed ? 0 : Int(lua_gettop(current)) }
+    public var stackTop: Int { isClosed ? 0 : Int(clua_gettop(current)) }
 
     /// Runs full garbage collections until memory stops shrinking (at most 8): one cycle
     /// frees the garbage, later ones let Lua shrink its string table and stacks, which it
@@ -195,30 +195,44 @@ public final class LuaVM {
     }
 
     /// ``call(_:_:limits:)`` with one argument, without an argument array (hooks and guards
-    /// get one `ctx`: the array would be an allocation per call).
+    /// get one `ctx`: the array would be an allocation per call). The function and argument
+    /// are pushed straight from the caller's values (no closure holding copies of them).
     public func call(_ function: LuaValue, _ argument: LuaValue, limits: LuaLimits? = nil) throws -> [LuaValue] {
-        try call(function, argumentCount: 1, limits: limits) { L in try push(argument, on: L) }
+        let L = try prepareCall(argumentCount: 1)
+        let top = lua_gettop(L)
+        do {
+            try push(function, on: L)
+            try push(argument, on: L)
+        } catch {
+            clua_settop(L, top)
+            throw error
+        }
+        return try finishCall(L, top: top, argumentCount: 1, limits: limits)
     }
 
     /// ``call(_:_:limits:)`` with two arguments, without an argument array.
     public func call(
         _ function: LuaValue, _ first: LuaValue, _ second: LuaValue, limits: LuaLimits? = nil
     ) throws -> [LuaValue] {
-        try call(function, argumentCount: 2, limits: limits) { L in
+        let L = try prepareCall(argumentCount: 2)
+        let top = lua_gettop(L)
+        do {
+            try push(function, on: L)
             try push(first, on: L)
             try push(second, on: L)
+        } catch {
+            clua_settop(L, top)
+            throw error
         }
+        return try finishCall(L, top: top, argumentCount: 2, limits: limits)
     }
 
     private func call(
         _ function: LuaValue, argumentCount: Int, limits: LuaLimits?,
         pushArguments: (OpaquePointer) throws -> Void
     ) throws -> [LuaValue] {
-        let L = try liveThread()
+        let L = try prepareCall(argumentCount: argumentCount)
         let top = lua_gettop(L)
-        guard lua_checkstack(L, Int32(argumentCount + 8)) != 0 else {
-            throw LuaError(kind: .nesting, message: "Lua stack overflow (too many arguments)")
-        }
         do {
             try push(function, on: L)
             try pushArguments(L)
@@ -226,6 +240,23 @@ public final class LuaVM {
             clua_settop(L, top)
             throw error
         }
+        return try finishCall(L, top: top, argumentCount: argumentCount, limits: limits)
+    }
+
+    /// The thread a call runs on, with room for the function, its arguments and a handler.
+    @inline(__always)
+    private func prepareCall(argumentCount: Int) throws -> OpaquePointer {
+        let L = try liveThread()
+        guard lua_checkstack(L, Int32(argumentCount + 8)) != 0 else {
+            throw LuaError(kind: .nesting, message: "Lua stack overflow (too many arguments)")
+        }
+        return L
+    }
+
+    /// Calls the function pushed above `top` with its arguments and collects its results.
+    private func finishCall(
+        _ L: OpaquePointer, top: Int32, argumentCount: Int, limits: LuaLimits?
+    ) throws -> [LuaValue] {
         let limits = limits ?? options.callLimits
         var limit: Int32 = 0
         let status = clua_pcall(

@@ -27,6 +27,37 @@ import Testing
         expectHealthy(vm)
     }
 
+    /// The outermost call finds the message handler in the main thread's reserved slot; a
+    /// call from inside a host function, or on a coroutine's thread, gets its own copy. All
+    /// three report the error and leave the stack as they found it.
+    @Test func everyKindOfCallReportsItsErrorAndKeepsTheStack() throws {
+        let vm = try LuaVM()
+        let fail = try vm.run("return function(x) error('boom ' .. tostring(x)) end", chunkName: "@f.lua")[0]
+        vm.register("callBack") { args in try args.vm.call(fail, args[1]) }
+        for _ in 0..<3 {
+            let outer = #expect(throws: LuaError.self) { try balanced(vm) { try vm.call(fail, .integer(1)) } }
+            #expect(outer?.message == "f.lua:1: boom 1")
+            #expect(outer?.traceback?.contains("f.lua:1:") == true)
+        }
+        #expect(vm.stackTop == 0)
+        let nested = try balanced(vm) {
+            try vm.run("return pcall(callBack, 2)", chunkName: "@n.lua")
+        }
+        #expect(nested[0] == false)
+        #expect(nested[1].stringValue == "f.lua:1: boom 2")
+        let inCoroutine = try balanced(vm) {
+            try vm.run(
+                "local co = coroutine.create(function() return pcall(callBack, 3) end) return coroutine.resume(co)",
+                chunkName: "@c.lua")
+        }
+        #expect(inCoroutine[0] == true)
+        #expect(inCoroutine[1] == false)
+        #expect(inCoroutine[2].stringValue == "f.lua:1: boom 3")
+        let fine = try balanced(vm) { try vm.run("return 1 + 1", chunkName: "=ok") }
+        #expect(fine == [.integer(2)])
+        expectHealthy(vm)
+    }
+
     @Test func anErrorInsideAMessageHandlerIsContained() throws {
         let vm = try LuaVM()
         let result = try vm.run(

@@ -251,19 +251,30 @@ struct Bench {
 
     // MARK: Calls and dispatch
 
+    /// The C and Swift calls in alternating rounds (this machine's speed drifts: measuring
+    /// one after the other would put the drift into the ratio); each figure is the median of
+    /// its rounds and the ratio the median of the rounds' ratios.
     mutating func measureCalls() throws {
         let callback = Self.callback
         let iterations = quick ? 20_000 : 100_000
+        let call = try Self.swiftCall()
+        for _ in 0..<1000 { call() }  // warm-up
         var cSamples: [Double] = []
-        for _ in 0..<(quick ? 3 : 7) {
+        var swiftSamples: [Double] = []
+        var ratios: [Double] = []
+        for _ in 0..<(quick ? 5 : 11) {
             let elapsed = lua_call_bench_from_c(callback, Int32(iterations))
-            cSamples.append(Double(elapsed) / Double(iterations))
+            let c = Double(elapsed) / Double(iterations)
+            let start = ContinuousClock.now
+            for _ in 0..<iterations { call() }
+            let swift = Harness.nanoseconds(ContinuousClock.now - start) / Double(iterations)
+            cSamples.append(c)
+            swiftSamples.append(swift)
+            ratios.append(swift / c)
         }
         scalars["lua_call_c_ns"] = Harness.median(cSamples)
-        let call = try Self.swiftCall()
-        scalars["lua_call_swift_ns"] = harness.nanoseconds(operations: iterations) {
-            for _ in 0..<iterations { call() }
-        }
+        scalars["lua_call_swift_ns"] = Harness.median(swiftSamples)
+        scalars["lua_call_ratio"] = Harness.median(ratios)
     }
 
     static let callback = "return function(ctx) local id = ctx.params.id end"

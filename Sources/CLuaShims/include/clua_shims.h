@@ -104,6 +104,11 @@ size_t clua_memory_cap(lua_State *L);
 int64_t clua_instructions_used(lua_State *L);
 /// How many protected calls are under way (0 when no Lua code runs).
 int clua_call_depth(lua_State *L);
+/// Slots at the bottom of the main thread's stack that belong to the host (the message
+/// handler of outermost calls).
+#define CLUA_RESERVED_SLOTS 1
+/// lua_gettop without the host's reserved slots (when no Lua code runs on the main thread).
+int clua_gettop(lua_State *L);
 
 /// Runs the function below `nargs` arguments on top of the stack under lua_pcall with the
 /// traceback message handler. When this is the outermost call, the instruction budget and
