@@ -133,7 +133,8 @@ extension LuaVM {
     public func makeTable(
         fieldCapacity: Int, replacing slot: LuaValue?, _ build: (inout LuaTableWriter) -> Void
     ) -> LuaValue {
-        guard let slot, case .table = slot, let index = try? slot.reference?.registryIndex(in: token, isClosed: isClosed)
+        guard let slot, case .table = slot,
+            let index = try? slot.reference?.registryIndex(in: token, isClosed: isClosed)
         else { return makeTable(fieldCapacity: fieldCapacity, build) }
         guard let L = pushTable(fieldCapacity: fieldCapacity, build) else { return .nil }
         lua_rawseti(L, clua_registryindex(), lua_Integer(index))  // [-1, +0, m]
