@@ -57,10 +57,17 @@ public struct Match: Sendable {
             return result
         case .raw, .packed, .decoded:
             let names = matcher.parameterNames[route]
-            guard !names.isEmpty else { return [:] }
-            var result = [String: String](minimumCapacity: names.count)
-            for (index, name) in names.enumerated() { result[name] = value(at: index) }
-            return result
+            // Literals for the usual one or two parameters: built by code specialized here
+            // (`init(minimumCapacity:)` looks the storage's generic metadata up each time).
+            switch names.count {
+            case 0: return [:]
+            case 1: return [names[0]: value(at: 0)]
+            case 2 where names[0] != names[1]: return [names[0]: value(at: 0), names[1]: value(at: 1)]
+            default:
+                var result: [String: String] = [:]
+                for (index, name) in names.enumerated() { result[name] = value(at: index) }
+                return result
+            }
         }
     }
 

@@ -63,14 +63,30 @@ public struct Reducer {
         -> Transition
     {
         let endpoint = tree.endpoints[resolution.route].node
-        let chain = tree.chain(to: endpoint)
-        var context = BuildContext(
-            tree: tree, chain: chain, resolution: resolution, keepStack: options.keepStack, keptOption: nil)
-        let presented = context.build(depth: 0, old: state.presented)
+        // The chain root → endpoint on the stack (a tree is a handful of levels deep).
+        var depth = 0
+        var current: Int? = endpoint
+        while let index = current {
+            depth += 1
+            current = tree.nodes[index].parent
+        }
+        let (presented, keptOption) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
+            var position = depth
+            current = endpoint
+            while let index = current {
+                position -= 1
+                chain.initializeElement(at: position, to: index)
+                current = tree.nodes[index].parent
+            }
+            var context = BuildContext(
+                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack,
+                keptOption: nil)
+            return (context.build(depth: 0, old: state.presented), context.keptOption)
+        }
         var next = RouterState(
             request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
             requested: resolution.requested)
-        if context.keptOption == true, let top = presented.topScreen, let request = top.activation.request,
+        if keptOption == true, let top = presented.topScreen, let request = top.activation.request,
             let route = tree.nodes[top.node].route
         {
             // keepStack: the state follows what is on screen (the kept stack's top).
@@ -180,12 +196,13 @@ public struct Reducer {
 /// Builds the new presentation along the matched chain, reusing the old one where kept.
 private struct BuildContext {
     let tree: RouteTree
-    let chain: [Int]
+    /// Node indexes from the root to the matched endpoint (valid during the build only).
+    let chain: UnsafeBufferPointer<Int>
     let resolution: Resolution
     let keepStack: Bool
     var keptOption: Bool?
 
-    init(tree: RouteTree, chain: [Int], resolution: Resolution, keepStack: Bool, keptOption: Bool?) {
+    init(tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool, keptOption: Bool?) {
         self.tree = tree
         self.chain = chain
         self.resolution = resolution

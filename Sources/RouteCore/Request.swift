@@ -23,7 +23,12 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// Copied into resolutions, states and activations: behind one copy-on-write reference.
     private struct Fields: Sendable {
         var original: String
-        var segments: [String]
+        /// The segments when given or set; nil while they are read from `original`'s path
+        /// bytes (validated when parsed): a dispatch matches the raw bytes and most requests
+        /// never need their segments as strings.
+        var givenSegments: [String]?
+        /// The path's bytes in `original` (when `givenSegments` is nil).
+        var path: Range<Int>
         var query: [String: String]
         var fragment: String?
     }
@@ -33,12 +38,15 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// The request as given.
     public var original: String {
         get { storage.value.original }
-        set { storage.value.original = newValue }
+        set {
+            if storage.value.givenSegments == nil { storage.value.givenSegments = segments }
+            storage.value.original = newValue
+        }
     }
     /// The percent-decoded path segments.
     public var segments: [String] {
-        get { storage.value.segments }
-        set { storage.value.segments = newValue }
+        get { storage.value.givenSegments ?? Self.segments(of: storage.value.original, path: storage.value.path) }
+        set { storage.value.givenSegments = newValue }
     }
     /// The decoded query items; a repeated key keeps the last value.
     public var query: [String: String] {
@@ -53,7 +61,10 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
 
     public static func == (lhs: Request, rhs: Request) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)
-            || (lhs.original == rhs.original && lhs.segments == rhs.segments && lhs.query == rhs.query
+            || (lhs.original == rhs.original
+                && ((lhs.storage.value.givenSegments == nil && rhs.storage.value.givenSegments == nil)
+                    || lhs.segments == rhs.segments)
+                && lhs.query == rhs.query
                 && lhs.fragment == rhs.fragment)
     }
 
@@ -61,7 +72,12 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// inside a segment stays percent-encoded (`a%2F42`), so dispatching the path again gives
     /// the same segments; everything else reads decoded.
     public var path: String {
-        segments.map { segment in
+        if storage.value.givenSegments == nil,
+            let raw = Self.normalizedRawPath(storage.value.original, storage.value.path)
+        {
+            return raw
+        }
+        return segments.map { segment in
             guard segment.utf8.contains(where: { $0 == 0x2F || $0 == 0x25 || $0 == 0x3F || $0 == 0x23 }) else {
                 return segment
             }
@@ -86,7 +102,7 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         storage = CopyOnWrite(
             Fields(
                 original: original ?? Self.format(segments: segments, query: query, fragment: fragment),
-                segments: segments, query: query, fragment: fragment))
+                givenSegments: segments, path: 0..<0, query: query, fragment: fragment))
     }
 
     /// Parses a request string or URL.
@@ -99,15 +115,57 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         switch parsed {
         case .success(let parts):
             storage = CopyOnWrite(
-                Fields(original: string, segments: parts.segments, query: parts.query, fragment: parts.fragment))
+                Fields(
+                    original: string, givenSegments: nil, path: parts.path, query: parts.query,
+                    fragment: parts.fragment))
         case .failure(let error): throw error
         }
     }
 
-    private typealias Parsed = (segments: [String], query: [String: String], fragment: String?)
+    private typealias Parsed = (path: Range<Int>, query: [String: String], fragment: String?)
 
-    /// Splits and decodes the request bytes in place (one allocation for the segments,
-    /// one for a query).
+    /// The path as written when it is already normalized (no `%`, no empty segment), which
+    /// is the usual case: no segment strings to make and join.
+    private static func normalizedRawPath(_ original: String, _ path: Range<Int>) -> String? {
+        let utf8 = original.utf8
+        guard !path.isEmpty else { return "" }
+        let start = utf8.index(utf8.startIndex, offsetBy: path.lowerBound)
+        let end = utf8.index(start, offsetBy: path.count)
+        var previous = Bytes.slash
+        for byte in utf8[start..<end] {
+            if byte == Bytes.percent || (byte == Bytes.slash && previous == Bytes.slash) { return nil }
+            previous = byte
+        }
+        guard previous != Bytes.slash else { return nil }
+        return String(original[start..<end])
+    }
+
+    /// The segments of a validated path (see ``parse(_:)``).
+    private static func segments(of original: String, path: Range<Int>) -> [String] {
+        var text = original
+        return text.withUTF8 { bytes in
+            var segments: [String] = []
+            var segmentStart = path.lowerBound
+            var position = segmentStart
+            while position <= path.upperBound {
+                if position == path.upperBound || bytes[position] == Bytes.slash {
+                    if position > segmentStart {
+                        let range = segmentStart..<position
+                        // Validated when parsed; the raw text is only a fallback that cannot run.
+                        segments.append(
+                            (try? decode(bytes, range, plusIsSpace: false, what: ""))
+                                ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+                    }
+                    segmentStart = position + 1
+                }
+                position += 1
+            }
+            return segments
+        }
+    }
+
+    /// Splits the request bytes and validates the path's segments in place (their strings are
+    /// made when asked for); decodes the query (one allocation) and the fragment.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Parsed, RouteError> {
         do throws(RouteError) {
             let parts = RequestParts(bytes)
@@ -127,16 +185,14 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             guard count <= maximumSegments else {
                 throw RouteError(.invalidRequest, "the path has more than \(maximumSegments) segments")
             }
-            var segments: [String] = []
-            segments.reserveCapacity(count)
+            var number = 0
             var segmentStart = parts.path.lowerBound
             var position = segmentStart
             while position <= parts.path.upperBound {
                 if position == parts.path.upperBound || bytes[position] == Bytes.slash {
                     if position > segmentStart {
-                        let number = segments.count + 1
-                        segments.append(
-                            try decode(bytes, segmentStart..<position, plusIsSpace: false, what: "segment \(number)"))
+                        number += 1
+                        try validate(bytes, segmentStart..<position, what: "segment \(number)")
                     }
                     segmentStart = position + 1
                 }
@@ -166,10 +222,19 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             let fragment = try parts.fragment.map { (range) throws(RouteError) in
                 try decode(bytes, range, plusIsSpace: false, what: "the fragment")
             }
-            return .success((segments, query, fragment))
+            return .success((parts.path, query, fragment))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Throws what ``decode(_:_:plusIsSpace:what:)`` would, without making the string when
+    /// there is nothing to decode.
+    private static func validate(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: @autoclosure () -> String
+    ) throws(RouteError) {
+        guard UnsafeBufferPointer(rebasing: bytes[range]).contains(Bytes.percent) else { return }
+        _ = try decode(bytes, range, plusIsSpace: false, what: what())
     }
 
     private static func decode(

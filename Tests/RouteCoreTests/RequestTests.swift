@@ -1,8 +1,39 @@
+import RouteCoreOracle
 import Testing
 
 @testable import RouteCore
 
 @Suite struct RequestTests {
+    /// A parsed request keeps its path's bytes and makes segment strings only when asked: its
+    /// segments and normalized path must be those of the same request built from the segments
+    /// it reads, on seeded random paths (slashes doubled, leading and trailing, `%` escapes of
+    /// `/ ? # %`, spaces, UTF-8) with and without query and fragment.
+    @Test func lazilyReadSegmentsAgreeWithGivenOnes() throws {
+        var generator = SeededGenerator(seed: 20_261_123)
+        let pieces = ["a", "books", "42", "%2F", "%25", "%3F", "%23", "%20", "caf%C3%A9", "日本", "x+y", "", "-", "~"]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                text += Bool.random(using: &generator) ? "/" : "//"
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    text += pieces.randomElement(using: &generator)!
+                }
+            }
+            if Bool.random(using: &generator) { text += "/" }
+            if Bool.random(using: &generator) { text += "?q=1&r=a+b" }
+            if Bool.random(using: &generator) { text += "#frag" }
+            let parsed = try Request(parsing: text)
+            let given = Request(
+                segments: parsed.segments, query: parsed.query, fragment: parsed.fragment, original: parsed.original)
+            #expect(parsed.path == given.path, "\(text)")
+            #expect(parsed == given, "\(text)")
+            #expect(try Request(parsing: parsed.path).segments == parsed.segments, "\(text)")
+            var renamed = parsed
+            renamed.original = "elsewhere"
+            #expect(renamed.segments == parsed.segments, "\(text)")
+        }
+    }
+
     @Test(
         arguments: [
             ("books/42", ["books", "42"], [:], nil),
