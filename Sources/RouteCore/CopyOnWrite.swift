@@ -6,7 +6,8 @@ struct CopyOnWrite<Value: Sendable>: Sendable {
     /// Written only while uniquely referenced, so sharing it between copies is safe.
     @usableFromInline
     final class Box: @unchecked Sendable {
-        @usableFromInline var value: Value
+        /// Unchecked: written only through `_modify` on a unique box, read in place.
+        @exclusivity(unchecked) @usableFromInline var value: Value
         init(_ value: Value) { self.value = value }
     }
 

@@ -47,7 +47,7 @@ public final class HeadlessPresentable {
     /// The endpoint's pattern (screens).
     public let route: String?
     /// The changeable part, in one place so a snapshot is one read.
-    private var state: Snapshot
+    @exclusivity(unchecked) private var state: Snapshot
 
     public var title: String {
         get { state.title }
@@ -80,9 +80,9 @@ public final class HeadlessPresentable {
 
     /// The journal of the router that owns it: records this presentable's state before its
     /// first change in a dispatch, so a failed dispatch can put it back.
-    @usableFromInline var journal: PresentableJournal?
+    @exclusivity(unchecked) @usableFromInline var journal: PresentableJournal?
     /// The journal generation this presentable was last recorded in.
-    var recordedGeneration = 0
+    @exclusivity(unchecked) var recordedGeneration = 0
 
     /// Every change goes through here: the journal records the presentable first.
     private func change(_ body: (inout Snapshot) -> Void) {
@@ -111,10 +111,10 @@ public final class HeadlessPresentable {
 /// them back, `commit` forgets the snapshots.
 @usableFromInline
 final class PresentableJournal {
-    private(set) var isRecording = false
+    @exclusivity(unchecked) private(set) var isRecording = false
     @usableFromInline init() {}
-    private var generation = 0
-    private var entries: [(HeadlessPresentable, HeadlessPresentable.Snapshot)] = []
+    @exclusivity(unchecked) private var generation = 0
+    @exclusivity(unchecked) private var entries: [(HeadlessPresentable, HeadlessPresentable.Snapshot)] = []
 
     @usableFromInline
     func begin() {

@@ -20,8 +20,10 @@ public final class RouteTree {
         case modal
     }
 
-    /// One node of the compiled tree.
-    public struct Node: Sendable {
+    /// One node of the compiled tree. A class: presenters get one for every operation, and
+    /// passing a reference is one retain where a copy of the struct retained every string
+    /// and array in it.
+    public final class Node: Sendable {
         public let index: Int
         public let kind: NodeKind
         public let id: String
@@ -35,10 +37,28 @@ public final class RouteTree {
         public let route: Int?
         public let location: String?
         /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
-        public var routeText: String? = nil
+        public let routeText: String?
         /// The presenter the declaration names (``NodeSpec/presenter``), for the app's presenter
         /// to pick a presentable type by.
-        public var presenter: String? = nil
+        public let presenter: String?
+
+        init(
+            index: Int, kind: NodeKind, id: String, title: String, parent: Int?, relation: Relation, children: [Int],
+            modals: [Int], route: Int?, location: String?, routeText: String?, presenter: String?
+        ) {
+            self.index = index
+            self.kind = kind
+            self.id = id
+            self.title = title
+            self.parent = parent
+            self.relation = relation
+            self.children = children
+            self.modals = modals
+            self.route = route
+            self.location = location
+            self.routeText = routeText
+            self.presenter = presenter
+        }
     }
 
     /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
@@ -78,9 +98,7 @@ public final class RouteTree {
         try builder.assignIDs()
         let endpoints = builder.endpoints
         self.nodes = builder.nodes.map { draft in
-            var node = draft.frozen
-            node.routeText = draft.route.map { Lint.show(endpoints[$0].definition.displayText) }
-            return node
+            draft.frozen(routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
         self.endpoints = endpoints
         self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
@@ -130,10 +148,11 @@ struct TreeBuilder {
         var location: String?
         var presenter: String?
 
-        var frozen: RouteTree.Node {
+        func frozen(routeText: String?) -> RouteTree.Node {
             RouteTree.Node(
                 index: index, kind: kind, id: id ?? "", title: title ?? id ?? "", parent: parent, relation: relation,
-                children: children, modals: modals, route: route, location: location, presenter: presenter)
+                children: children, modals: modals, route: route, location: location, routeText: routeText,
+                presenter: presenter)
         }
     }
 

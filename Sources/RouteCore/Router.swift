@@ -17,8 +17,9 @@ public final class Router<P: Presenter> {
     public var state: RouterState { _state }
     public var store: PresentableStore<P> { _store }
     public let presenter: P
-    @usableFromInline var _state: RouterState = .initial
-    @usableFromInline var _store = PresentableStore<P>()
+    // Unchecked: a router is used from one thread at a time and never hands out inout access.
+    @exclusivity(unchecked) @usableFromInline var _state: RouterState = .initial
+    @exclusivity(unchecked) @usableFromInline var _store = PresentableStore<P>()
     /// Undoes the changes to ``HeadlessPresentable``s of a failed apply.
     @usableFromInline let journal = PresentableJournal()
 

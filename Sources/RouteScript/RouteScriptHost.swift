@@ -23,10 +23,10 @@ public final class RouteScriptHost {
     public private(set) var path: String?
     /// Swift presenters (named, bound) and the app's presentables of a ``ScriptHost``.
     let registry = PresenterRegistry()
-    var script: LoadedScript?
-    var router: Router<ScriptPresenter>?
+    @exclusivity(unchecked) var script: LoadedScript?
+    @exclusivity(unchecked) var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
-    var busy = false
+    @exclusivity(unchecked) var busy = false
     /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
     var sharesScript = false
     /// The text, name and folder of a script loaded from a string.
