@@ -45,7 +45,20 @@ public struct Activation: Equatable, Sendable {
     /// Whether an `update` is due when going from `self` to `other`.
     func differs(from other: Activation) -> Bool {
         !storage.isIdentical(to: other.storage)
-            && (params != other.params || query != other.query || fragment != other.fragment)
+            && (!Self.same(params, other.params) || !Self.same(query, other.query) || fragment != other.fragment)
+    }
+
+    /// `==` without hashing for the usual zero or one entry (two dictionaries with the same
+    /// entries may iterate in different orders, so more entries go through `==`).
+    private static func same(_ lhs: [String: String], _ rhs: [String: String]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        switch lhs.count {
+        case 0: return true
+        case 1:
+            guard let left = lhs.first, let right = rhs.first else { return false }
+            return left.key == right.key && left.value == right.value
+        default: return lhs == rhs
+        }
     }
 }
 

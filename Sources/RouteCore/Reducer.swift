@@ -131,6 +131,7 @@ public struct Reducer {
         let newOrder = newNodes.order
         let id = { (node: Int) in tree.nodes[node].id }
         var operations: [PlanOperation] = []
+        operations.reserveCapacity(max(4, newOrder.count))
         for presented in oldOrder.reversed() {
             guard case .screen(let node, _, let modal?) = presented else { continue }
             if case .screen(_, _, let newModal)? = newNodes[node], newModal?.node == modal.node { continue }
