@@ -238,28 +238,30 @@ struct CoverIndex {
         }
     }
 
-    /// Routes that could cover `pattern` (a superset; ``Lint/covers`` decides).
+    /// Routes that could cover `pattern` (a superset; ``Lint/covers`` decides), in order.
     func candidates(covering pattern: Pattern) -> [Int] {
         var result: [Int] = []
-        var level = [root]
-        for segment in pattern.segments {
-            var next: [Node] = []
-            for node in level {
-                result += node.catchAlls
-                switch segment {
-                case .constant(let text):
-                    if let same = node.constants[text] { next.append(same) }
-                    if let variable = node.variable { next.append(variable) }
-                case .parameter, .wildcard:
-                    if let variable = node.variable { next.append(variable) }
-                case .catchAll:
-                    break
-                }
-            }
-            level = next
-            if case .catchAll = segment { level = [] }
+        collect(root, pattern.segments, 0, into: &result)
+        if result.count > 1 { result.sort() }
+        return result
+    }
+
+    /// Depth first along the pattern: every catch-all on the way, then the routes that end
+    /// where it ends (no per-level arrays).
+    private func collect(_ node: Node, _ segments: [Pattern.Segment], _ position: Int, into result: inout [Int]) {
+        result += node.catchAlls
+        guard position < segments.count else {
+            result += node.ends
+            return
         }
-        for node in level { result += node.ends + node.catchAlls }
-        return result.sorted()
+        switch segments[position] {
+        case .constant(let text):
+            if let same = node.constants[text] { collect(same, segments, position + 1, into: &result) }
+            if let variable = node.variable { collect(variable, segments, position + 1, into: &result) }
+        case .parameter, .wildcard:
+            if let variable = node.variable { collect(variable, segments, position + 1, into: &result) }
+        case .catchAll:
+            break
+        }
     }
 }

@@ -69,13 +69,21 @@ public final class RouteTree {
         public let redirect: ((RouteContext) throws -> String?)?
     }
 
-    /// An endpoint's route facts.
-    public struct Endpoint {
+    /// An endpoint's route facts. A class, like ``Node``: reading one is a retain, not a copy
+    /// of its pattern, validators and guards.
+    public final class Endpoint {
         public let node: Int
         public let definition: RouteDefinition
         public let name: String?
         /// Every guard that applies: those of the nodes above it, outermost first, then its own.
         public let guards: [Guard]
+
+        init(node: Int, definition: RouteDefinition, name: String?, guards: [Guard]) {
+            self.node = node
+            self.definition = definition
+            self.name = name
+            self.guards = guards
+        }
     }
 
     /// The nodes in depth-first declaration order; the root is node 0.
