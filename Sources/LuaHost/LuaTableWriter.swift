@@ -10,9 +10,9 @@ internal import CLuaShims
 /// Fills a table that is being built on the Lua stack (see ``LuaVM/makeTable(fieldCapacity:_:)``).
 ///
 /// Nested tables are built in place too, so a table of tables costs one registry reference
-/// (the result) instead of one per table. Writes are raw (no metamethods). The writer is
-/// noncopyable and only lives inside the closure it is given to, so it cannot outlive the
-/// stack slot it writes to.
+/// (the result) instead of one per table. Writes are raw (the tables are new, without
+/// metatables, so `lua_setfield` is raw too). The writer is noncopyable and only lives
+/// inside the closure it is given to, so it cannot outlive the stack slot it writes to.
 ///
 /// ```swift
 /// let ctx = vm.makeTable(fieldCapacity: 3) { ctx in
@@ -49,6 +49,11 @@ public struct LuaTableWriter: ~Copyable {
     /// for nil or a reference that was released or belongs to another state.
     public mutating func set(_ key: LuaKey, _ value: LuaValue) {
         guard !value.isNil else { return }
+        if let name = key.cString {
+            guard (try? vm.push(value, on: L)) != nil else { return }
+            lua_setfield(L, -2, name)
+            return
+        }
         push(key)
         guard (try? vm.push(value, on: L)) != nil else {
             clua_pop(L, 1)
@@ -72,11 +77,12 @@ public struct LuaTableWriter: ~Copyable {
     /// `t[key] = {…}`: a nested table built in place by `build`.
     public mutating func set(_ key: LuaKey, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
         guard lua_checkstack(L, 4) != 0 else { return }
-        push(key)
+        let name = key.cString
+        if name == nil { push(key) }
         lua_createtable(L, 0, Int32(clamping: fieldCapacity))
         var nested = LuaTableWriter(vm: vm, L: L)
         build(&nested)
-        lua_rawset(L, -3)
+        if let name { lua_setfield(L, -2, name) } else { lua_rawset(L, -3) }
     }
 
     /// A literal key goes through `lua_pushstring`, whose cache (by address) finds the

@@ -48,7 +48,10 @@ struct LunaBench {
             return
         }
         if arguments.count >= 3, arguments[1] == "luacalls-c" {
-            blackHole(lua_call_bench_from_c(Bench.callback, Int32(arguments[2]) ?? 1000))
+            blackHole(
+                lua_call_bench_from_c(
+                    Bench.callback, Int32(arguments[2]) ?? 1000,
+                    arguments.count > 3 && arguments[3] == "runtime" ? 1 : 0))
             return
         }
         if arguments.count >= 3, arguments[1] == "luacalls" {
@@ -253,28 +256,36 @@ struct Bench {
 
     /// The C and Swift calls in alternating rounds (this machine's speed drifts: measuring
     /// one after the other would put the drift into the ratio); each figure is the median of
-    /// its rounds and the ratio the median of the rounds' ratios.
+    /// its rounds and each ratio the median of the rounds' ratios. C runs twice: pushing the
+    /// ctx's values as literals (Lua finds a literal by its address, without hashing) and as
+    /// strings held at run time (interned by content, as Swift's strings are).
     mutating func measureCalls() throws {
         let callback = Self.callback
         let iterations = quick ? 20_000 : 100_000
         let call = try Self.swiftCall()
         for _ in 0..<1000 { call() }  // warm-up
-        var cSamples: [Double] = []
-        var swiftSamples: [Double] = []
+        var literal: [Double] = []
+        var runtime: [Double] = []
+        var swift: [Double] = []
         var ratios: [Double] = []
+        var runtimeRatios: [Double] = []
         for _ in 0..<(quick ? 5 : 11) {
-            let elapsed = lua_call_bench_from_c(callback, Int32(iterations))
-            let c = Double(elapsed) / Double(iterations)
+            let c = Double(lua_call_bench_from_c(callback, Int32(iterations), 0)) / Double(iterations)
             let start = ContinuousClock.now
             for _ in 0..<iterations { call() }
-            let swift = Harness.nanoseconds(ContinuousClock.now - start) / Double(iterations)
-            cSamples.append(c)
-            swiftSamples.append(swift)
-            ratios.append(swift / c)
+            let s = Harness.nanoseconds(ContinuousClock.now - start) / Double(iterations)
+            let r = Double(lua_call_bench_from_c(callback, Int32(iterations), 1)) / Double(iterations)
+            literal.append(c)
+            runtime.append(r)
+            swift.append(s)
+            ratios.append(s / c)
+            runtimeRatios.append(s / r)
         }
-        scalars["lua_call_c_ns"] = Harness.median(cSamples)
-        scalars["lua_call_swift_ns"] = Harness.median(swiftSamples)
+        scalars["lua_call_c_ns"] = Harness.median(literal)
+        scalars["lua_call_c_runtime_ns"] = Harness.median(runtime)
+        scalars["lua_call_swift_ns"] = Harness.median(swift)
         scalars["lua_call_ratio"] = Harness.median(ratios)
+        scalars["lua_call_runtime_ratio"] = Harness.median(runtimeRatios)
     }
 
     static let callback = "return function(ctx) local id = ctx.params.id end"

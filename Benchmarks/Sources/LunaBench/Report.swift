@@ -48,7 +48,10 @@ extension Bench {
             "| dispatch, one Lua callback (ns) | \(f(s["dispatch_lua_ns"] ?? 0)) | no callback: \(f(s["dispatch_ns"] ?? 0)) | \(r((s["dispatch_lua_ns"] ?? 0) / (s["dispatch_ns"] ?? 1))) |"
         )
         lines.append(
-            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C: \(f(s["lua_call_c_ns"] ?? 0)) | \(r(s["lua_call_ratio"] ?? (s["lua_call_swift_ns"] ?? 0) / (s["lua_call_c_ns"] ?? 1))) |"
+            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C, values as literals: \(f(s["lua_call_c_ns"] ?? 0)) | \(r(s["lua_call_ratio"] ?? (s["lua_call_swift_ns"] ?? 0) / (s["lua_call_c_ns"] ?? 1))) |"
+        )
+        lines.append(
+            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C, values as run-time strings: \(f(s["lua_call_c_runtime_ns"] ?? 0)) | \(r(s["lua_call_runtime_ratio"] ?? 0)) |"
         )
         for k in ["1k", "10k"] {
             let reload = s["reload_\(k)_ms"] ?? 0

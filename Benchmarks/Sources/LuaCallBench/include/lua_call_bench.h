@@ -4,9 +4,11 @@
 #include <stdint.h>
 
 /// Compiles `source` (which returns a function) in a fresh state and calls that function
-/// `iterations` times with a new ctx table each time. Returns the elapsed nanoseconds, or
-/// -1 on a Lua error.
-int64_t lua_call_bench_from_c(const char *source, int iterations);
+/// `iterations` times with a new ctx table each time. With `runtime_strings`, the ctx's
+/// string values are pushed by content (lua_pushlstring), as a host holding them in memory
+/// does; without, as literals (lua_pushstring, which finds a literal by its address).
+/// Returns the elapsed nanoseconds, or -1 on a Lua error.
+int64_t lua_call_bench_from_c(const char *source, int iterations, int runtime_strings);
 
 /// Bytes the C heap holds now (glibc mallinfo2: in-use chunks plus mmapped blocks); Swift's
 /// Glibc module does not export mallinfo2.
