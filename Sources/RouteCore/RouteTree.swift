@@ -103,15 +103,13 @@ public final class RouteTree {
     public init(root: NodeSpec) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
-        try builder.assignIDs()
+        let index = try builder.assignIDs()
         let endpoints = builder.endpoints
         self.nodes = builder.nodes.map { draft in
             draft.frozen(routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
         self.endpoints = endpoints
         self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
-        var index: [String: Int] = [:]
-        for node in nodes { index[node.id] = node.index }
         self.nodeIndex = index
         self.routeNames = builder.routeNames
     }
@@ -264,12 +262,13 @@ struct TreeBuilder {
         return index
     }
 
-    /// Default ids, then uniqueness.
-    mutating func assignIDs() throws(RouteDefinitionError) {
+    /// Default ids, then uniqueness; returns the node indexes by id.
+    mutating func assignIDs() throws(RouteDefinitionError) -> [String: Int] {
         for index in nodes.indices.reversed() where nodes[index].id == nil {
             nodes[index].id = defaultID(index)
         }
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(nodes.count)
         for node in nodes {
             let id = node.id ?? ""
             if let first = seen[id] {
@@ -279,6 +278,7 @@ struct TreeBuilder {
             }
             seen[id] = node.index
         }
+        return seen
     }
 
     private func defaultID(_ index: Int) -> String {

@@ -293,14 +293,17 @@ extension RouteScriptHost {
     static func compare(_ old: RouteTree, _ new: RouteTree) -> ([String], [String], [String]) {
         var added: [String] = []
         var changed: [String] = []
+        var kept = 0
         for node in new.nodes {
             guard let oldIndex = old.nodeIndex[node.id] else {
                 added.append(node.id)
                 continue
             }
+            kept += 1
             if !same(old.nodes[oldIndex], in: old, node, in: new) { changed.append(node.id) }
         }
-        let removed = old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
+        // Ids are unique: when every old node was kept, none was removed (no second lookup).
+        let removed = kept == old.nodes.count ? [] : old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
         return (added.sorted(), removed.sorted(), changed.sorted())
     }
 
