@@ -108,6 +108,7 @@ extension LuaVM {
                 throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
             }
             let first = top + 2
+            result.reserveCapacity(result.count + Int(pairs))
             for pair in 0..<pairs {
                 result.append((value(at: first + 2 * pair, on: L), value(at: first + 2 * pair + 1, on: L)))
             }

@@ -30,9 +30,10 @@ struct Builders {
     func node(in value: LuaValue) -> ScriptNode? { vm.object(in: value, of: nodeClass) as? ScriptNode }
 
     private func build(_ kind: NodeKind, builder: String, _ args: LuaArguments) throws -> LuaValue {
-        let table: LuaValue
-        switch args[1] {
-        case .table: table = args[1]
+        // Read once: reading a table argument takes a registry reference.
+        let table = args[1]
+        switch table {
+        case .table: break
         case .string where kind == .endpoint:
             throw LuaArgumentError(
                 message: "\(builder): write endpoint { \"pattern\", … } with braces, not parentheses")
