@@ -10,9 +10,9 @@ internal import CLuaShims
 /// Fills a table that is being built on the Lua stack (see ``LuaVM/makeTable(fieldCapacity:_:)``).
 ///
 /// Nested tables are built in place too, so a table of tables costs one registry reference
-/// (the result) instead of one per table. Writes are raw (the tables are new, without
-/// metatables, so `lua_setfield` is raw too). The writer is noncopyable and only lives
-/// inside the closure it is given to, so it cannot outlive the stack slot it writes to.
+/// (the result) instead of one per table. Writes are raw (`lua_rawset`, never a function
+/// that could run a metamethod and raise). The writer is noncopyable and only lives inside
+/// the closure it is given to, so it cannot outlive the stack slot it writes to.
 ///
 /// ```swift
 /// let ctx = vm.makeTable(fieldCapacity: 3) { ctx in
@@ -27,16 +27,9 @@ public struct LuaTableWriter: ~Copyable {
 
     /// `t[key] = value`.
     public mutating func set(_ key: LuaKey, _ value: String) {
-        if let name = key.cString {
-            // As C code sets a field: the literal's interned string is found by address.
-            // lua_setfield on a table this writer created (no metatable) is a raw write.
-            pushString(value)
-            lua_setfield(L, -2, name)
-            return
-        }
         push(key)
         pushString(value)
-        lua_rawset(L, -3)
+        lua_rawset(L, -3)  // §4.6 lua_rawset [-2, +0, m]
     }
 
     /// `t[key] = value`; nothing for nil.
@@ -49,11 +42,6 @@ public struct LuaTableWriter: ~Copyable {
     /// for nil or a reference that was released or belongs to another state.
     public mutating func set(_ key: LuaKey, _ value: LuaValue) {
         guard !value.isNil else { return }
-        if let name = key.cString {
-            guard (try? vm.push(value, on: L)) != nil else { return }
-            lua_setfield(L, -2, name)
-            return
-        }
         push(key)
         guard (try? vm.push(value, on: L)) != nil else {
             clua_pop(L, 1)
@@ -77,28 +65,22 @@ public struct LuaTableWriter: ~Copyable {
     /// `t[key] = {…}`: a nested table built in place by `build`.
     public mutating func set(_ key: LuaKey, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
         guard lua_checkstack(L, 4) != 0 else { return }
-        let name = key.cString
-        if name == nil { push(key) }
+        push(key)
         lua_createtable(L, 0, Int32(clamping: fieldCapacity))
         var nested = LuaTableWriter(vm: vm, L: L)
         build(&nested)
-        if let name { lua_setfield(L, -2, name) } else { lua_rawset(L, -3) }
+        lua_rawset(L, -3)
     }
 
     /// A literal key goes through `lua_pushstring`, whose cache (by address) finds the
     /// interned string without hashing it again — as C code's literal field names do.
     private func push(_ key: LuaKey) {
+        if let name = key.cString {
+            _ = lua_pushstring(L, name)  // §4.6 lua_pushstring [-0, +1, m]
+            return
+        }
         switch key.storage {
         case .literal(let literal):
-            if literal.hasPointerRepresentation {
-                let count = literal.utf8CodeUnitCount
-                let start = literal.utf8Start
-                // Null-terminated by definition; a NUL inside would cut the name short, which
-                // no field name of Luna's has (a literal is the host's source, not input).
-                assert(memchr(start, 0, count) == nil, "a LuaKey literal must not contain NUL")
-                start.withMemoryRebound(to: CChar.self, capacity: count + 1) { _ = lua_pushstring(L, $0) }
-                return
-            }
             literal.withUTF8Buffer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     _ = lua_pushlstring(L, chars.baseAddress, chars.count)
@@ -109,7 +91,7 @@ public struct LuaTableWriter: ~Copyable {
         }
     }
 
-    fileprivate func pushString(_ string: String) {
+    private func pushString(_ string: String) {
         if let done = string.utf8.withContiguousStorageIfAvailable({ bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
         }) {
@@ -175,7 +157,9 @@ public struct LuaKey: ExpressibleByStringLiteral {
 
     public init(stringLiteral value: StaticString) { storage = .literal(value) }
 
-    /// The literal as a C string (NUL-terminated by definition), when it is one.
+    /// The literal as a C string (NUL-terminated by definition), when it is one. A NUL
+    /// inside would cut the name short; no field name of Luna's has one (a literal is the
+    /// host's source, not input), and debug builds check.
     var cString: UnsafePointer<CChar>? {
         guard case .literal(let literal) = storage, literal.hasPointerRepresentation else { return nil }
         let count = literal.utf8CodeUnitCount
