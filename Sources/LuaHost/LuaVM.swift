@@ -195,36 +195,35 @@ public final class LuaVM {
     }
 
     /// ``call(_:_:limits:)`` with one argument, without an argument array (hooks and guards
-    /// get one `ctx`: the array would be an allocation per call). The function and argument
-    /// are pushed straight from the caller's values (no closure holding copies of them).
+    /// get one `ctx`: the array would be an allocation per call).
     public func call(_ function: LuaValue, _ argument: LuaValue, limits: LuaLimits? = nil) throws -> [LuaValue] {
-        let L = try prepareCall(argumentCount: 1)
-        let top = lua_gettop(L)
-        do {
-            try push(function, on: L)
-            try push(argument, on: L)
-        } catch {
-            clua_settop(L, top)
-            throw error
-        }
-        return try finishCall(L, top: top, argumentCount: 1, limits: limits)
+        try call(function, argument, nil, limits: limits)
     }
 
     /// ``call(_:_:limits:)`` with two arguments, without an argument array.
     public func call(
         _ function: LuaValue, _ first: LuaValue, _ second: LuaValue, limits: LuaLimits? = nil
     ) throws -> [LuaValue] {
-        let L = try prepareCall(argumentCount: 2)
+        try call(function, first, .some(second), limits: limits)
+    }
+
+    /// One or two arguments, pushed straight from the caller's values (no closure holding
+    /// copies of them).
+    private func call(
+        _ function: LuaValue, _ first: LuaValue, _ second: LuaValue?, limits: LuaLimits?
+    ) throws -> [LuaValue] {
+        let count = second == nil ? 1 : 2
+        let L = try prepareCall(argumentCount: count)
         let top = lua_gettop(L)
         do {
             try push(function, on: L)
             try push(first, on: L)
-            try push(second, on: L)
+            if let second { try push(second, on: L) }
         } catch {
             clua_settop(L, top)
             throw error
         }
-        return try finishCall(L, top: top, argumentCount: 2, limits: limits)
+        return try finishCall(L, top: top, argumentCount: count, limits: limits)
     }
 
     private func call(
