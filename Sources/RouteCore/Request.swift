@@ -145,22 +145,29 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         var text = original
         return text.withUTF8 { bytes in
             var segments: [String] = []
-            var segmentStart = path.lowerBound
-            var position = segmentStart
-            while position <= path.upperBound {
-                if position == path.upperBound || bytes[position] == Bytes.slash {
-                    if position > segmentStart {
-                        let range = segmentStart..<position
-                        // Validated when parsed; the raw text is only a fallback that cannot run.
-                        segments.append(
-                            (try? decode(bytes, range, plusIsSpace: false, what: ""))
-                                ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-                    }
-                    segmentStart = position + 1
-                }
-                position += 1
+            forEachSegment(of: bytes, in: path) { range in
+                // Validated when parsed; the raw text is only a fallback that cannot run.
+                segments.append(
+                    (try? decode(bytes, range, plusIsSpace: false, what: ""))
+                        ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
             }
             return segments
+        }
+    }
+
+    /// Calls `body` with the bytes of each non-empty segment of `path`, in order.
+    @inline(__always)
+    private static func forEachSegment<E: Error>(
+        of bytes: UnsafeBufferPointer<UInt8>, in path: Range<Int>, _ body: (Range<Int>) throws(E) -> Void
+    ) throws(E) {
+        var segmentStart = path.lowerBound
+        var position = segmentStart
+        while position <= path.upperBound {
+            if position == path.upperBound || bytes[position] == Bytes.slash {
+                if position > segmentStart { try body(segmentStart..<position) }
+                segmentStart = position + 1
+            }
+            position += 1
         }
     }
 
@@ -175,28 +182,14 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
                     .invalidRequest, "the path is \(pathLength) bytes long (the limit is \(maximumPathBytes))")
             }
             var count = 0
-            var previous = Bytes.slash
-            var scan = parts.path.lowerBound
-            while scan < parts.path.upperBound {
-                if bytes[scan] != Bytes.slash && previous == Bytes.slash { count += 1 }
-                previous = bytes[scan]
-                scan += 1
-            }
+            forEachSegment(of: bytes, in: parts.path) { _ in count += 1 }
             guard count <= maximumSegments else {
                 throw RouteError(.invalidRequest, "the path has more than \(maximumSegments) segments")
             }
             var number = 0
-            var segmentStart = parts.path.lowerBound
-            var position = segmentStart
-            while position <= parts.path.upperBound {
-                if position == parts.path.upperBound || bytes[position] == Bytes.slash {
-                    if position > segmentStart {
-                        number += 1
-                        try validate(bytes, segmentStart..<position, what: "segment \(number)")
-                    }
-                    segmentStart = position + 1
-                }
-                position += 1
+            try forEachSegment(of: bytes, in: parts.path) { (range) throws(RouteError) in
+                number += 1
+                try validate(bytes, range, what: "segment \(number)")
             }
             var query: [String: String] = [:]
             if let rawQuery = parts.query {
