@@ -91,17 +91,7 @@ public struct LuaTableWriter: ~Copyable {
         }
     }
 
-    private func pushString(_ string: String) {
-        if let done = string.utf8.withContiguousStorageIfAvailable({ bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
-        }) {
-            return done
-        }
-        var copy = string
-        copy.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in _ = lua_pushlstring(L, chars.baseAddress, chars.count) }
-        }
-    }
+    private func pushString(_ string: String) { vm.pushString(string, on: L) }
 }
 
 extension LuaVM {

@@ -12,21 +12,28 @@ extension LuaVM {
         case .integer(let i): lua_pushinteger(L, lua_Integer(i))
         case .number(let d): lua_pushnumber(L, d)
         case .string(let s):
-            // Read in place (a `var` binding would copy the whole value, payload retained).
-            if s.utf8.withContiguousStorageIfAvailable({ bytes in
-                bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
-            }) == nil {
-                var contiguous = s
-                contiguous.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
-                }
-            }
+            // Bound with `let`: a `var` binding would copy the whole value, payload retained.
+            pushString(s, on: L)
         case .lightUserdata(let p): lua_pushlightuserdata(L, p)
         case .table(let r), .function(let r), .userdata(let r), .thread(let r):
             // The registry index is read inside the switch and pushed after it: a C call
             // inside made the compiler hold a copy of the whole value across it.
             let ref = try r.registryIndex(in: token, isClosed: isClosed)
             lua_rawgeti(L, clua_registryindex(), lua_Integer(ref))
+        }
+    }
+
+    /// Pushes a string's bytes (lua_pushlstring, §4.6, [-0, +1, m]), read in place when the
+    /// string is contiguous UTF-8 (native strings are).
+    @inline(__always)
+    func pushString(_ string: String, on L: OpaquePointer) {
+        if string.utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }) == nil {
+            var contiguous = string
+            contiguous.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+            }
         }
     }
 
