@@ -64,20 +64,9 @@ public struct Reducer {
     {
         let endpoint = tree.endpoints[resolution.route].node
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
-        var depth = 0
-        var current: Int? = endpoint
-        while let index = current {
-            depth += 1
-            current = tree.nodes[index].parent
-        }
+        let depth = tree.depth(of: endpoint)
         let (presented, keptOption) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
-            var position = depth
-            current = endpoint
-            while let index = current {
-                position -= 1
-                chain.initializeElement(at: position, to: index)
-                current = tree.nodes[index].parent
-            }
+            tree.fillChain(to: endpoint, into: chain)
             var context = BuildContext(
                 tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack,
                 keptOption: nil)

@@ -118,21 +118,34 @@ public final class RouteTree {
 
     /// The node indexes from the root down to `node`.
     public func chain(to node: Int) -> [Int] {
+        let depth = depth(of: node)
+        return [Int](unsafeUninitializedCapacity: depth) { buffer, count in
+            fillChain(to: node, into: buffer)
+            count = depth
+        }
+    }
+
+    /// How many nodes the chain from the root down to `node` has (the root alone: 1).
+    func depth(of node: Int) -> Int {
         var depth = 0
         var current: Int? = node
         while let index = current {
             depth += 1
             current = nodes[index].parent
         }
-        var result = [Int](repeating: 0, count: depth)
-        var position = depth
-        current = node
-        while let index = current {
+        return depth
+    }
+
+    /// Writes the chain from the root down to `node` into `buffer`, which holds
+    /// `depth(of: node)` elements (a dispatch keeps its chain on the stack).
+    func fillChain(to node: Int, into buffer: UnsafeMutableBufferPointer<Int>) {
+        var position = buffer.count
+        var current: Int? = node
+        while let index = current, position > 0 {
             position -= 1
-            result[position] = index
+            buffer.initializeElement(at: position, to: index)
             current = nodes[index].parent
         }
-        return result
     }
 
     /// The endpoint node of a route.
