@@ -119,6 +119,39 @@ extension LuaVM {
         return slot
     }
 
+    /// Calls `function` with `first` (when given) and then a table built in place by `build`,
+    /// as a callback's `ctx` is passed: no registry entry to write and read back, no
+    /// ``LuaValue`` for it. When `slot` is a live table reference of this state, the table is
+    /// also stored in its registry entry before the call, so the caller can pass `slot` to a
+    /// later call instead of building the same table again.
+    ///
+    /// Runs under `limits` (the VM's call limits when nil), like ``call(_:_:limits:)``.
+    public func call(
+        _ function: LuaValue, _ first: LuaValue?, buildingTable fieldCapacity: Int, keepingIn slot: LuaValue?,
+        limits: LuaLimits? = nil, _ build: (inout LuaTableWriter) -> Void
+    ) throws -> [LuaValue] {
+        let count = first == nil ? 1 : 2
+        let L = try prepareCall(argumentCount: count)
+        let top = lua_gettop(L)
+        do {
+            try push(function, on: L)
+            if let first { try push(first, on: L) }
+        } catch {
+            clua_settop(L, top)
+            throw error
+        }
+        lua_createtable(L, 0, Int32(clamping: fieldCapacity))  // §4.6 [-0, +1, m]
+        var writer = LuaTableWriter(vm: self, L: L)
+        build(&writer)
+        // Whatever the writer did, the table is the last argument: function, first, table.
+        clua_settop(L, top + 1 + Int32(count))
+        if let slot, case .table = slot, let index = try? slot.reference?.registryIndex(in: token, isClosed: isClosed) {
+            lua_pushvalue(L, -1)  // §4.6 [-0, +1, -]
+            lua_rawseti(L, clua_registryindex(), lua_Integer(index))  // §4.6 [-1, +0, m]
+        }
+        return try finishCall(L, top: top, argumentCount: count, limits: limits)
+    }
+
     /// Builds a table on the current thread's stack, leaving exactly it on top; nil when the
     /// stack cannot grow.
     private func pushTable(fieldCapacity: Int, _ build: (inout LuaTableWriter) -> Void) -> OpaquePointer? {

@@ -244,7 +244,7 @@ public final class LuaVM {
 
     /// The thread a call runs on, with room for the function, its arguments and a handler.
     @inline(__always)
-    private func prepareCall(argumentCount: Int) throws -> OpaquePointer {
+    func prepareCall(argumentCount: Int) throws -> OpaquePointer {
         let L = try liveThread()
         guard lua_checkstack(L, Int32(argumentCount + 8)) != 0 else {
             throw LuaError(kind: .nesting, message: "Lua stack overflow (too many arguments)")
@@ -253,7 +253,7 @@ public final class LuaVM {
     }
 
     /// Calls the function pushed above `top` with its arguments and collects its results.
-    private func finishCall(
+    func finishCall(
         _ L: OpaquePointer, top: Int32, argumentCount: Int, limits: LuaLimits?
     ) throws -> [LuaValue] {
         let limits = limits ?? options.callLimits

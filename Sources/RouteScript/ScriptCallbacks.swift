@@ -8,11 +8,12 @@ final class ScriptCallbacks {
     let flagsTable: LuaValue
     let deviceTable: LuaValue
     let viewClass: LuaClass
-    /// The registry entry every `ctx` is built into (one for the life of the state), and the
+    /// The registry entry every `ctx` is kept in (one for the life of the state), and the
     /// context it holds in the current dispatch (reused while the context is the same).
-    private var contextSlot: LuaValue?
-    private var slotContext: RouteContext?
-    private var views: [ObjectIdentifier: LuaValue] = [:]
+    /// Unchecked exclusivity, like every field here: a script's callbacks run on one thread.
+    @exclusivity(unchecked) private var contextSlot: LuaValue?
+    @exclusivity(unchecked) private var slotContext: RouteContext?
+    @exclusivity(unchecked) private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Where `view` writes go besides the headless model: the app's presentables.
     private let sink = ViewSink()
@@ -40,24 +41,39 @@ final class ScriptCallbacks {
     /// Forgets the cached `ctx` (at the start of each dispatch).
     func beginDispatch() { slotContext = nil }
 
-    /// The `ctx` table for a context, built at most once while the context is unchanged.
-    func context(_ context: RouteContext) -> LuaValue {
-        if let slot = contextSlot, let cached = slotContext, cached == context { return slot }
-        // Built in place, nested tables included, into the previous ctx's registry entry.
-        let table = vm.makeTable(fieldCapacity: 9, replacing: contextSlot) { ctx in
-            ctx.set("path", context.path)
-            ctx.set("params", strings: context.params)
-            ctx.set("query", strings: context.query)
-            ctx.set("fragment", context.fragment)
-            ctx.set("route", context.route)
-            ctx.set("name", context.name)
-            ctx.set("id", context.endpointID)
-            ctx.set("flags", flagsTable)
-            ctx.set("device", deviceTable)
+    /// Calls a callback with `first` (when given) and the `ctx` table of `context` as its
+    /// last argument. `ctx` is built in place as the argument, and kept in one registry entry
+    /// for the life of the state, so a later callback of the same dispatch with the same
+    /// context gets the same table without building it again.
+    func call(
+        _ function: LuaValue, _ first: LuaValue? = nil, context: RouteContext
+    ) throws(RouteError)
+        -> [LuaValue]
+    {
+        if let slot = contextSlot, let cached = slotContext, cached == context {
+            if let first { return try call(function, first, slot) }
+            return try call(function, slot)
         }
-        contextSlot = table
-        slotContext = context
-        return table
+        if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 9) }
+        // Known to hold `context` only once the call got that far (a failed one rebuilds).
+        slotContext = nil
+        do {
+            let result = try vm.call(function, first, buildingTable: 9, keepingIn: contextSlot) { ctx in
+                ctx.set("path", context.path)
+                ctx.set("params", strings: context.params)
+                ctx.set("query", strings: context.query)
+                ctx.set("fragment", context.fragment)
+                ctx.set("route", context.route)
+                ctx.set("name", context.name)
+                ctx.set("id", context.endpointID)
+                ctx.set("flags", flagsTable)
+                ctx.set("device", deviceTable)
+            }
+            slotContext = context
+            return result
+        } catch {
+            throw Self.scriptError(error)
+        }
     }
 
     /// The `view` userdata of a presentable (one per presentable).

@@ -65,7 +65,7 @@ struct ScriptPresenter: Presenter {
         try mirror?.create(presentable, node: node, activation: activation)
         if let host = host(node) { try host.create?(presentable, presenterContext(node, activation)) }
         if let create = lua(node, "create") {
-            let result = try callbacks.call(create, callbacks.context(routeContext(node, activation)))
+            let result = try callbacks.call(create, context: routeContext(node, activation))
             if let attributes = result.first, case .table = attributes {
                 try apply(attributes, to: presentable, node: node)
             }
@@ -106,8 +106,7 @@ struct ScriptPresenter: Presenter {
     private func runUpdate(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation) throws {
         if let host = host(node) { try host.update?(presentable, presenterContext(node, activation)) }
         if let update = lua(node, "update") {
-            _ = try callbacks.call(
-                update, callbacks.view(presentable), callbacks.context(routeContext(node, activation)))
+            _ = try callbacks.call(update, callbacks.view(presentable), context: routeContext(node, activation))
         }
     }
 

@@ -52,7 +52,7 @@ struct SpecConverter {
         let callbacks = self.callbacks
         if let enabled = node.enabled {
             result.enabled = { context in
-                let allowed = try callbacks.call(enabled, callbacks.context(context)).first?.isTruthy ?? false
+                let allowed = try callbacks.call(enabled, context: context).first?.isTruthy ?? false
                 callbacks.probe?.guardRan?(index, "enabled", allowed ? "allowed" : "refused")
                 return allowed
             }
@@ -60,7 +60,7 @@ struct SpecConverter {
         if let redirect = node.redirect {
             let location = prefix(node)
             result.redirect = { context in
-                let value = try callbacks.call(redirect, callbacks.context(context)).first ?? .nil
+                let value = try callbacks.call(redirect, context: context).first ?? .nil
                 switch value {
                 case .nil:
                     callbacks.probe?.guardRan?(index, "redirect", "stayed")

@@ -184,6 +184,48 @@ final class LineCollector: @unchecked Sendable {
         #expect(try vm.rawGet(again, key: "n") == 7)
     }
 
+    /// A table built in place as a call's last argument: the function gets it after the first
+    /// argument, a live slot of this state keeps it (the same table, for a later call), a
+    /// released or foreign one is left alone, and a failing call leaves the stack as it was.
+    @Test func callBuildingItsLastArgumentKeepsItInTheSlot() throws {
+        let vm = try LuaVM()
+        let record = try vm.run(
+            "return function(a, b) seen = b return tostring(a) .. ':' .. (b or a).n end", chunkName: "=r")[0]
+        let slot = vm.newTable()
+        let one = try balanced(vm) {
+            try vm.call(record, .string("x"), buildingTable: 1, keepingIn: slot) { t in t.set("n", .integer(1)) }
+        }
+        #expect(one == [.string("x:1")])
+        #expect(try vm.rawGet(slot, key: "n") == 1)
+        let same = try vm.run("return function(t) return rawequal(seen, t) end", chunkName: "=s")[0]
+        #expect(try vm.call(same, slot) == [.boolean(true)])
+        let two = try balanced(vm) {
+            try vm.call(record, nil, buildingTable: 1, keepingIn: slot) { t in
+                t.set("n", .integer(2))
+                t.set("nested", fieldCapacity: 1) { inner in inner.set("deep", "yes") }
+            }
+        }
+        #expect(two.first?.stringValue?.hasSuffix(":2") == true)
+        #expect(try vm.rawGet(slot, key: "n") == 2)
+        let other = try LuaVM()
+        let foreign = other.newTable()
+        _ = try vm.call(record, .string("f"), buildingTable: 1, keepingIn: foreign) { t in t.set("n", .integer(3)) }
+        #expect(try other.rawGet(foreign, key: "n") == .nil)
+        let released = vm.newTable()
+        released.reference?.release()
+        #expect(
+            try vm.call(record, .string("r"), buildingTable: 1, keepingIn: released) { t in t.set("n", .integer(4)) }
+                == [.string("r:4")])
+        let fail = try vm.run("return function(a, b) error('no ' .. b.n) end", chunkName: "=f")[0]
+        let error = #expect(throws: LuaError.self) {
+            try balanced(vm) {
+                try vm.call(fail, .string("x"), buildingTable: 1, keepingIn: slot) { t in t.set("n", .integer(5)) }
+            }
+        }
+        #expect(error?.message == "f:1: no 5")
+        expectHealthy(vm)
+    }
+
     @Test func makeTableBuildsFieldsInOneGoAndSkipsNil() throws {
         let vm = try LuaVM()
         let inner = vm.makeTable(["id": "42"])

@@ -300,11 +300,11 @@ struct Bench {
         try vm.rawSet(device, key: "idiom", value: "phone")
         let params = ["id": "42"]
         let query: [String: String] = [:]
-        var slot: LuaValue?
+        let slot = vm.newTable(fieldCapacity: 9)
         return {
-            // As ScriptCallbacks builds a presenter's ctx: from a dictionary of params, into the
-            // registry entry of the previous ctx (its per-dispatch cache keeps one).
-            let ctx = vm.makeTable(fieldCapacity: 9, replacing: slot) { ctx in
+            // As ScriptCallbacks passes a hook its ctx: built in place as the call's argument,
+            // from a dictionary of params, and kept in one registry entry for reuse.
+            _ = try? vm.call(function, nil, buildingTable: 9, keepingIn: slot) { ctx in
                 ctx.set("path", "bench/42")
                 ctx.set("params", strings: params)
                 ctx.set("query", strings: query)
@@ -314,8 +314,6 @@ struct Bench {
                 ctx.set("flags", flags)
                 ctx.set("device", device)
             }
-            slot = ctx
-            _ = try? vm.call(function, ctx)
         }
     }
 
