@@ -131,15 +131,7 @@ extension LuaVM {
         limits: LuaLimits? = nil, _ build: (inout LuaTableWriter) -> Void
     ) throws -> [LuaValue] {
         let count = first == nil ? 1 : 2
-        let L = try prepareCall(argumentCount: count)
-        let top = lua_gettop(L)
-        do {
-            try push(function, on: L)
-            if let first { try push(first, on: L) }
-        } catch {
-            clua_settop(L, top)
-            throw error
-        }
+        let (L, top) = try beginCall(function, first, nil, argumentCount: count)
         lua_createtable(L, 0, Int32(clamping: fieldCapacity))  // §4.6 [-0, +1, m]
         var writer = LuaTableWriter(vm: self, L: L)
         build(&writer)

@@ -213,17 +213,27 @@ public final class LuaVM {
         _ function: LuaValue, _ first: LuaValue, _ second: LuaValue?, limits: LuaLimits?
     ) throws -> [LuaValue] {
         let count = second == nil ? 1 : 2
-        let L = try prepareCall(argumentCount: count)
+        let (L, top) = try beginCall(function, first, second, argumentCount: count)
+        return try finishCall(L, top: top, argumentCount: count, limits: limits)
+    }
+
+    /// Pushes `function` and the arguments given (of `argumentCount`, the rest pushed by the
+    /// caller) on the thread a call runs on; on failure the stack is as it was.
+    @inline(__always)
+    func beginCall(
+        _ function: LuaValue, _ first: LuaValue?, _ second: LuaValue?, argumentCount: Int
+    ) throws -> (OpaquePointer, Int32) {
+        let L = try prepareCall(argumentCount: argumentCount)
         let top = lua_gettop(L)
         do {
             try push(function, on: L)
-            try push(first, on: L)
+            if let first { try push(first, on: L) }
             if let second { try push(second, on: L) }
         } catch {
             clua_settop(L, top)
             throw error
         }
-        return try finishCall(L, top: top, argumentCount: count, limits: limits)
+        return (L, top)
     }
 
     private func call(
