@@ -104,21 +104,6 @@ extension LuaVM {
         return pop(L)
     }
 
-    /// ``makeTable(fieldCapacity:_:)`` that puts the new table in `slot`'s registry entry when
-    /// `slot` is a live table reference of this state, and returns `slot`: no new registry
-    /// entry and no new reference object (a value rebuilt often, like a callback's `ctx`).
-    /// Whoever holds `slot` sees the new table; Lua code that kept the old one keeps it.
-    public func makeTable(
-        fieldCapacity: Int, replacing slot: LuaValue?, _ build: (inout LuaTableWriter) -> Void
-    ) -> LuaValue {
-        guard let slot, case .table = slot,
-            let index = try? slot.reference?.registryIndex(in: token, isClosed: isClosed)
-        else { return makeTable(fieldCapacity: fieldCapacity, build) }
-        guard let L = pushTable(fieldCapacity: fieldCapacity, build) else { return .nil }
-        lua_rawseti(L, clua_registryindex(), lua_Integer(index))  // [-1, +0, m]
-        return slot
-    }
-
     /// Calls `function` with `first` (when given) and then a table built in place by `build`,
     /// as a callback's `ctx` is passed: no registry entry to write and read back, no
     /// ``LuaValue`` for it. When `slot` is a live table reference of this state, the table is

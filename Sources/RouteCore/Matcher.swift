@@ -687,26 +687,16 @@ public final class ParameterNames: Sendable {
     }
 
     struct Builder {
-        private var unique: [String] = []
-        private var positions: [String: Int32] = [:]
+        private var unique = StringInterner()
         private var indexes: [Int32] = []
         private var starts: [Int32] = [0]
 
-        mutating func add(_ name: String) {
-            if let position = positions[name] {
-                indexes.append(position)
-            } else {
-                let position = Int32(unique.count)
-                unique.append(name)
-                positions[name] = position
-                indexes.append(position)
-            }
-        }
+        mutating func add(_ name: String) { indexes.append(unique.number(of: name)) }
         mutating func endRoute() { starts.append(Int32(indexes.count)) }
         mutating func append(_ routeNames: [String]) {
             for name in routeNames { add(name) }
             endRoute()
         }
-        func finish() -> ParameterNames { ParameterNames(unique: unique, indexes: indexes, starts: starts) }
+        func finish() -> ParameterNames { ParameterNames(unique: unique.strings, indexes: indexes, starts: starts) }
     }
 }

@@ -6,7 +6,7 @@
 /// parameter and `:_`), so siblings sit side by side in memory. Work is kept on an explicit
 /// stack: a pattern's length never becomes recursion depth.
 struct TrieBuilder {
-    /// One step of a route through the trie, as a number: a constant's id in `constants`,
+    /// One step of a route through the trie, as a number: a constant's number in `interner`,
     /// or one of the reserved values below. Only grouping needs an order (equal keys must
     /// be adjacent); ranking comes from how `visit` walks a node's edges.
     typealias Key = UInt32
@@ -22,8 +22,7 @@ struct TrieBuilder {
     }
 
     /// Constants by id (interned while the keys are made, so sorting compares integers).
-    private(set) var constants: [String] = []
-    private var constantIDs: [String: Key] = [:]
+    private var interner = StringInterner()
 
     /// The keys of a pattern; parameters named in `validated` take the validated edge.
     mutating func keys(of pattern: Pattern, validated: (String) -> Bool) -> [Key] {
@@ -31,15 +30,7 @@ struct TrieBuilder {
         keys.reserveCapacity(pattern.segments.count)
         for segment in pattern.segments {
             switch segment {
-            case .constant(let text):
-                if let id = constantIDs[text] {
-                    keys.append(id)
-                } else {
-                    let id = Key(constants.count)
-                    constants.append(text)
-                    constantIDs[text] = id
-                    keys.append(id)
-                }
+            case .constant(let text): keys.append(Key(interner.number(of: text)))
             case .parameter(let name): keys.append(validated(name) ? Self.validated : Self.parameter)
             case .wildcard: keys.append(Self.wildcard)
             case .catchAll:
@@ -117,7 +108,7 @@ struct TrieBuilder {
                 case Self.parameter: flatNode.parameter = child
                 case Self.wildcard: flatNode.wildcard = child
                 default:
-                    var text = constants[Int(group.key)]
+                    var text = interner.strings[Int(group.key)]
                     let edge = text.withUTF8 { bytes in
                         // Short keys live in their edge; only longer ones take room in `keys`.
                         let start = Int32(flat.keys.count)
