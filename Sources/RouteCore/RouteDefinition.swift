@@ -46,27 +46,26 @@ public struct RouteDefinition {
 }
 
 /// A whole-path regular expression (FeatherweightRouter's `endpoint { regex = "animals/\\w+" }`):
-/// it matches when it matches the whole normalized path; named groups bind parameters.
-public struct PathRegex {
+/// it matches when it matches the whole normalized path; named groups bind parameters. It runs
+/// on Luna's linear-time engine (see ``Validator``), so no path can make it backtrack.
+public struct PathRegex: Sendable {
     public let source: String
-    let regex: Regex<AnyRegexOutput>
+    let regex: LinearRegex
 
     public init(_ source: String) throws(RouteDefinitionError) {
         self.source = source
-        do {
-            regex = try Regex(source).asciiOnlyCharacterClasses().matchingSemantics(.unicodeScalar)
+        do throws(RegexSyntaxError) {
+            regex = try LinearRegex(source)
         } catch {
-            throw RouteDefinitionError("invalid regular expression '\(source)': \(error)")
+            throw RouteDefinitionError(regex: source, error)
         }
     }
 
-    /// The named groups' values when the regex matches the whole path.
-    func match(_ path: String) -> [(String, String)]? {
-        guard let match = try? regex.wholeMatch(in: path) else { return nil }
-        var result: [(String, String)] = []
-        for element in match.output {
-            if let name = element.name, let value = element.substring { result.append((name, String(value))) }
-        }
-        return result
-    }
+    /// The named groups that took part and their values, in order, when the regex matches the
+    /// whole of `path`; nil when it does not.
+    ///
+    /// ```swift
+    /// try PathRegex("animals/(?<animal>[a-z]+)").match("animals/cat")   // [("animal", "cat")]
+    /// ```
+    public func match(_ path: String) -> [(String, String)]? { regex.namedCaptures(path) }
 }

@@ -1,8 +1,9 @@
 /// A check on a parameter's value (`where = { id = "[0-9]+" }`).
 ///
 /// A regular expression must match the whole value. Common shapes (a character class with a
-/// length, a run of such items like a UUID) run on a fast path over the bytes; others use
-/// Swift's Regex. Character classes are ASCII (`\d` is `[0-9]`, `\w` is `[A-Za-z0-9_]`). A
+/// length, a run of such items like a UUID) run on a fast path over the bytes; others on
+/// Luna's own engine, in time linear in the value whatever the pattern (``LinearRegex``:
+/// backreferences and lookaround, which have no such algorithm, are refused). Character classes are ASCII (`\d` is `[0-9]`, `\w` is `[A-Za-z0-9_]`). A
 /// predicate is an opaque function supplied by a host (the Lua layer plugs script functions
 /// in here); it may throw.
 ///
@@ -14,7 +15,7 @@
 public struct Validator {
     enum Program {
         case classes(ByteClassProgram)
-        case regex(Regex<AnyRegexOutput>)
+        case regex(LinearRegex)
         case predicate((String) throws -> Bool)
     }
 
@@ -27,16 +28,14 @@ public struct Validator {
     /// - Throws: ``RouteDefinitionError`` when the regex does not compile.
     public init(regex source: String) throws(RouteDefinitionError) {
         self.source = source
-        if let fast = ByteClassProgram(source) {
-            program = .classes(fast)
-            return
-        }
-        do {
-            let regex = try Regex(source).asciiOnlyCharacterClasses().matchingSemantics(.unicodeScalar)
-            program = .regex(regex)
+        // Every source is checked by the one parser of the dialect, fast path or not.
+        let regex: LinearRegex
+        do throws(RegexSyntaxError) {
+            regex = try LinearRegex(source)
         } catch {
-            throw RouteDefinitionError("invalid regular expression '\(source)': \(error)")
+            throw RouteDefinitionError(regex: source, error)
         }
+        program = ByteClassProgram(source).map { .classes($0) } ?? .regex(regex)
     }
 
     /// A validator that calls `predicate`.
@@ -64,18 +63,19 @@ public struct Validator {
             var value = value
             return value.withUTF8 { fast.matches($0) }
         case .regex(let regex):
-            return (try? regex.wholeMatch(in: value)) != nil
+            return regex.wholeMatch(value)
         case .predicate(let predicate):
             return try predicate(value)
         }
     }
 
-    /// The fast path's verdict on raw bytes, or nil when the validator needs a String (a
-    /// Swift regex or a predicate); never throws.
+    /// The verdict on raw bytes, or nil when the validator needs a String (a predicate);
+    /// never throws.
     func fastVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch program {
         case .classes(let fast): fast.matches(bytes)
-        case .regex, .predicate: nil
+        case .regex(let regex): regex.wholeMatch(bytes)
+        case .predicate: nil
         }
     }
 }

@@ -58,6 +58,16 @@ import Testing
             "bad.lua:1: endpoint: where.id: invalid regular expression '[0-9': "
         ),
         (
+            "return endpoint { 'a/:id',\n where = { id = '(a)\\\\1' } }",
+            "bad.lua:1: endpoint: where.id: invalid regular expression '(a)\\1': backreferences are not supported: "
+                + "they have no linear-time algorithm (at offset 3)"
+        ),
+        (
+            "return endpoint { regex = 'x(?=y)' }",
+            "bad.lua:1: endpoint: invalid regular expression 'x(?=y)': lookahead is not supported: "
+                + "it has no linear-time algorithm (at offset 1)"
+        ),
+        (
             "return endpoint { 'a/:id', where = { id = 3 } }",
             "bad.lua:1: endpoint: where.id must be a regex string or a function (got number)"
         ),
