@@ -13,7 +13,14 @@ let package = Package(
                 .product(name: "RouteCore", package: "Luna"),
                 .product(name: "RouteCoreOracle", package: "Luna"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "RegexFuzzer",
+            dependencies: [
+                .product(name: "RouteCore", package: "Luna"),
+                .product(name: "RouteCoreOracle", package: "Luna"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

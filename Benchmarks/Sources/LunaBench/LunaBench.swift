@@ -130,7 +130,7 @@ struct Bench {
     /// Every part of the full run, in order.
     var parts: [String] {
         sizes.map(String.init) + [
-            "adversarial", "calls", "dispatch", "reload1000", "reload10000", "testcases", "hostmemory",
+            "adversarial", "regex", "calls", "dispatch", "reload1000", "reload10000", "testcases", "hostmemory",
         ]
     }
 
@@ -176,6 +176,7 @@ struct Bench {
         func wanted(_ part: String) -> Bool { only?.contains(part) ?? true }
         for n in sizes where wanted(String(n)) { try measureMatchers(n) }
         if wanted("adversarial") { try measureAdversarial() }
+        if wanted("regex") { try measureRegex() }
         if wanted("calls") { try measureCalls() }
         if wanted("dispatch") { try measureDispatch() }
         if wanted("reload1000") { try measureReload(1000) }

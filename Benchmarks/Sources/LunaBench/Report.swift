@@ -73,6 +73,7 @@ extension Bench {
         lines.append(
             "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
         )
+        lines += regexReport()
         print(lines.joined(separator: "\n"))
 
         // JSON: matcher[N][set] and the top-level figures.
