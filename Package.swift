@@ -73,7 +73,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),
-        .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLuaShims"]),
         .testTarget(
             name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
         .testTarget(name: "LunaTestTests", dependencies: ["LunaTest"], exclude: ["Fixtures"]),

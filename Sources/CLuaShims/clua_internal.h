@@ -14,11 +14,41 @@
 #define CLUA_TRACEBACK_FRAMES 20
 #define CLUA_TRACEBACK_BYTES 4096
 
+/// Bytes a state may still grow by once a limit has tripped, for the error itself (its
+/// message, unwinding, the traceback), past the cap too: nothing else grows after a trip.
+#define CLUA_MESSAGE_RESERVE (64 * 1024)
+/// Strings at least this large are tracked: every VM instruction that converts or compares a
+/// string costs time in its length, which the instruction count cannot see.
+#define CLUA_BIG_STRING (64 * 1024)
+/// How many big strings are tracked one by one (past that, the largest ever seen counts).
+#define CLUA_BIG_SLOTS 1024
+/// Bytes of string work allowed between two hook calls: with a big string alive, the hook
+/// interval shrinks to this divided by its size (one instruction at 16 MiB and above).
+#define CLUA_WORK_PER_INTERVAL (16u * 1024 * 1024)
+/// coroutine.close (--unsafe) may nest this deep (deeper, Lua 5.4.4 overflows the C stack).
+#define CLUA_MAX_CLOSE_DEPTH 100
+
+typedef struct clua_BigString {
+    void *block;
+    size_t size;
+} clua_BigString;
+
 typedef struct clua_Host {
     // Allocator.
     size_t used;
     size_t cap;
     int enforce;  // the cap applies only while Lua code runs (see clua_shims.h)
+    size_t trip_bytes;  // grown since a limit tripped (at most CLUA_MESSAGE_RESERVE)
+    size_t peak;  // most bytes in use since clua_reset_peak (tests)
+    // Big strings alive, and the hook interval they call for.
+    clua_BigString big[CLUA_BIG_SLOTS];
+    int big_count;
+    int big_overflow;
+    size_t big_largest_seen;
+    int interval;
+    int close_depth;
+    /// The thread running Lua code (set by clua_pcall, the coroutine guards and the hook).
+    lua_State *current;
     // Limits of the outermost protected call.
     int64_t budget;
     int64_t executed;
@@ -39,6 +69,14 @@ static inline clua_Host *clua_host(lua_State *L) {
     return (clua_Host *)ud;
 }
 
+/// Raises the tripped limit's error in `L` (after arming the hook on every instruction of
+/// `L`), if a limit has tripped; returns otherwise. Only for C functions called from Lua.
+void clua_raise_if_tripped(lua_State *L);
+
+/// Makes `L` the running thread: its hook gets the current interval (or fires on every
+/// instruction once a limit has tripped). Returns the thread that was running.
+lua_State *clua_enter_thread(lua_State *L);
+
 /// CLOCK_MONOTONIC in nanoseconds.
 int64_t clua_now_ns(void);
 
@@ -54,9 +92,10 @@ void clua_meter_libraries(lua_State *L, int globals);
 /// The metered plain search of string.find (arguments as string.find's); may raise.
 int clua_plain_find(lua_State *L);
 
-/// Refuses a plain-pattern match, gmatch or gsub whose worst case is too much work for one C
-/// call, and charges the scan; may raise.
-int clua_plain_pattern_check(lua_State *L, const char *name, size_t slen, size_t plen);
+
+/// Replaces string.find, match, gmatch and gsub in the table at `idx` with Luna's own
+/// pattern matcher, which charges its steps to the budget (clua_pattern.c).
+void clua_install_patterns(lua_State *L, int idx);
 
 /// Pushes a reader function that feeds the string at `idx` to load in metered pieces.
 void clua_push_chunk_reader(lua_State *L, int idx);

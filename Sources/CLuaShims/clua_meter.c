@@ -14,9 +14,6 @@
 #define CHUNK_ELEMENTS 4096
 /// Longest string string.rep makes (as the original: an int-sized length).
 #define REP_MAX ((size_t)INT_MAX)
-/// Most character comparisons one plain-pattern match, gmatch or gsub may need (the pattern
-/// engine runs in C; plain find has its own metered search).
-#define PLAIN_PATTERN_WORK_MAX ((size_t)1 << 21)
 
 static void meter_bytes(lua_State *L, size_t bytes) {
     clua_meter(L, (int64_t)(bytes / CLUA_BYTES_PER_INSTRUCTION) + 1);
@@ -127,17 +124,6 @@ int clua_plain_find(lua_State *L) {
     meter_bytes(L, work);
     luaL_pushfail(L);
     return 1;
-}
-
-int clua_plain_pattern_check(lua_State *L, const char *name, size_t slen, size_t plen) {
-    if (slen > PLAIN_PATTERN_WORK_MAX / (plen > 0 ? plen : 1)) {
-        return luaL_error(L,
-            "string.%s: a search of a %d-byte pattern over %d bytes is refused (the limit is "
-            "%d byte comparisons; string.find with plain = true has none)",
-            name, (int)plen, (int)slen, (int)PLAIN_PATTERN_WORK_MAX);
-    }
-    meter_bytes(L, slen);
-    return 0;
 }
 
 // utf8.len (s [, i [, j [, lax]]]): the original, called over chunks that end before a byte

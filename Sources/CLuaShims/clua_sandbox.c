@@ -4,10 +4,6 @@
 
 #include <string.h>
 
-/// Largest subject a non-plain pattern search may scan (SPEC §5).
-#define CLUA_PATTERN_SUBJECT_MAX 256
-/// Most repetition items (`*`, `+`, `-`, `?`) a non-plain pattern may hold (SPEC §5).
-#define CLUA_PATTERN_REPETITIONS_MAX 3
 
 // Why: `load` may only compile text chunks: a binary chunk can crash the VM (SPEC §5).
 // Upvalue 1: the original load. The mode argument is forced to "t"; the env argument is
@@ -82,74 +78,123 @@ static int guarded_xpcall(lua_State *L) {
     return finish_xpcall(L, status, 2);
 }
 
-static int has_specials(const char *p, size_t len) {
-    for (size_t i = 0; i < len; i++) {
-        if (strchr("^$*+?.([%-", p[i]) != NULL) return 1;
-    }
-    return 0;
-}
+// MARK: Coroutines
 
-// Counts the quantifiers of a pattern (outside sets, not escaped), over-counting when in
-// doubt: an over-count only refuses more.
-static int repetitions(const char *p, size_t len) {
-    int count = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = p[i];
-        if (c == '%') {
-            i++;
-        } else if (c == '[') {
-            i++;
-            if (i < len && p[i] == '^') i++;
-            if (i < len && p[i] == ']') i++;
-            while (i < len && p[i] != ']') {
-                if (p[i] == '%') i++;
-                i++;
-            }
-        } else if (c == '*' || c == '+' || c == '-' || c == '?') {
-            count++;
-        }
-    }
-    return count;
-}
-
-// Why: string patterns run in C where the hook cannot stop them
-// (string.find(string.rep('a',1000), '.-.-.-b') ran 210 s). Upvalue 1: the original function;
-// upvalue 2: its name; upvalue 3: true for `find` (whose 4th argument asks for a plain search).
-static int guarded_pattern(lua_State *L) {
-    size_t slen, plen;
-    const char *name = lua_tostring(L, lua_upvalueindex(2));
-    luaL_checklstring(L, 1, &slen);
-    const char *p = luaL_checklstring(L, 2, &plen);
-    int find = lua_toboolean(L, lua_upvalueindex(3));
-    int plain = (find && lua_toboolean(L, 4)) || !has_specials(p, plen);
-    if (plain && find) return clua_plain_find(L);
-    if (plain) {
-        clua_plain_pattern_check(L, name, slen, plen);
-    } else {
-        if (slen > CLUA_PATTERN_SUBJECT_MAX) {
-            return luaL_error(L,
-                "string.%s: a pattern search over %d bytes is refused (the limit is %d bytes; "
-                "plain searches have none)", name, (int)slen, CLUA_PATTERN_SUBJECT_MAX);
-        }
-        int reps = repetitions(p, plen);
-        if (reps > CLUA_PATTERN_REPETITIONS_MAX) {
-            return luaL_error(L,
-                "string.%s: a pattern with %d repetition items is refused (the limit is %d)",
-                name, reps, CLUA_PATTERN_REPETITIONS_MAX);
-        }
-    }
+// Why: a limit trips for the whole state, but the hook that raises it is per thread: a
+// coroutine that catches the error could otherwise go on (or create fresh coroutines, each
+// with a fresh hook count) and multiply the work past any deadline (a tree of coroutines
+// ran 13 s for a 100 ms callback). So no coroutine is created, resumed or closed once a
+// limit has tripped, and a thread that gets control back from one raises at once; the
+// running thread is tracked so the hook interval and the trip reach it.
+// Upvalue 1 of each guard: the original function.
+static int guarded_create(lua_State *L) {
+    clua_raise_if_tripped(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
 }
 
-static void guard_pattern_function(lua_State *L, int string_table, const char *name, int find) {
-    lua_getfield(L, string_table, name);
-    lua_pushstring(L, name);
-    lua_pushboolean(L, find);
-    lua_pushcclosure(L, guarded_pattern, 3);
-    lua_setfield(L, string_table, name);
+// Runs the original at upvalue `fn` over the arguments with `co` as the running thread,
+// then gives the thread back to L and raises there if a limit tripped meanwhile.
+static int run_in(lua_State *L, lua_State *co, int fn) {
+    clua_raise_if_tripped(L);
+    if (co != NULL) clua_enter_thread(co);
+    lua_pushvalue(L, lua_upvalueindex(fn));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    clua_enter_thread(L);
+    clua_raise_if_tripped(L);
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+static int guarded_resume(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co != NULL, 1, "coroutine");
+    return run_in(L, co, 1);
+}
+
+// Upvalue 1: the function coroutine.wrap made; upvalue 2: its coroutine.
+static int wrapped_call(lua_State *L) {
+    clua_raise_if_tripped(L);
+    lua_State *co = lua_tothread(L, lua_upvalueindex(2));
+    if (co != NULL) clua_enter_thread(co);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    clua_enter_thread(L);
+    clua_raise_if_tripped(L);
+    if (status != LUA_OK) {
+        // coroutine.wrap adds the caller's position to a string error; the caller is Lua
+        // code one level above this guard.
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return lua_gettop(L);
+}
+
+static int guarded_wrap(lua_State *L) {
+    clua_raise_if_tripped(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    if (lua_getupvalue(L, -1, 1) == NULL) lua_pushnil(L);
+    lua_pushcclosure(L, wrapped_call, 2);
+    return 1;
+}
+
+// --unsafe only (the sandbox has no coroutine.close): nested closes deeper than about
+// 20,000 overflow the C stack in Lua 5.4.4, so they are bounded.
+static int guarded_close(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co != NULL, 1, "coroutine");
+    if (H->close_depth >= CLUA_MAX_CLOSE_DEPTH) {
+        return luaL_error(L, "coroutine.close: nested more than %d deep", CLUA_MAX_CLOSE_DEPTH);
+    }
+    H->close_depth++;
+    clua_raise_if_tripped(L);
+    clua_enter_thread(co);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    H->close_depth--;
+    clua_enter_thread(L);
+    clua_raise_if_tripped(L);
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+static void guard_field(lua_State *L, int table, const char *name, lua_CFunction guard) {
+    if (lua_getfield(L, table, name) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushcclosure(L, guard, 1);
+    lua_setfield(L, table, name);
+}
+
+static void guard_coroutines(lua_State *L, int globals, int close) {
+    lua_getfield(L, globals, LUA_COLIBNAME);
+    int co = lua_gettop(L);
+    guard_field(L, co, "create", guarded_create);
+    guard_field(L, co, "resume", guarded_resume);
+    guard_field(L, co, "wrap", guarded_wrap);
+    if (close) guard_field(L, co, "close", guarded_close);
+    lua_pop(L, 1);
+}
+
+// Why (--unsafe): the hook is how the limits are kept; a script that replaced it with
+// debug.sethook would run unlimited. The rest of the debug library stays.
+static int refused_sethook(lua_State *L) {
+    return luaL_error(L, "debug.sethook is not available: Luna's limits use the hook (--unsafe keeps them)");
 }
 
 static void remove_field(lua_State *L, int table, const char *name) {
@@ -166,12 +211,26 @@ static void wrap_global(lua_State *L, int globals, const char *name, lua_CFuncti
 static int open_libraries_body(lua_State *L) {
     int unsafe = lua_toboolean(L, 1);
     if (unsafe) {
+        // The full standard library, with the limits kept: metered C loops, the pattern
+        // matcher with a step budget, guarded coroutines, no __gc (finalizers run with hooks
+        // off), no debug.sethook, text-or-binary load as the original.
         luaL_openlibs(L);
         lua_pushglobaltable(L);
-        clua_meter_libraries(L, lua_gettop(L));
+        int g = lua_gettop(L);
+        clua_meter_libraries(L, g);
         lua_pushcfunction(L, guarded_xpcall);
-        lua_setfield(L, -2, "xpcall");
+        lua_setfield(L, g, "xpcall");
+        wrap_global(L, g, "setmetatable", guarded_setmetatable);
+        lua_getfield(L, g, LUA_STRLIBNAME);
+        clua_install_patterns(L, lua_gettop(L));
         lua_pop(L, 1);
+        guard_coroutines(L, g, 1);
+        lua_getfield(L, g, LUA_DBLIBNAME);
+        int d = lua_gettop(L);
+        lua_pushcfunction(L, refused_sethook);
+        lua_setfield(L, d, "sethook");
+        guard_field(L, d, "setmetatable", guarded_setmetatable);
+        lua_pop(L, 2);
         return 0;
     }
     static const luaL_Reg libraries[] = {
@@ -199,20 +258,18 @@ static int open_libraries_body(lua_State *L) {
     // Library functions that loop in C charge their work and check the deadline.
     clua_meter_libraries(L, g);
 
-    // string: no dump; guarded pattern functions.
+    // string: no dump; the pattern functions count their steps.
     lua_getfield(L, g, LUA_STRLIBNAME);
     int s = lua_gettop(L);
     remove_field(L, s, "dump");
-    guard_pattern_function(L, s, "find", 1);
-    guard_pattern_function(L, s, "match", 0);
-    guard_pattern_function(L, s, "gmatch", 0);
-    guard_pattern_function(L, s, "gsub", 0);
+    clua_install_patterns(L, s);
     lua_pop(L, 1);
 
-    // coroutine: no close (nested closes crash 5.4.4).
+    // coroutine: no close (nested closes crash 5.4.4); the rest guarded.
     lua_getfield(L, g, LUA_COLIBNAME);
     remove_field(L, lua_gettop(L), "close");
     lua_pop(L, 1);
+    guard_coroutines(L, g, 0);
 
     // os: time, clock and date only. The trimmed table also replaces package.loaded.os.
     lua_getfield(L, g, LUA_OSLIBNAME);

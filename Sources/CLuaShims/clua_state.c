@@ -27,7 +27,60 @@ int64_t clua_now_ns(void) {
 
 static void trip(clua_Host *H, int limit);
 static void limit_hook(lua_State *L, lua_Debug *ar);
+static void remember_big_string(clua_Host *H, void *block, size_t size);
+static void forget_big_string(clua_Host *H, void *block);
 static int message_handler(lua_State *L);
+
+// MARK: Big strings
+
+// Why: a VM instruction that converts a string to a number (`s + 0`, `tonumber(s)`,
+// `math.floor(s)`) or compares two strings scans them in C, so 1,000 instructions between
+// two hook calls could be 1,000 scans of a 28 MiB string (seconds). While big strings are
+// alive, the hook fires every CLUA_WORK_PER_INTERVAL / size instructions instead, which
+// bounds the string work between two checks of the limits.
+static int interval_for(clua_Host *H) {
+    size_t largest = H->big_overflow ? H->big_largest_seen : 0;
+    for (int k = 0; k < H->big_count; k++) {
+        if (H->big[k].size > largest) largest = H->big[k].size;
+    }
+    if (largest < CLUA_BIG_STRING) return CLUA_HOOK_INTERVAL;
+    size_t interval = CLUA_WORK_PER_INTERVAL / largest;
+    if (interval < 1) return 1;
+    return interval > CLUA_HOOK_INTERVAL ? CLUA_HOOK_INTERVAL : (int)interval;
+}
+
+static void apply_interval(clua_Host *H) {
+    int interval = interval_for(H);
+    if (interval == H->interval) return;
+    H->interval = interval;
+    if (H->tripped) return;  // every hook already fires on each instruction
+    // lua_sethook only stores fields (§4.7: it may be called at any point, even here).
+    if (H->current != NULL) lua_sethook(H->current, limit_hook, LUA_MASKCOUNT, interval);
+    if (H->main != NULL && H->main != H->current) lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, interval);
+}
+
+static void remember_big_string(clua_Host *H, void *block, size_t size) {
+    if (size > H->big_largest_seen) H->big_largest_seen = size;
+    if (H->big_count < CLUA_BIG_SLOTS) {
+        H->big[H->big_count].block = block;
+        H->big[H->big_count].size = size;
+        H->big_count++;
+    } else {
+        H->big_overflow = 1;
+    }
+    apply_interval(H);
+}
+
+static void forget_big_string(clua_Host *H, void *block) {
+    for (int k = 0; k < H->big_count; k++) {
+        if (H->big[k].block == block) {
+            H->big[k] = H->big[H->big_count - 1];
+            H->big_count--;
+            apply_interval(H);
+            return;
+        }
+    }
+}
 
 // Why: the memory cap (SPEC §5) is enforced by the allocator. Lua turns a NULL from a
 // growing allocation into a memory error (after an emergency collection). The cap applies
@@ -42,14 +95,20 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Host *H = (clua_Host *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
+        if (old >= CLUA_BIG_STRING) forget_big_string(H, ptr);
         free(ptr);
         H->used -= old;
         return NULL;
     }
     if (nsize > old && H->enforce) {
-        if (H->cap > 0 && H->used - old + nsize > H->cap) return NULL;
-        if (H->depth > 0) {
-            if (H->tripped) return NULL;
+        size_t cap = H->cap + (H->tripped ? CLUA_MESSAGE_RESERVE : 0);
+        if (H->cap > 0 && H->used - old + nsize > cap) return NULL;
+        if (H->depth > 0 && H->tripped) {
+            // After a trip, only the error's own allocations (its message, the stack growth
+            // of unwinding, the traceback): a reserve, not a way around the limit.
+            if (H->trip_bytes + (nsize - old) > CLUA_MESSAGE_RESERVE) return NULL;
+            H->trip_bytes += nsize - old;
+        } else if (H->depth > 0) {
             size_t grown = nsize - old;
             H->executed += (int64_t)(grown / CLUA_BYTES_PER_INSTRUCTION);
             if (H->executed > H->budget) {
@@ -64,6 +123,9 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     void *block = realloc(ptr, nsize);
     if (block == NULL) return NULL;
     H->used = H->used - old + nsize;
+    if (H->used > H->peak) H->peak = H->used;
+    // A new string object (ptr NULL: osize is the object's type, manual §4.6 lua_Alloc).
+    if (ptr == NULL && osize == LUA_TSTRING && nsize >= CLUA_BIG_STRING) remember_big_string(H, block, nsize);
     return block;
 }
 
@@ -83,8 +145,7 @@ static void raise_limit(lua_State *L, clua_Host *H) {
     const char *what = H->tripped == CLUA_LIMIT_BUDGET
         ? "instruction budget exceeded"
         : "deadline exceeded";
-    H->enforce = 0;  // the message must not fail to allocate; lua_error unwinds to clua_pcall,
-                     // which restores the flag
+    // The message allocates from the reserve (see capped_alloc); the cap stays on.
     // The innermost Lua frame's position (a library function raising it has none).
     int level = 0;
     while (level < 8 && lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar)
@@ -99,13 +160,33 @@ static void raise_limit(lua_State *L, clua_Host *H) {
     lua_error(L);
 }
 
-// Arms the limit: from now on the hook fires on every instruction of the main thread (and of
-// any thread it next runs on) and raises. Safe anywhere, even inside the allocator:
+void clua_raise_if_tripped(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    if (!H->tripped || H->depth == 0) return;
+    if (lua_gethookcount(L) != 1) lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
+    raise_limit(L, H);
+}
+
+lua_State *clua_enter_thread(lua_State *L) {
+    clua_Host *H = clua_host(L);
+    lua_State *previous = H->current;
+    H->current = L;
+    int count = H->tripped && H->depth > 0 ? 1 : H->interval;
+    if (lua_gethookcount(L) != count) lua_sethook(L, limit_hook, LUA_MASKCOUNT, count);
+    return previous;
+}
+
+// Arms the limit: from now on the hook fires on every instruction of the main thread and of
+// the running one, and raises; every other thread raises when it is next resumed (the
+// coroutine guards of clua_sandbox.c), and no thread can be created. Safe anywhere, even inside the allocator:
 // lua_sethook only stores fields (§4.7 lua_sethook may be called at any point).
 static void trip(clua_Host *H, int limit) {
     H->tripped = limit;
     if (H->main != NULL && lua_gethookcount(H->main) != 1) {
         lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, 1);
+    }
+    if (H->current != NULL && lua_gethookcount(H->current) != 1) {
+        lua_sethook(H->current, limit_hook, LUA_MASKCOUNT, 1);
     }
 }
 
@@ -124,10 +205,11 @@ static int charge(clua_Host *H, int64_t instructions) {
 static void limit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     clua_Host *H = clua_host(L);
+    H->current = L;
     int count = lua_gethookcount(L);
     if (!H->tripped) {
-        if (count != CLUA_HOOK_INTERVAL) {
-            lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        if (count != H->interval) {
+            lua_sethook(L, limit_hook, LUA_MASKCOUNT, H->interval);
         }
         H->tripped = charge(H, count);
         if (!H->tripped) return;
@@ -166,6 +248,8 @@ lua_State *clua_open(size_t memory_cap, clua_HostFunction dispatch, clua_Release
         return NULL;
     }
     H->main = L;
+    H->current = L;
+    H->interval = CLUA_HOOK_INTERVAL;
     lua_atpanic(L, panic);
     lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
     // The message handler lives in the main thread's first slot for the life of the state:
@@ -183,6 +267,9 @@ void clua_close(lua_State *L) {
 }
 
 size_t clua_memory_used(lua_State *L) { return clua_host(L)->used; }
+size_t clua_memory_peak(lua_State *L) { return clua_host(L)->peak; }
+void clua_reset_memory_peak(lua_State *L) { clua_host(L)->peak = clua_host(L)->used; }
+int clua_hook_interval(lua_State *L) { return clua_host(L)->interval; }
 size_t clua_memory_cap(lua_State *L) { return clua_host(L)->cap; }
 int64_t clua_instructions_used(lua_State *L) { return clua_host(L)->executed; }
 int clua_call_depth(lua_State *L) { return clua_host(L)->depth; }
@@ -285,13 +372,17 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
         H->executed = 0;
         H->deadline = deadline_ns > 0 ? clua_now_ns() + deadline_ns : 0;
         H->tripped = CLUA_LIMIT_NONE;
-        if (lua_gethookcount(L) != CLUA_HOOK_INTERVAL) {
-            lua_sethook(L, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        H->trip_bytes = 0;
+        H->close_depth = 0;
+        if (lua_gethookcount(L) != H->interval) {
+            lua_sethook(L, limit_hook, LUA_MASKCOUNT, H->interval);
         }
-        if (L != H->main && lua_gethookcount(H->main) != CLUA_HOOK_INTERVAL) {
-            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        if (L != H->main && lua_gethookcount(H->main) != H->interval) {
+            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, H->interval);
         }
     }
+    lua_State *previous = H->current;
+    H->current = L;
     int base = lua_gettop(L) - nargs;  // the function's slot
     // The outermost call on the main thread finds the handler in the first slot (see
     // clua_open); a nested one (its indexes relative to a C function's frame) or one on
@@ -307,6 +398,7 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
     int status = lua_pcall(L, nargs, nresults, reserved ? CLUA_RESERVED_SLOTS : base);
     H->depth--;
     H->enforce = enforce;
+    H->current = previous;
     if (!reserved) {
         lua_rotate(L, base, -1);  // remove the handler
         lua_settop(L, -2);
@@ -332,8 +424,8 @@ int clua_pcall(lua_State *L, int nargs, int nresults, int64_t budget, int64_t de
     if (H->depth == 0) {
         // Back in the host: the next outermost call starts afresh.
         if (H->tripped) H->tripped = CLUA_LIMIT_NONE;
-        if (lua_gethookcount(H->main) != CLUA_HOOK_INTERVAL) {
-            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, CLUA_HOOK_INTERVAL);
+        if (lua_gethookcount(H->main) != H->interval) {
+            lua_sethook(H->main, limit_hook, LUA_MASKCOUNT, H->interval);
         }
     }
     return status;

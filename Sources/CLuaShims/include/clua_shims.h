@@ -99,6 +99,17 @@ void clua_close(lua_State *L);
 size_t clua_memory_used(lua_State *L);
 /// The memory cap in bytes (0: none).
 size_t clua_memory_cap(lua_State *L);
+
+/// Most bytes in use since the last clua_reset_memory_peak (for tests of the cap).
+size_t clua_memory_peak(lua_State *L);
+void clua_reset_memory_peak(lua_State *L);
+
+/// Test support: runs `chunk` in a fresh, unsandboxed state with Lua's own standard library
+/// and returns its string result (or "error: …"), malloc'd; the caller frees it.
+char *clua_reference_eval(const char *chunk);
+
+/// Instructions between two calls of the limit hook now (1,000, fewer while big strings live).
+int clua_hook_interval(lua_State *L);
 /// Instructions executed by the current or last outermost protected call (granularity: the
 /// hook interval).
 int64_t clua_instructions_used(lua_State *L);
