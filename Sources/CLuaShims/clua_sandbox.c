@@ -78,6 +78,31 @@ static int guarded_xpcall(lua_State *L) {
     return finish_xpcall(L, status, 2);
 }
 
+// Why (--unsafe): crafted bytecode can crash the VM, so files load as text only, as strings
+// do. Same results as loadfile (chunk, or fail and message) and dofile.
+static int text_loadfile(lua_State *L) {
+    const char *name = luaL_optstring(L, 1, NULL);
+    int env = !lua_isnone(L, 3);
+    if (luaL_loadfilex(L, name, "t") != LUA_OK) {
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (env) {
+        lua_pushvalue(L, 3);
+        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static int text_dofile(lua_State *L) {
+    const char *name = luaL_optstring(L, 1, NULL);
+    lua_settop(L, 1);
+    if (luaL_loadfilex(L, name, "t") != LUA_OK) return lua_error(L);
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L) - 1;
+}
+
 // MARK: Coroutines
 
 // Why: a limit trips for the whole state, but the hook that raises it is per thread: a
@@ -213,7 +238,7 @@ static int open_libraries_body(lua_State *L) {
     if (unsafe) {
         // The full standard library, with the limits kept: metered C loops, the pattern
         // matcher with a step budget, guarded coroutines, no __gc (finalizers run with hooks
-        // off), no debug.sethook, text-or-binary load as the original.
+        // off), no debug.sethook, text-only load, loadfile and dofile.
         luaL_openlibs(L);
         lua_pushglobaltable(L);
         int g = lua_gettop(L);
@@ -221,6 +246,11 @@ static int open_libraries_body(lua_State *L) {
         lua_pushcfunction(L, guarded_xpcall);
         lua_setfield(L, g, "xpcall");
         wrap_global(L, g, "setmetatable", guarded_setmetatable);
+        wrap_global(L, g, "load", text_load);
+        lua_pushcfunction(L, text_loadfile);
+        lua_setfield(L, g, "loadfile");
+        lua_pushcfunction(L, text_dofile);
+        lua_setfield(L, g, "dofile");
         lua_getfield(L, g, LUA_STRLIBNAME);
         clua_install_patterns(L, lua_gettop(L));
         lua_pop(L, 1);

@@ -35,9 +35,11 @@ public struct LuaLimits: Equatable, Sendable {
 /// Which standard libraries a script gets (SPEC §5).
 public enum LuaSandbox: Sendable, Equatable {
     /// base (no dofile, loadfile, collectgarbage; text-only load; no `__gc`), string (no
-    /// dump; guarded pattern functions), table, math, utf8, coroutine (no close),
-    /// os.time/clock/date. No io, debug, package or C modules.
+    /// dump; pattern functions that count their steps), table, math, utf8, coroutine (no
+    /// close; guarded), os.time/clock/date. No io, debug, package or C modules.
     case standard
-    /// The full standard library (`--unsafe`). The limits still apply.
+    /// The full standard library (`--unsafe`). The limits still apply: no `debug.sethook`, no
+    /// `__gc`, text-only `load`/`loadfile`/`dofile`, bounded nested `coroutine.close`; blocking
+    /// system calls (`io.read`) are not limited.
     case unsafe
 }

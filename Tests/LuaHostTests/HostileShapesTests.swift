@@ -145,3 +145,70 @@ import Testing
         #expect(error?.message.hasPrefix("conv.lua:1: deadline exceeded") == true, "\(error?.message ?? "")")
     }
 }
+
+/// `--unsafe` keeps the limits: the hook cannot be replaced, no finalizer runs unhooked, nested
+/// closes are bounded, and nothing loads bytecode (crafted bytecode can crash the VM).
+@Suite struct UnsafeLimitsTests {
+    static func vm() throws -> LuaVM {
+        var options = LuaVM.Options()
+        options.sandbox = .unsafe
+        options.loadLimits = LuaLimits(instructions: 0, deadline: .milliseconds(100))
+        options.callLimits = LuaLimits(instructions: 0, deadline: .milliseconds(100))
+        return try LuaVM(options: options)
+    }
+
+    @Test(arguments: [
+        (
+            "debug.sethook()",
+            "u.lua:1: debug.sethook is not available: Luna's limits use the hook (--unsafe keeps them)"
+        ),
+        (
+            "setmetatable({}, { __gc = function() while true do end end })",
+            "u.lua:1: setmetatable: __gc metamethods are not allowed in scripts"
+        ),
+        (
+            "debug.setmetatable({}, { __gc = function() while true do end end })",
+            "u.lua:1: setmetatable: __gc metamethods are not allowed in scripts"
+        ),
+        ("load(string.dump(function() end))()", "u.lua:1: attempt to call a nil value"),
+        ("pcall(debug.sethook) while true do end", "u.lua:1: deadline exceeded"),
+    ])
+    func refusedOrStopped(source: String, message: String) throws {
+        let vm = try Self.vm()
+        let error = #expect(throws: LuaError.self) { _ = try vm.run(source, chunkName: "@u.lua") }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+        #expect(try vm.run("return 1 + 1", chunkName: "=ok") == [2])
+    }
+
+    /// 20,000 nested coroutine.close calls crashed the host (Lua 5.4.4 overflows its C stack).
+    @Test func nestedClosesAreBounded() throws {
+        let vm = try Self.vm()
+        let result = try vm.run(
+            """
+            local deepest = 0
+            local function nest(n)
+              local co = coroutine.create(function()
+                local x <close> = setmetatable({}, { __close = function()
+                  deepest = math.max(deepest, 20000 - n)
+                  if n > 0 then
+                    local ok, err = coroutine.close(nest(n - 1))
+                    if not ok then error(err, 0) end
+                  end
+                end })
+                coroutine.yield()
+              end)
+              coroutine.resume(co)
+              return co
+            end
+            local ok, err = coroutine.close(nest(20000))
+            return tostring(ok) .. ' ' .. tostring(err) .. ' ' .. deepest
+            """, chunkName: "@close.lua")
+        // Lua's own C-stack check (which counts the guard's frames) or the guard's bound stops
+        // it: an error, never a crash.
+        let text = "\(result.first ?? .nil)"
+        #expect(
+            text.hasPrefix("false C stack overflow") || text.hasPrefix("false coroutine.close: nested more than 100"),
+            "\(text)")
+        #expect((Int(text.split(separator: " ").last ?? "") ?? 1000) <= 100)
+    }
+}
