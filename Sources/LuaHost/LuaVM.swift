@@ -93,8 +93,8 @@ public final class LuaVM {
     public var memoryInUse: Int { isClosed ? 0 : Int(clua_memory_used(main)) }
 
     /// The most bytes in use since ``resetMemoryPeak()`` (tests of the memory cap).
-    var memoryPeak: Int { isClosed ? 0 : Int(clua_memory_peak(main)) }
-    func resetMemoryPeak() { if !isClosed { clua_reset_memory_peak(main) } }
+    public var memoryPeak: Int { isClosed ? 0 : Int(clua_memory_peak(main)) }
+    public func resetMemoryPeak() { if !isClosed { clua_reset_memory_peak(main) } }
 
     /// Instructions between two checks of the limits now: 1,000, fewer while big strings live.
     var hookInterval: Int { isClosed ? 0 : Int(clua_hook_interval(main)) }

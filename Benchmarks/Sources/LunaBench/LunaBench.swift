@@ -130,7 +130,8 @@ struct Bench {
     /// Every part of the full run, in order.
     var parts: [String] {
         sizes.map(String.init) + [
-            "adversarial", "regex", "calls", "dispatch", "reload1000", "reload10000", "testcases", "hostmemory",
+            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases",
+            "hostmemory",
         ]
     }
 
@@ -177,6 +178,7 @@ struct Bench {
         for n in sizes where wanted(String(n)) { try measureMatchers(n) }
         if wanted("adversarial") { try measureAdversarial() }
         if wanted("regex") { try measureRegex() }
+        if wanted("limits") { try measureLimits() }
         if wanted("calls") { try measureCalls() }
         if wanted("dispatch") { try measureDispatch() }
         if wanted("reload1000") { try measureReload(1000) }

@@ -74,6 +74,7 @@ extension Bench {
             "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
         )
         lines += regexReport()
+        lines += limitsReport()
         print(lines.joined(separator: "\n"))
 
         // JSON: matcher[N][set] and the top-level figures.
