@@ -132,11 +132,16 @@ struct JSONReader {
     private mutating func object() throws(RouteError) -> JSONValue {
         try nested { (reader) throws(RouteError) in
             reader.index += 1
-            var fields: [(String, JSONValue)] = []
+            // A repeated key keeps its last value, at its last place: the earlier entry is
+            // blanked through an index of positions (one lookup per field, not a scan).
+            var fields: [(String, JSONValue)?] = []
+            var positions: [String: Int] = [:]
+            var repeated = false
+            func object() -> JSONValue { .object(repeated ? fields.compactMap { $0 } : fields.map { $0! }) }
             reader.skipSpace()
             if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "}") {
                 reader.index += 1
-                return .object(fields)
+                return object()
             }
             while true {
                 reader.skipSpace()
@@ -150,7 +155,11 @@ struct JSONReader {
                 }
                 reader.index += 1
                 let value = try reader.value()
-                fields.removeAll { $0.0 == key }
+                if let earlier = positions[key] {
+                    fields[earlier] = nil
+                    repeated = true
+                }
+                positions[key] = fields.count
                 fields.append((key, value))
                 reader.skipSpace()
                 guard reader.index < reader.bytes.count else { throw reader.failure("unexpected end") }
@@ -158,7 +167,7 @@ struct JSONReader {
                     reader.index += 1
                 } else if reader.bytes[reader.index] == UInt8(ascii: "}") {
                     reader.index += 1
-                    return .object(fields)
+                    return object()
                 } else {
                     throw reader.failure("expected ',' or '}'")
                 }

@@ -17,6 +17,8 @@
 public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// Longest path accepted, in bytes.
     public static let maximumPathBytes = 8 * 1024
+    /// The most bytes a whole request may have: path, query and fragment, or a named request.
+    public static let maximumRequestBytes = 8 * 1024
     /// Most segments accepted.
     public static let maximumSegments = 128
 
@@ -175,6 +177,8 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     /// made when asked for); decodes the query (one allocation) and the fragment.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Parsed, RouteError> {
         do throws(RouteError) {
+            try checkSize(bytes.count)
+            try checkCharacters(bytes, what: "the request")
             let parts = RequestParts(bytes)
             let pathLength = parts.path.count
             guard pathLength <= maximumPathBytes else {
@@ -246,7 +250,48 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             let text = String(decoding: raw, as: UTF8.self)
             throw RouteError(.invalidRequest, "invalid UTF-8 after percent-decoding \(what()) ('\(text)')")
         }
+        try checkCharacters(string, what: "\(what()) after percent-decoding")
         return string
+    }
+
+    /// One size rule for every request: the whole of it, path, query and fragment (or a named
+    /// request), at most ``maximumRequestBytes``.
+    static func checkSize(_ count: Int) throws(RouteError) {
+        guard count <= maximumRequestBytes else {
+            throw RouteError(
+                .invalidRequest, "the request is \(count) bytes long (the limit is \(maximumRequestBytes))")
+        }
+    }
+
+    /// One character rule for every part of a request, raw or percent-encoded: no NUL, and no
+    /// U+FFFD, which stands for bytes that were not UTF-8 (raw invalid UTF-8 reaches Luna as
+    /// U+FFFD, so refusing it refuses raw invalid UTF-8 as its percent-encoded form is).
+    static func checkCharacters(
+        _ bytes: UnsafeBufferPointer<UInt8>, what: @autoclosure () -> String
+    )
+        throws(RouteError)
+    {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0 {
+                throw RouteError(.invalidRequest, "\(what()) contains a NUL character")
+            }
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBD {
+                throw RouteError(
+                    .invalidRequest, "\(what()) is not valid UTF-8 (it contains U+FFFD, the replacement character)")
+            }
+            index += 1
+        }
+    }
+
+    static func checkCharacters(_ string: String, what: @autoclosure () -> String) throws(RouteError) {
+        var string = string
+        var failure: RouteError?
+        string.withUTF8 { bytes in
+            do throws(RouteError) { try checkCharacters(bytes, what: what()) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// The canonical request string of parts: encoded path, sorted query, fragment.

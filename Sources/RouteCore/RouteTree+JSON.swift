@@ -158,6 +158,7 @@ extension RouteTree {
         }
         guard let rootValue = value["root"] else { throw RouteDefinitionError("exported tree: no \"root\" node") }
         var reader = ExportReader(hooks: hooks)
+        try reader.checkFields(value, ExportReader.topFields, at: "top level")
         let root = try reader.node(rootValue, at: "root")
         if !reader.missing.isEmpty {
             throw RouteDefinitionError(
@@ -176,6 +177,24 @@ private struct ExportReader {
         RouteDefinitionError("exported tree: \(path): \(message)")
     }
 
+    static let topFields = ["luna", "source", "hooks", "root"]
+    static let containerFields = [
+        "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
+    ]
+    static let endpointFields = containerFields + ["pattern", "regex", "name", "where"]
+
+    /// Unknown fields are errors: a misspelled `"wehre"` would otherwise drop a validator.
+    func checkFields(_ value: JSONValue, _ allowed: [String], at path: String) throws(RouteDefinitionError) {
+        guard case .object(let fields) = value else { return }
+        for (key, _) in fields where !allowed.contains(key) {
+            let hint =
+                Self.endpointFields.contains(key) && allowed != Self.endpointFields
+                ? "'\(key)' is only for endpoints"
+                : "known fields: " + allowed.joined(separator: ", ")
+            throw failure(path, "unknown field '\(key)' (\(hint))")
+        }
+    }
+
     func string(_ value: JSONValue, _ key: String, at path: String) throws(RouteDefinitionError) -> String? {
         guard let field = value[key], field != .null else { return nil }
         guard let text = field.string else { throw failure(path, "'\(key)' must be a string") }
@@ -188,6 +207,7 @@ private struct ExportReader {
         guard let kind = NodeKind(rawValue: kindText) else {
             throw failure(path, "unknown kind '\(kindText)' (switcher, junction, stack or endpoint)")
         }
+        try checkFields(value, kind == .endpoint ? Self.endpointFields : Self.containerFields, at: path)
         var spec = NodeSpec(
             kind: kind, id: try string(value, "id", at: path), title: try string(value, "title", at: path),
             location: try string(value, "location", at: path))
@@ -233,6 +253,7 @@ private struct ExportReader {
     }
 
     mutating func validator(_ entry: JSONValue, at path: String) throws(RouteDefinitionError) -> Validator {
+        try checkFields(entry, ["regex", "hook"], at: path)
         if let regex = try string(entry, "regex", at: path) {
             do { return try Validator(regex: regex) } catch { throw failure(path, error.message) }
         }

@@ -13,6 +13,8 @@ extension RouteTree {
         if let bar = string.utf8.firstIndex(of: UInt8(ascii: "|")) {
             let name = String(string[..<bar])
             if !name.isEmpty, !name.contains(where: { "/?#:".contains($0) }) {
+                try Request.checkSize(string.utf8.count)
+                try Request.checkCharacters(string, what: "the request")
                 return (try namedRequest(name, json: String(string[string.index(after: bar)...])), true)
             }
         }
@@ -39,7 +41,11 @@ extension RouteTree {
         var parameters: [String: String] = [:]
         var query: [String: String] = [:]
         for (key, field) in fields {
-            if names.contains(key) { parameters[key] = field.parameterText } else { query[key] = field.parameterText }
+            // JSON escapes (\u0000) reach the same character rule as the raw text.
+            let text = field.parameterText
+            try Request.checkCharacters(key, what: "the field name '\(key)'")
+            try Request.checkCharacters(text, what: "the value of '\(key)'")
+            if names.contains(key) { parameters[key] = text } else { query[key] = text }
         }
         // A value its validator rejects is a request that matches no route, as the same path would be.
         let segments: [String]

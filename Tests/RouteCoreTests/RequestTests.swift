@@ -70,6 +70,17 @@ import Testing
         ("books/%C3%28", "invalid UTF-8 after percent-decoding segment 2 ('%C3%28')"),
         ("x?a=%FF", "invalid UTF-8 after percent-decoding the query ('%FF')"),
         ("x#%", "bad percent-encoding in the fragment ('%')"),
+        // One character rule for every part, raw or encoded: no NUL, no U+FFFD (what raw
+        // invalid UTF-8 becomes before Luna sees it).
+        ("a\u{0}b", "the request contains a NUL character"),
+        ("a/%00", "segment 2 after percent-decoding contains a NUL character"),
+        ("a?x=%00", "the query after percent-decoding contains a NUL character"),
+        ("a#%00", "the fragment after percent-decoding contains a NUL character"),
+        ("a/\u{FFFD}", "the request is not valid UTF-8 (it contains U+FFFD, the replacement character)"),
+        (
+            "a/%EF%BF%BD",
+            "segment 2 after percent-decoding is not valid UTF-8 (it contains U+FFFD, the replacement character)"
+        ),
     ])
     func rejectsMalformedRequests(input: String, message: String) {
         let error = #expect(throws: RouteError.self) { try Request(parsing: input) }
@@ -79,9 +90,15 @@ import Testing
 
     @Test func enforcesTheLimits() {
         let long = String(repeating: "a", count: 8 * 1024 + 1)
-        #expect(throws: RouteError(.invalidRequest, "the path is 8193 bytes long (the limit is 8192)")) {
+        #expect(throws: RouteError(.invalidRequest, "the request is 8193 bytes long (the limit is 8192)")) {
             try Request(parsing: long)
         }
+        // One size rule for the whole request: a long query or fragment counts too.
+        let longQuery = "books?q=" + String(repeating: "x", count: 1 << 20)
+        #expect(throws: RouteError(.invalidRequest, "the request is 1048584 bytes long (the limit is 8192)")) {
+            try Request(parsing: longQuery)
+        }
+        #expect(throws: RouteError.self) { try Request(parsing: "a#" + String(repeating: "f", count: 8191)) }
         #expect((try? Request(parsing: String(repeating: "a", count: 8 * 1024))) != nil)
         let many = Array(repeating: "s", count: 129).joined(separator: "/")
         #expect(throws: RouteError(.invalidRequest, "the path has more than 128 segments")) {

@@ -191,6 +191,28 @@ import Testing
         #expect(throws: RouteError(.noMatch, "'book': parameter 'id' = 'x' does not pass its validator '[0-9]+'")) {
             try tree.resolve(#"book|{"id":"x"}"#)
         }
+        // The same limits as a path: 8 KiB, no NUL or U+FFFD (raw or as a JSON escape).
+        let big = "book|{\"id\":1,\"q\":\"" + String(repeating: "x", count: 8192) + "\"}"
+        #expect(throws: RouteError(.invalidRequest, "the request is 8212 bytes long (the limit is 8192)")) {
+            try tree.resolve(big)
+        }
+        #expect(throws: RouteError(.invalidRequest, "the value of 'title' contains a NUL character")) {
+            try tree.resolve(#"book|{"id":1,"title":"a\u0000b"}"#)
+        }
+        // A repeated key keeps its last value.
+        #expect(try tree.resolve(#"book|{"id":1,"id":2}"#).request.path == "books/2")
+    }
+
+    /// Parsing a named request is linear: 40,000 repeated keys took 3.1 s when each field
+    /// scanned all the others (JSON objects now index their keys).
+    @Test func manyKeysParseInOnePass() throws {
+        var text = "{"
+        for k in 0..<40_000 { text += "\"k\(k % 20_000)\":\(k)," }
+        text += "\"end\":1}"
+        let value = try JSONValue.parse(text)
+        guard case .object(let fields) = value else { Issue.record("not an object"); return }
+        #expect(fields.count == 20_001)
+        #expect(value["k0"] == .number("20000"))
     }
 
     @Test(arguments: [

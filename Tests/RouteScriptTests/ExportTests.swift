@@ -150,6 +150,23 @@ import Testing
             "app.lua:4: endpoint: duplicate id 'a' (first at app.lua:3)"
         ),
         ("{\"luna\": 1, \"root\": ", "exported tree: invalid JSON at offset 20: unexpected end"),
+        // Unknown fields are errors: a misspelled "where" would silently drop a validator.
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, pattern, regex, name, where)"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"pattern\": \"a\"}}",
+            "exported tree: root: unknown field 'pattern' ('pattern' is only for endpoints)"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"where\": {\"id\": {\"regexp\": \"x\"}}}}",
+            "exported tree: root.where.id: unknown field 'regexp' (known fields: regex, hook)"
+        ),
+        (
+            "{\"luna\": 1, \"rooot\": {}, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a\"}}",
+            "exported tree: top level: unknown field 'rooot'"
+        ),
     ])
     func malformedExportsAreRefusedWithAPlace(json: String, message: String) {
         let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(json: json) }
