@@ -45,7 +45,10 @@ public final class Session {
             "path", "path NAME [KEY=VALUE]...",
             "the path of a named route: its parameters fill the pattern, the rest the query"
         ),
-        ("save-test", "save-test NAME", "write the actions since the start or the last reset as NAME_test.lua"),
+        (
+            "save-test", "save-test NAME [--force]",
+            "write the actions since the start or the last reset as NAME_test.lua (--force: replace one that exists)"
+        ),
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state [--json]", "the current request, route, parameters and active node chain"),
         ("routes", "routes [--json]", "the route table, most specific first"),
@@ -233,13 +236,17 @@ public final class Session {
     }
 
     /// `save-test NAME`: the recorded actions as a test file with a golden tree.
-    private func saveTest(_ name: String) -> Result {
+    private func saveTest(_ argument: String) -> Result {
+        var words = argument.split(separator: " ").map(String.init)
+        let force = words.last == "--force"
+        if force { words.removeLast() }
+        let name = words.joined(separator: " ")
         let valid =
             !name.isEmpty
             && name.unicodeScalars.allSatisfy {
                 $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
             }
-        guard valid else { return usage("save-test NAME (letters, digits, _ and -)") }
+        guard valid else { return usage("save-test NAME [--force] (letters, digits, _ and -)") }
         guard let path = host.path else {
             return failure(message: "save-test needs a script loaded from a file", kind: "usage")
         }
@@ -253,7 +260,8 @@ public final class Session {
             device: host.options.device, flags: host.options.flags)
         do {
             let file = try TestRecorder.save(
-                name: name, scriptPath: path, source: source, tree: host.tree?.rendered() ?? "(nothing shown)")
+                name: name, scriptPath: path, source: source, tree: host.tree?.rendered() ?? "(nothing shown)",
+                force: force)
             if json { return Result(lines: ["{\"saved\":\(JSONWriter.quoted(file))}"]) }
             return Result(lines: ["saved \(ScriptPaths.display(file)) (run it with luna test)"])
         } catch {

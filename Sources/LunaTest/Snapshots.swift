@@ -1,3 +1,5 @@
+import RouteScript
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -15,14 +17,15 @@ enum Snapshots {
             }),
             !name.hasPrefix(".")
         else { return "a snapshot's name is letters, digits, '_', '-' and '.', not '\(name)'" }
-        let folder = folderOf(testFile) + "/__snapshots__/" + stem(testFile)
+        let root = folderOf(testFile)
+        let folder = root + "/__snapshots__/" + stem(testFile)
         let path = folder + "/" + name + "." + kind + ".txt"
         let text = actual.hasSuffix("\n") ? actual : actual + "\n"
         if update || !exists(path) {
-            try write(text, to: path, folder: folder)
+            try write(text, to: path, folder: folder, inside: root)
             return nil
         }
-        let expected = try read(path)
+        let expected = try read(path, inside: root)
         if expected == text { return nil }
         return "\(kind) snapshot '\(name)' differs from \(path) (run with --update to accept):\n"
             + unifiedDiff(expected: expected, actual: text)
@@ -80,35 +83,69 @@ enum Snapshots {
 
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0
+        return lstat(path, &info) == 0
     }
 
-    static func read(_ path: String) throws -> String {
-        String(decoding: try readBytes(path), as: UTF8.self)
+    /// A golden file's text, when it lies inside `root` once links are resolved.
+    static func read(_ path: String, inside root: String) throws -> String {
+        try checkInside(path, root)
+        return String(decoding: try ScriptFiles.readBytes(path), as: UTF8.self)
     }
 
-    static func readBytes(_ path: String) throws -> [UInt8] {
-        guard let handle = fopen(path, "rb") else { throw TestError("cannot read '\(path)'") }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            bytes += buffer[0..<count]
-            if count < buffer.count { break }
-        }
-        return bytes
-    }
-
-    static func write(_ text: String, to path: String, folder: String) throws {
+    /// Writes `text` to `path` (in `folder`, made as needed), never through a link: the folder
+    /// must lie inside `root` once links are resolved, and a link at `path` itself is refused
+    /// (`O_NOFOLLOW`), so neither `--update` nor a first run writes outside the project.
+    static func write(
+        _ text: String, to path: String, folder: String, inside root: String, replace: Bool = true
+    )
+        throws
+    {
         var partial = ""
         for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
             partial += (partial.isEmpty && !folder.hasPrefix("/") ? "" : "/") + part
             if partial == "/" || part.isEmpty { continue }
             mkdir(partial, 0o755)
         }
-        guard let handle = fopen(path, "wb") else { throw TestError("cannot write '\(path)'") }
-        defer { fclose(handle) }
-        _ = text.withCString { fputs($0, handle) }
+        try checkInside(folder + "/.", root)
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            let reason =
+                errno == ELOOP ? "it is a link" : errno == EEXIST ? "it exists" : String(cString: strerror(errno))
+            throw TestError("cannot write '\(path)': \(reason)")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw TestError("cannot write '\(path)': not a regular file")
+        }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw TestError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            written += count
+        }
     }
+
+    private static func checkInside(_ path: String, _ root: String) throws {
+        let folder = folderOf(path)
+        guard let realRoot = ScriptFiles.canonical(root), let real = ScriptFiles.canonical(folder),
+            real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/")
+        else {
+            throw TestError("'\(path)' is outside '\(root)' once links are resolved: golden files stay in the project")
+        }
+    }
+}
+
+/// write(2) (the name is taken by the methods called `write` here).
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+    #else
+        Darwin.write(descriptor, buffer, count)
+    #endif
 }

@@ -49,14 +49,24 @@ public enum TestRecorder {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `NAME_test.lua` beside the script and its golden tree; returns the test file's path.
-    public static func save(name: String, scriptPath: String, source: String, tree: String) throws -> String {
+    /// Writes `NAME_test.lua` beside the script and its golden tree; returns the test file's
+    /// path. An existing test file is kept unless `force` is set; nothing is written through a
+    /// link or outside the script's folder.
+    public static func save(
+        name: String, scriptPath: String, source: String, tree: String, force: Bool = false
+    )
+        throws -> String
+    {
         let folder = Snapshots.folderOf(scriptPath)
         let file = folder + "/" + name + "_test.lua"
-        try Snapshots.write(source, to: file, folder: folder)
+        if !force, Snapshots.exists(file) {
+            throw TestError("'\(file)' exists (save-test \(name) --force replaces it)")
+        }
+        try Snapshots.write(source, to: file, folder: folder, inside: folder)
         let snapshots = folder + "/__snapshots__/" + name + "_test"
         try Snapshots.write(
-            tree.hasSuffix("\n") ? tree : tree + "\n", to: snapshots + "/" + name + ".tree.txt", folder: snapshots)
+            tree.hasSuffix("\n") ? tree : tree + "\n", to: snapshots + "/" + name + ".tree.txt", folder: snapshots,
+            inside: folder)
         return file
     }
 

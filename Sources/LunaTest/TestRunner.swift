@@ -62,6 +62,12 @@ public final class TestRunner {
     /// The `*_test.lua` files under `paths` (files as given, folders recursively), sorted.
     public static func discover(_ paths: [String]) -> [String] {
         var found: [String] = []
+        // Each real directory once (a link back up, `inner/up -> ..`, would repeat files or
+        // never end); regular files only (a named pipe called `f_test.lua` would block).
+        var visited: Set<[UInt64]> = []
+        func firstVisit(_ info: stat) -> Bool {
+            visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+        }
         func walk(_ folder: String) {
             guard let directory = opendir(folder) else { return }
             defer { closedir(directory) }
@@ -74,8 +80,8 @@ public final class TestRunner {
                 var info = stat()
                 guard stat(path, &info) == 0 else { continue }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
-                    walk(path)
-                } else if name.hasSuffix("_test.lua") {
+                    if firstVisit(info) { walk(path) }
+                } else if name.hasSuffix("_test.lua"), (info.st_mode & S_IFMT) == S_IFREG {
                     found.append(path)
                 }
             }
@@ -83,7 +89,11 @@ public final class TestRunner {
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR { walk(path) } else { found.append(path) }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                if firstVisit(info) { walk(path) }
+            } else {
+                found.append(path)  // as given: a file that is not regular fails with a message
+            }
         }
         return found.sorted()
     }
@@ -138,7 +148,7 @@ public final class TestRunner {
     }
 
     func readText(_ path: String) throws -> String {
-        guard let text = String(validUTF8: try Snapshots.readBytes(path)) else {
+        guard let text = String(validUTF8: try ScriptFiles.readBytes(path)) else {
             throw TestError("'\(path)' is not UTF-8")
         }
         return text

@@ -174,7 +174,11 @@ final class TestWorld {
                 }
             }
         }
-        let path = folder == "." ? relative : folder + "/" + relative
+        // One rule with require: inside the test's folder once links are resolved, a regular file.
+        let path: String
+        do { path = try ScriptFiles.contained(relative, in: folder) } catch {
+            throw LuaArgumentError(message: "luna.open: \(error)")
+        }
         do {
             apps.append(
                 try TestApp(path: path, options: options, coverage: runner.coverage, templates: runner.templates))

@@ -93,12 +93,12 @@ final class ScriptEnvironment {
         }
         let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
         let path = folder + "/" + relative
-        guard ScriptFile.exists(path) else {
+        guard ScriptFile.canonical(path) != nil else {
             throw LuaArgumentError(
                 message: "require: module '\(name)' not found (no file '\(relative)' beside the script)")
         }
-        if let real = ScriptFile.canonical(path), let root = ScriptFile.canonical(folder), !real.hasPrefix(root + "/") {
-            throw LuaArgumentError(message: "require: module '\(name)' is outside the script's folder")
+        if case .failure(let failure) = ScriptFile.contained(relative, in: folder) {
+            throw LuaArgumentError(message: "require: module '\(name)': \(failure.description)")
         }
         guard !loading.contains(name) else {
             throw LuaArgumentError(message: "require: module '\(name)' requires itself (a cycle)")

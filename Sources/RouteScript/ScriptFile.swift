@@ -6,30 +6,83 @@ import RouteCore
     import Darwin
 #endif
 
+/// read(2) (the name is taken by methods called `read` here).
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+    #else
+        Darwin.read(descriptor, buffer, count)
+    #endif
+}
+
 /// Reading script files without Foundation.
 enum ScriptFile {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
+    /// The largest script, module, test file or golden file Luna reads.
+    static let maximumBytes = 16 * 1024 * 1024
+
     /// The file's text. Invalid UTF-8 is an error (scripts are text).
     static func read(_ path: String) throws -> String {
-        guard let file = fopen(path, "rb") else {
-            throw Failure(description: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-            if count < buffer.count { break }
-        }
-        if ferror(file) != 0 { throw Failure(description: "cannot read '\(path)'") }
-        guard let text = String(validUTF8: bytes) else {
+        guard let text = String(validUTF8: try readBytes(path)) else {
             throw Failure(description: "'\(path)' is not valid UTF-8 text")
         }
         return text
+    }
+
+    /// The bytes of a regular file of at most ``maximumBytes``. The file is opened without
+    /// blocking and checked before a byte is read: a named pipe or a device is refused (it
+    /// could block or never end), and so is an oversized file, up front.
+    static func readBytes(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(description: "cannot read '\(path)': not a regular file")
+        }
+        guard Int(info.st_size) <= maximumBytes else {
+            throw Failure(
+                description: "'\(path)' is \(info.st_size) bytes (the limit is \(maximumBytes / 1024 / 1024) MiB)")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+            guard bytes.count <= maximumBytes else {
+                throw Failure(description: "'\(path)' is over \(maximumBytes / 1024 / 1024) MiB")
+            }
+        }
+        return bytes
+    }
+
+    /// `relative` inside `folder`, by one rule (require, luna.open): a relative path whose
+    /// real location, links resolved, lies inside the folder's, and is a regular file.
+    static func contained(_ relative: String, in folder: String) -> Result<String, Failure> {
+        guard !relative.hasPrefix("/"), !relative.contains("\0") else {
+            return .failure(Failure(description: "'\(relative)' is not a relative path"))
+        }
+        let path = folder == "." ? relative : folder + "/" + relative
+        guard let real = canonical(path) else { return .failure(Failure(description: "no file '\(relative)'")) }
+        guard let root = canonical(folder), real.hasPrefix(root == "/" ? "/" : root + "/") else {
+            return .failure(Failure(description: "'\(relative)' is outside the folder (links are followed to check)"))
+        }
+        var info = stat()
+        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(Failure(description: "'\(relative)' is not a regular file"))
+        }
+        return .success(path)
     }
 
     /// Whether a regular file exists at `path`.
@@ -68,6 +121,24 @@ enum ScriptFile {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
+}
+
+/// Reading the files a script or a test names, by one rule: inside the folder (links
+/// resolved), regular files only, at most 16 MiB.
+public enum ScriptFiles {
+    /// A regular file's bytes (no pipes or devices; at most 16 MiB, refused up front).
+    public static func readBytes(_ path: String) throws -> [UInt8] { try ScriptFile.readBytes(path) }
+
+    /// A regular file's text (UTF-8).
+    public static func readText(_ path: String) throws -> String { try ScriptFile.read(path) }
+
+    /// `relative` resolved inside `folder`, or an error saying why not.
+    public static func contained(_ relative: String, in folder: String) throws -> String {
+        try ScriptFile.contained(relative, in: folder).get()
+    }
+
+    /// The canonical path (links resolved), or nil when it does not exist.
+    public static func canonical(_ path: String) -> String? { ScriptFile.canonical(path) }
 }
 
 /// Where errors point: Lua names a script and its modules relative to the script's folder
