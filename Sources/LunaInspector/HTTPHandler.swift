@@ -10,12 +10,33 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let inspector: Inspector
     private var head: HTTPRequestHead?
+    /// Closes a connection that has not sent a whole request head in time (a half-open
+    /// connection would otherwise hold a file descriptor for good).
+    private var headerTimer: Scheduled<Void>?
 
     init(inspector: Inspector) { self.inspector = inspector }
 
+    func handlerAdded(context: ChannelHandlerContext) { armHeaderTimer(context) }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        headerTimer?.cancel()
+        headerTimer = nil
+    }
+
+    private func armHeaderTimer(_ context: ChannelHandlerContext) {
+        headerTimer?.cancel()
+        let channel = context.channel
+        headerTimer = context.eventLoop.scheduleTask(in: inspector.configuration.headerTimeout) {
+            channel.close(promise: nil)
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
+        case .head(let head):
+            headerTimer?.cancel()
+            headerTimer = nil
+            self.head = head
         case .body: break  // bodies are not read (GET only); the decoder bounds their size
         case .end:
             guard let head else { return }
@@ -38,7 +59,10 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return send(.badRequest, "text/plain", Array("the socket speaks WebSocket only\n".utf8), head, context)
         }
         if path == "/api/snapshot" {
-            let json = inspector.snapshot(routes: true)
+            // Never waits on the session: the last snapshot (marked busy) while it works.
+            guard let json = inspector.snapshotWithoutWaiting() else {
+                return send(.serviceUnavailable, "text/plain", Array("busy: try again\n".utf8), head, context)
+            }
             return send(.ok, "application/json", Array(json.utf8), head, context)
         }
         guard let file = Assets.file(path) else {
@@ -62,7 +86,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             value:
                 "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
         )
-        if !request.isKeepAlive { headers.add(name: "Connection", value: "close") }
+        // After a refusal or an error the connection is closed, whatever the client asked.
+        let keepAlive = request.isKeepAlive && status.code < 400
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
         context.write(
             wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
             promise: nil)
@@ -71,10 +97,10 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             buffer.writeBytes(body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
-        let keepAlive = request.isKeepAlive
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             if !keepAlive { channel.close(promise: nil) }
         }
+        if keepAlive { armHeaderTimer(context) }
     }
 }

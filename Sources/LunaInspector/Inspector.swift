@@ -37,8 +37,20 @@ public final class Inspector: @unchecked Sendable {
         /// The largest WebSocket message accepted.
         public var maxMessageBytes = 64 * 1024
         /// Bytes queued to one page before it counts as too slow and is disconnected (it
-        /// catches up when it reconnects).
-        public var maxQueuedBytes = 4 * 1024 * 1024
+        /// catches up when it reconnects). Its first snapshot counts too.
+        public var maxQueuedBytes = 1024 * 1024
+        /// Time a connection has to send a whole request head (and, kept alive, the next one).
+        public var headerTimeout: TimeAmount = .seconds(10)
+        /// A page that sends nothing (not even the pong to the server's ping every third of
+        /// this) for this long is disconnected.
+        public var socketIdleTimeout: TimeAmount = .seconds(90)
+        /// Connections open at once; more are closed at once. Below the process's file limit
+        /// (nil: 512, or that limit less 32 when it is lower), so the server can always accept.
+        public var maxConnections: Int?
+        /// Requests of one page in flight (queued or running); more get a `busy` reply.
+        public var maxRequestsPerPage = 8
+        /// Requests of all pages in flight; more get a `busy` reply.
+        public var maxQueuedRequests = 64
 
         public init() {}
     }
@@ -53,6 +65,10 @@ public final class Inspector: @unchecked Sendable {
     /// Session operations the pages ask for run here, never on the event loop.
     let work = DispatchQueue(label: "luna.inspector.session")
     let clients = Clients()
+    let limiter = WorkLimiter()
+    let connections = WorkLimiter()
+    /// The last full snapshot, served while the session is busy.
+    let latest = LatestSnapshot()
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private(set) var reloadError: String?
     /// Host header values accepted (set once bound).
@@ -71,7 +87,8 @@ public final class Inspector: @unchecked Sendable {
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: configuration.maxMessageBytes, automaticErrorHandling: true,
             shouldUpgrade: { [self] channel, head in
-                let allowed = self.permits(head, needsToken: true) == nil && head.uri.hasPrefix("/socket")
+                let path = String(head.uri.prefix { $0 != "?" })
+                let allowed = self.permits(head, needsToken: true) == nil && path == "/socket"
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { [self] channel, _ in
@@ -86,7 +103,14 @@ public final class Inspector: @unchecked Sendable {
                 .writeBufferWaterMark, value: .init(low: 64 * 1024, high: configuration.maxQueuedBytes)
             )
             .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
+                // A connection over the cap is closed at once; each one leaves the count when
+                // it closes.
+                guard connections.enter(ObjectIdentifier(channel), limit: connectionLimit, total: connectionLimit)
+                else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { [connections] _ in connections.leave(ObjectIdentifier(channel)) }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (
                             upgraders: [upgrader],
@@ -127,6 +151,14 @@ public final class Inspector: @unchecked Sendable {
         try? group.syncShutdownGracefully()
     }
 
+    /// The connection cap: the configured one, or 512, kept 32 below the file limit.
+    var connectionLimit: Int {
+        if let configured = configuration.maxConnections { return configured }
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 512 }
+        return max(8, min(512, Int(clamping: limit.rlim_cur) - 32))
+    }
+
     static func hostHeader(_ host: String, _ port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
@@ -136,7 +168,13 @@ public final class Inspector: @unchecked Sendable {
     /// Why a request is refused (nil: allowed): a foreign Host (DNS rebinding), a foreign
     /// Origin, or a missing or wrong token.
     func permits(_ head: HTTPRequestHead, needsToken: Bool) -> (status: HTTPResponseStatus, reason: String)? {
-        guard let host = head.headers.first(name: "host"), allowedHosts.contains(host.lowercased()) else {
+        // Two Host or Origin headers make a request ambiguous (RFC 9110 §7.2): refused whole,
+        // whichever comes first.
+        let hosts = head.headers["host"]
+        guard hosts.count <= 1, head.headers["origin"].count <= 1 else {
+            return (.badRequest, "a request has one Host and at most one Origin header")
+        }
+        guard let host = hosts.first, allowedHosts.contains(host.lowercased()) else {
             return (.misdirectedRequest, "this server answers only to its own address")
         }
         if let origin = head.headers.first(name: "origin"),
@@ -201,11 +239,79 @@ public final class Inspector: @unchecked Sendable {
         session.withHost { _ in snapshotLocked(routes: routes) }
     }
 
+    /// A fresh snapshot when the session is free; while it works (a slow dispatch), the last
+    /// one with `"busy": true`, so the network side never waits on the session.
+    func snapshotWithoutWaiting() -> String? {
+        if let fresh = session.withHostIfFree({ _ in snapshotLocked(routes: true) }) { return fresh }
+        return latest.value.map { "{\"busy\":true," + $0.dropFirst() }
+    }
+
     private func snapshotLocked(routes: Bool) -> String {
-        Messages.snapshot(
+        let text = Messages.snapshot(
             host: session.hostUnderLock, script: scriptName, history: routes ? session.history : nil,
-            historyCount: session.historyCount, current: session.currentEntry,
-            reloadError: reloadError, routes: routes)
+            historyCount: session.historyCount, historyDropped: session.historyDropped,
+            current: session.currentEntry, reloadError: reloadError, routes: routes)
+        if routes { latest.value = text }
+        return text
+    }
+}
+
+/// The last full snapshot, for pages and tools while the session is busy.
+final class LatestSnapshot: @unchecked Sendable {
+    private var text: String?
+    private let lock = Mutex()
+
+    var value: String? {
+        get { lock.locked { text } }
+        set { lock.locked { text = newValue } }
+    }
+}
+
+/// Counts work in flight, per owner and in all, against limits (page requests; connections).
+final class WorkLimiter: @unchecked Sendable {
+    private var perOwner: [ObjectIdentifier: Int] = [:]
+    private var total = 0
+    private let lock = Mutex()
+
+    /// Counts one more for `owner` when both limits allow it.
+    func enter(_ owner: ObjectIdentifier, limit: Int, total maximum: Int) -> Bool {
+        lock.locked {
+            let mine = perOwner[owner, default: 0]
+            guard mine < limit, total < maximum else { return false }
+            perOwner[owner] = mine + 1
+            total += 1
+            return true
+        }
+    }
+
+    func leave(_ owner: ObjectIdentifier) {
+        lock.locked {
+            guard let mine = perOwner[owner] else { return }
+            perOwner[owner] = mine > 1 ? mine - 1 : nil
+            total -= 1
+        }
+    }
+
+    var count: Int { lock.locked { total } }
+}
+
+/// A pthread mutex.
+final class Mutex: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
     }
 }
 
@@ -247,6 +353,21 @@ final class Clients: @unchecked Sendable {
 
     func closeAll() {
         for channel in locked({ Array(channels.values) }) { channel.close(promise: nil) }
+    }
+
+    #if canImport(Glibc)
+        private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        }()
+    #endif
+
+    /// Returns freed heap to the system once a page has gone (glibc keeps it otherwise).
+    static func giveMemoryBack() {
+        #if canImport(Glibc)
+            // malloc_trim is glibc's (not in the Glibc module's headers): looked up once.
+            if let trim = Self.mallocTrim { _ = trim(0) }
+        #endif
     }
 
     private func locked<T>(_ body: () -> T) -> T {

@@ -178,14 +178,15 @@ enum Messages {
     /// What a page draws: the tree, the state, flags and device, the history (in a full
     /// snapshot) and the routes (when they may have changed).
     static func snapshot(
-        host: RouteScriptHost, script: String, history: [HistoryEntry]?, historyCount: Int, current: Int?,
-        reloadError: String?, routes: Bool
+        host: RouteScriptHost, script: String, history: [HistoryEntry]?, historyCount: Int, historyDropped: Int,
+        current: Int?, reloadError: String?, routes: Bool
     ) -> String {
         var fields: [String: String] = [
             "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
             "flags": JSONWriter.stringObject(host.options.flags), "tree": host.tree?.json ?? "null",
             "state": state(host), "current": current.map(String.init) ?? "null",
-            "historyCount": String(historyCount), "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
+            "historyCount": String(historyCount), "historyDropped": String(historyDropped),
+            "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
         ]
         if routes {
             fields["history"] = JSONWriter.array((history ?? []).map(\.json))

@@ -14,25 +14,84 @@ final class SocketHandler: ChannelInboundHandler {
     private let inspector: Inspector
     private var pending: [UInt8] = []
     private var pendingIsText = false
+    /// When this page last sent anything (a pong counts): a page silent for the idle timeout
+    /// is gone; the server pings it every third of that.
+    private let lastHeard = Heard()
+    private var keepAlive: RepeatedTask?
 
     init(inspector: Inspector) { self.inspector = inspector }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
         inspector.clients.add(channel)
-        let inspector = self.inspector
-        inspector.work.async {
-            Clients.send(inspector.snapshotMessage(), to: channel)
+        // The last snapshot at once (the session may be busy), then a fresh one.
+        if let latest = inspector.latest.value {
+            Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
         }
+        schedule(channel) { inspector in inspector.snapshotMessage() }
+        let idle = inspector.configuration.socketIdleTimeout
+        let tick = TimeAmount.nanoseconds(idle.nanoseconds / 3)
+        let heard = lastHeard
+        keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in
+            if NIODeadline.now() - heard.deadline > idle {
+                channel.close(promise: nil)
+            } else {
+                channel.writeAndFlush(
+                    WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(capacity: 0)), promise: nil)
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        keepAlive?.cancel()
+        keepAlive = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         inspector.clients.remove(context.channel)
+        keepAlive?.cancel()
+        keepAlive = nil
+        Clients.giveMemoryBack()
         context.fireChannelInactive()
+    }
+
+    /// Runs `body` on the work queue for this page within its quota and the global one (a
+    /// `busy` reply otherwise); a page that went away meanwhile has its queued work skipped.
+    private func schedule(_ channel: Channel, id: Int? = nil, _ body: @escaping @Sendable (Inspector) -> String) {
+        let inspector = self.inspector
+        let owner = ObjectIdentifier(channel)
+        guard
+            inspector.limiter.enter(
+                owner, limit: inspector.configuration.maxRequestsPerPage,
+                total: inspector.configuration.maxQueuedRequests)
+        else {
+            return Clients.send(
+                Messages.failure(
+                    id: id, kind: "busy",
+                    message:
+                        "too many requests in flight (\(inspector.configuration.maxRequestsPerPage) per page); send the next when one is answered"
+                ), to: channel)
+        }
+        inspector.work.async {
+            defer { inspector.limiter.leave(owner) }
+            guard channel.isActive else { return }
+            Clients.send(body(inspector), to: channel)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        lastHeard.deadline = .now()
+        // No extension is negotiated, so a frame with a reserved bit set breaks the protocol
+        // (RFC 6455 §5.2): the connection fails.
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            var data = context.channel.allocator.buffer(capacity: 2)
+            data.writeInteger(UInt16(1002))
+            let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
         switch frame.opcode {
         case .text, .continuation, .binary:
             if frame.opcode != .continuation {
@@ -77,14 +136,15 @@ final class SocketHandler: ChannelInboundHandler {
         do { request = try PageRequest(parsing: text) } catch {
             return reply(Messages.failure(id: nil, kind: "invalidMessage", message: "\(error)"), context)
         }
-        let channel = context.channel
-        let inspector = self.inspector
-        inspector.work.async {
-            Clients.send(inspector.perform(request), to: channel)
-        }
+        schedule(context.channel, id: request.id) { inspector in inspector.perform(request) }
     }
 
     private func reply(_ text: String, _ context: ChannelHandlerContext) {
         Clients.send(text, to: context.channel)
     }
+}
+
+/// When a page was last heard from; read and written on its channel's event loop only.
+final class Heard: @unchecked Sendable {
+    var deadline = NIODeadline.now()
 }

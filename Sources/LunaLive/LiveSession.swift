@@ -23,8 +23,12 @@ public final class LiveSession: @unchecked Sendable {
     private var nextObserver = 0
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
-    /// Every change, oldest first.
+    /// The last ``maximumHistory`` changes (up to a tenth more), oldest first.
     private var entries: [HistoryEntry] = []
+    /// Entries dropped from the front (the oldest); entry `k` is `entries[k - dropped]`.
+    private var dropped = 0
+    /// The history entries always kept: older ones are dropped (a tenth at a time), and counted.
+    public static let maximumHistory = 1_000
     /// The entry whose state is on screen (moves with undo and goto).
     private var position: Int?
     /// Bumped by every successful reload: states of an older tree cannot be restored directly.
@@ -43,6 +47,12 @@ public final class LiveSession: @unchecked Sendable {
     /// rendering, completion).
     public func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
         try lock.locked { try body(host) }
+    }
+
+    /// Runs `body` with the host when no other thread is working on the session; nil at once
+    /// when one is (the inspector's network side never waits behind a slow dispatch).
+    public func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
+        try lock.lockedIfFree { try body(host) }
     }
 
     /// Registers an observer; it is called for every event until the token is cancelled.
@@ -138,11 +148,14 @@ public final class LiveSession: @unchecked Sendable {
 
     // MARK: History
 
-    /// The history, oldest first.
+    /// The history kept (the last ``maximumHistory`` entries), oldest first.
     public var history: [HistoryEntry] { lock.locked { entries } }
 
-    /// How many entries the history has (without copying them).
-    public var historyCount: Int { lock.locked { entries.count } }
+    /// How many entries the history has had (kept and dropped).
+    public var historyCount: Int { lock.locked { dropped + entries.count } }
+
+    /// How many of the oldest entries were dropped to keep the history bounded.
+    public var historyDropped: Int { lock.locked { dropped } }
 
     /// The index of the entry on screen, if any.
     public var currentEntry: Int? { lock.locked { position } }
@@ -154,10 +167,15 @@ public final class LiveSession: @unchecked Sendable {
     @discardableResult
     public func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
-            guard entries.indices.contains(index) else {
-                throw LiveSessionError("there is no history entry \(index) (the history has \(entries.count))")
+            guard index >= dropped, entries.indices.contains(index - dropped) else {
+                if index >= 0, index < dropped {
+                    throw LiveSessionError(
+                        "history entry \(index) was dropped (the last \(Self.maximumHistory) entries are kept)")
+                }
+                throw LiveSessionError(
+                    "there is no history entry \(index) (the history has \(dropped + entries.count))")
             }
-            let target = entries[index]
+            let target = entries[index - dropped]
             do {
                 let outcome: RouteScriptHost.Outcome?
                 if target.generation == generation {
@@ -181,7 +199,7 @@ public final class LiveSession: @unchecked Sendable {
     @discardableResult
     public func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
-            guard let position, position > 0 else { throw LiveSessionError("there is nothing to undo") }
+            guard let position, position > dropped else { throw LiveSessionError("there is nothing to undo") }
             return try travel(to: position - 1, from: origin)
         }
     }
@@ -230,13 +248,20 @@ public final class LiveSession: @unchecked Sendable {
     ) {
         let state = host.state
         let entry = HistoryEntry(
-            index: entries.count, milliseconds: Self.milliseconds(clock.now - started), kind: kind, request: request,
+            index: dropped + entries.count, milliseconds: Self.milliseconds(clock.now - started), kind: kind,
+            request: request,
             route: state.route.flatMap { route in
                 host.routeTree.map { Lint.show($0.endpoints[route].definition.displayText) }
             },
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
             state: state, generation: generation)
         entries.append(entry)
+        // Dropped a tenth at a time, so a dispatch does not shift the whole array each time.
+        if entries.count > Self.maximumHistory + Self.maximumHistory / 10 {
+            let excess = entries.count - Self.maximumHistory
+            entries.removeFirst(excess)
+            dropped += excess
+        }
         position = entry.index
         let eventKind: LiveEvent.Kind =
             switch kind {

@@ -23,6 +23,14 @@ final class RecursiveLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Runs `body` under the lock when no other thread holds it; nil (without waiting) when
+    /// one does.
+    func lockedIfFree<T>(_ body: () throws -> T) rethrows -> T? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -46,11 +46,12 @@ final class ServedScript: @unchecked Sendable {
     private let stopped = Flag()
     private let watching = DispatchGroup()
 
-    init(example: String = "books.lua", source: String? = nil) throws {
+    init(example: String = "books.lua", source: String? = nil, configuration: Inspector.Configuration = .init()) throws
+    {
         let text = try source ?? String(contentsOfFile: repositoryRoot + "/examples/" + example, encoding: .utf8)
         script = folder.write(example, text)
         session = LiveSession(host: try RouteScriptHost(contentsOf: script))
-        inspector = Inspector(session: session, scriptName: example)
+        inspector = Inspector(session: session, scriptName: example, configuration: configuration)
         try inspector.start()
         let session = self.session
         let stopped = self.stopped

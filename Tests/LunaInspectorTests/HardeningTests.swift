@@ -1,0 +1,166 @@
+import Foundation
+import LunaInspector
+import LunaLive
+import NIOCore
+import NIOWebSocket
+import RouteScript
+import Testing
+
+/// A plain TCP connection (POSIX sockets), for what an HTTP client library will not send:
+/// duplicate headers, half-open requests.
+final class RawConnection {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw PageClient.Failure.timeout("connect") }
+    }
+
+    func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+
+    /// Everything until the server closes, or nil when it has not closed within `timeout`.
+    func readUntilClosed(timeout: Duration = .seconds(5)) -> String? {
+        var text: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return String(decoding: text, as: UTF8.self) }
+            text += buffer[0..<count]
+        }
+        return nil
+    }
+
+    deinit { close(fd) }
+}
+
+/// What a hostile local client can do to the inspector: nothing blocks it, nothing piles up.
+@Suite(.serialized) struct HardeningTests {
+    @Test func ambiguousRequestsAreRefusedAndTheConnectionCloses() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let port = served.port
+        let own = "127.0.0.1:\(port)"
+        for headers in [
+            "Host: \(own)\r\nHost: evil.example\r\n",
+            "Host: \(own)\r\nOrigin: http://\(own)\r\nOrigin: http://evil.example\r\n",
+        ] {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /api/snapshot?token=\(served.token) HTTP/1.1\r\n\(headers)\r\n")
+            let response = connection.readUntilClosed()
+            #expect(response?.hasPrefix("HTTP/1.1 400") == true, "\(response ?? "not closed")")
+        }
+        // A 400 (a socket request that did not upgrade) closes a kept-alive connection too.
+        let connection = try RawConnection(port: port)
+        connection.send("GET /socket?token=\(served.token) HTTP/1.1\r\nHost: \(own)\r\n\r\n")
+        #expect(connection.readUntilClosed()?.hasPrefix("HTTP/1.1 400") == true)
+        // Only /socket upgrades, not a path that starts with it.
+        #expect(throws: PageClient.Failure.self) {
+            _ = try PageClient.connect(port: port, token: served.token, path: "/socketfoo")
+        }
+    }
+
+    @Test func aFrameWithReservedBitsFailsTheConnection() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        _ = try page.next(containing: #""type":"snapshot""#)
+        var buffer = page.channel.allocator.buffer(capacity: 32)
+        buffer.writeString(#"{"op":"snapshot","id":1}"#)
+        try page.sendFrame(WebSocketFrame(fin: true, rsv1: true, opcode: .text, maskKey: .random(), data: buffer))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while page.channel.isActive, ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(!page.channel.isActive)
+        #expect(!page.inbox.all().contains { $0.contains(#""id":1"#) }, "the frame was not processed")
+    }
+
+    @Test func halfOpenConnectionsTimeOutAndTheCapKeepsTheServerAccepting() throws {
+        var configuration = Inspector.Configuration()
+        configuration.headerTimeout = .milliseconds(300)
+        configuration.maxConnections = 4
+        let served = try ServedScript(configuration: configuration)
+        defer { served.stop() }
+        let port = served.port
+        let idle = try (0..<4).map { _ in try RawConnection(port: port) }
+        for connection in idle { connection.send("GET / HTTP/1.1\r\n") }  // never finished
+        usleep(50_000)
+        // Over the cap: closed at once, with no response.
+        let extra = try RawConnection(port: port)
+        #expect(extra.readUntilClosed(timeout: .seconds(2)) == "")
+        // The half-open ones are closed by the header timeout…
+        for connection in idle { #expect(connection.readUntilClosed() != nil) }
+        // …and a page can connect again.
+        let page = try PageClient.connect(port: port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+    }
+
+    @Test func aPageGetsAQuotaAndEveryRequestOneReply() throws {
+        var configuration = Inspector.Configuration()
+        configuration.maxRequestsPerPage = 2
+        let served = try ServedScript(configuration: configuration)
+        defer { served.stop() }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+        // Hold the session, so the page's requests queue up behind it.
+        var replies: [String] = []
+        try served.session.withHost { _ in
+            for id in 1...30 { try page.send(#"{"op":"dispatch","request":"books","id":\#(id)}"#) }
+            for _ in 1...28 { replies.append(try page.next(containing: #""busy""#)) }
+        }
+        for _ in 1...2 { replies.append(try page.next(containing: #""type":"reply""#)) }
+        #expect(replies.filter { $0.contains(#""kind":"busy""#) }.count == 28)
+        let ids = Set(replies.compactMap { reply in (object(reply)["id"] as? Int) })
+        #expect(ids == Set(1...30), "every request got exactly one reply")
+    }
+
+    /// The network side never waits on the session: while it works (here: held by the test),
+    /// `/api/snapshot` answers with the last snapshot marked busy, and a new page gets it too.
+    @Test func aBusySessionFreezesNothing() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let port = served.port
+        _ = try httpGet(port: port, path: "/api/snapshot?token=\(served.token)")  // a first snapshot
+        try served.session.withHost { _ in
+            let (status, body) = try httpGet(port: port, path: "/api/snapshot?token=\(served.token)")
+            #expect(status == 200)
+            #expect(body.hasPrefix(#"{"busy":true,"#))
+            let page = try PageClient.connect(port: port, token: served.token)
+            defer { page.close() }
+            _ = try page.next(containing: #""type":"snapshot""#, timeout: .seconds(5))
+        }
+    }
+}
+
+/// The history is bounded: the last 1,000 entries (up to a tenth more) are kept, older ones
+/// counted as dropped; travel and undo work on what is kept.
+@Suite struct HistoryBoundTests {
+    @Test func theHistoryKeepsTheLastThousandEntries() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "h.lua", "return stack { endpoint { 'items', children = { endpoint { './:id' } } } }")
+        let session = LiveSession(host: try RouteScriptHost(contentsOf: script))
+        for k in 0..<1_200 { _ = try session.dispatch("items/\(k)") }
+        #expect(session.historyCount == 1_200)
+        #expect((1_000...1_100).contains(session.history.count))
+        #expect(session.historyDropped + session.history.count == 1_200)
+        #expect(session.history.first?.index == session.historyDropped)
+        #expect(throws: LiveSessionError.self) { try session.travel(to: 3) }
+        try session.travel(to: 1_150)
+        #expect(session.withHost { $0.state.params["id"] } == "1150")
+        try session.undo()
+        #expect(session.withHost { $0.state.params["id"] } == "1149")
+    }
+}
