@@ -136,4 +136,74 @@ struct MeasureTests {
         )
         pages.forEach { $0.close() }
     }
+
+    static func residentMiB() -> Double {
+        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+        return Double((fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1_048_576
+    }
+
+    /// A raw WebSocket page that upgrades and then never reads.
+    static func silentPage(port: Int, token: String) throws -> RawConnection {
+        let connection = try RawConnection(port: port)
+        var size: Int32 = 4096
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        connection.send(
+            "GET /socket?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        return connection
+    }
+
+    /// 100 pages that never read, 3,000 dispatches, then the pages close: the process's
+    /// resident memory at each step (server and clients together), and a flood of 300,000
+    /// snapshot requests from a page that never reads.
+    @Test func memoryWithPagesThatNeverRead() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let start = Self.residentMiB()
+        let pages = try (0..<100).map { _ in try Self.silentPage(port: served.port, token: served.token) }
+        for index in 0..<3_000 { try served.session.dispatch(index % 2 == 0 ? "books/\(index)" : "today") }
+        let loaded = Self.residentMiB()
+        withExtendedLifetime(pages) {}
+        let clock = ContinuousClock()
+        let fresh = try PageClient.connect(port: served.port, token: served.token)
+        let connectStart = clock.now
+        _ = try fresh.next(containing: #""type":"snapshot""#)
+        let connectTime = clock.now - connectStart
+        fresh.close()
+        Self.report(
+            String(
+                format:
+                    "memory: 100 pages that never read + 3,000 dispatches: %.0f → %.0f MiB resident; a new page's snapshot in %@",
+                start, loaded, "\(connectTime)"))
+        _ = pages.count
+        // The flood: one page sends 300,000 snapshot requests and never reads.
+        let flooder = try Self.silentPage(port: served.port, token: served.token)
+        usleep(100_000)
+        let frame: [UInt8] = {
+            let payload = Array(#"{"op":"snapshot","id":1}"#.utf8)
+            return [0x81, 0x80 | UInt8(payload.count), 0, 0, 0, 0] + payload
+        }()
+        let floodStart = clock.now
+        var sent = 0
+        var burst: [UInt8] = []
+        for _ in 0..<1000 { burst += frame }
+        while sent < 300_000, clock.now - floodStart < .seconds(20) {
+            let count = burst.withUnsafeBytes {
+                send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if count <= 0 { break }
+            sent += count / frame.count
+        }
+        let flooded = Self.residentMiB()
+        let after = try PageClient.connect(port: served.port, token: served.token)
+        let snapshotStart = clock.now
+        _ = try after.next(containing: #""type":"snapshot""#)
+        let snapshotTime = clock.now - snapshotStart
+        after.close()
+        Self.report(
+            "flood: a page sent \(sent) snapshot requests without reading: \(String(format: "%.0f", flooded)) MiB resident; a new page's snapshot in \(snapshotTime)"
+        )
+        withExtendedLifetime(flooder) {}
+    }
 }
