@@ -2,9 +2,9 @@
 ///
 /// A regular expression must match the whole value. Common shapes (a character class with a
 /// length, a run of such items like a UUID) run on a fast path over the bytes; others on
-/// Luna's own engine, in time linear in the value whatever the pattern (``LinearRegex``:
-/// backreferences and lookaround, which have no such algorithm, are refused). Character classes are ASCII (`\d` is `[0-9]`, `\w` is `[A-Za-z0-9_]`). A
-/// predicate is an opaque function supplied by a host (the Lua layer plugs script functions
+/// Luna's own engine, in time linear in the value whatever the pattern (backreferences and
+/// lookaround, which have no such algorithm, are refused). Character classes are ASCII (`\d`
+/// is `[0-9]`, `\w` is `[A-Za-z0-9_]`). A predicate is an opaque function supplied by a host (the Lua layer plugs script functions
 /// in here); it may throw.
 ///
 /// ```swift

@@ -25,6 +25,12 @@ import Testing
     @Test(arguments: [
         ("while true do end", RouteError.Kind.script, "hostile.lua:3: deadline exceeded"),
         ("error('no book')", .script, "hostile.lua:3: no book"),
+        // A tree of coroutines that catch their children's errors (ran 13 s for a 100 ms hook).
+        (
+            "local function node(d) if d == 0 then while true do end end for i = 1, 20 do coroutine.resume(coroutine.create(node), d - 1) end end node(5)",
+            .script, "hostile.lua:3: deadline exceeded"
+        ),
+        ("string.find(('('):rep(256), '.-.-.-%b()')", .script, "hostile.lua:3: deadline exceeded"),
         ("local s = 'x' while true do s = s .. s end", .script, "memory limit exceeded (16 MiB)"),
         ("io.open('/etc/passwd')", .script, "hostile.lua:3: attempt to index a nil value (global 'io')"),
         ("os.execute('true')", .script, "hostile.lua:3: attempt to call a nil value (field 'execute')"),
