@@ -6,7 +6,7 @@ import RouteScript
 /// The ops are the session operations a page may use — never Lua, never a file.
 struct PageRequest {
     enum Op: String, CaseIterable {
-        case dispatch, back, sync, explain, travel, undo, flag, device, reload, snapshot
+        case dispatch, back, sync, explain, travel, undo, flag, device, reload, snapshot, history
     }
 
     var id: Int?
@@ -91,6 +91,13 @@ extension Inspector {
                 return Messages.reply(id: request.id, [:])
             case .snapshot:
                 return Messages.reply(id: request.id, ["snapshot": snapshot(routes: true)])
+            case .history:
+                // An older page of the history: the entries before `before`, newest last.
+                guard let before = request.fields["before"]?.integer else {
+                    throw PageRequestError("history needs an integer \"before\"")
+                }
+                let page = session.history.filter { $0.index < before }.suffix(Messages.historyPage)
+                return Messages.reply(id: request.id, ["history": JSONWriter.array(page.map(\.json))])
             }
         } catch let error as PageRequestError {
             return Messages.failure(id: request.id, kind: "invalidMessage", message: error.description)
@@ -123,6 +130,9 @@ extension Inspector {
 
 /// The JSON the inspector sends.
 enum Messages {
+    /// History entries in a snapshot, and in each older page a page asks for.
+    static let historyPage = 100
+
     static func reply(id: Int?, _ fields: [String: String]) -> String {
         var all = ["type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true"]
         for (key, value) in fields { all[key] = value }
@@ -189,7 +199,8 @@ enum Messages {
             "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
         ]
         if routes {
-            fields["history"] = JSONWriter.array((history ?? []).map(\.json))
+            // The newest page of the history; a page asks for older ones (op "history").
+            fields["history"] = JSONWriter.array((history ?? []).suffix(historyPage).map(\.json))
             fields["routes"] = routeTable(host.routeTree)
             fields["entries"] = entryRoutes(host.routeTree)
         }

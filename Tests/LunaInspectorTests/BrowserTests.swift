@@ -84,6 +84,24 @@ struct BrowserTests {
         }
     }
 
+    /// The snapshot holds the newest 100 history entries; older ones come a page at a time.
+    @Test func olderHistoryComesAPageAtATime() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        for index in 0..<150 { try served.session.dispatch(index % 2 == 0 ? "books/\(index)" : "today") }
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the newest entry", Self.visible("history-149"))
+            #expect(
+                try await browser.script("return document.querySelectorAll('[data-testid^=\"history-\"]').length;")
+                    as? Int == 101, "100 entries and the 'older' item")
+            try await browser.click("history-older")
+            try await browser.wait("the oldest entry", Self.visible("history-0"))
+            #expect(
+                try await browser.script("return document.querySelector('[data-testid=\"history-older\"]') === null;")
+                    as? Bool == true)
+        }
+    }
+
     @Test func phoneAndPadScreenshots() async throws {
         let served = try ServedScript()
         defer { served.stop() }

@@ -144,6 +144,25 @@ final class RawConnection {
     }
 }
 
+/// A snapshot carries the newest page of the history; a page asks for older ones.
+@Suite struct HistoryPagingTests {
+    @Test func theSnapshotHoldsTheNewestHundredAndOlderPagesComeOnRequest() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        for index in 0..<250 { try served.session.dispatch(index % 2 == 0 ? "books/\(index)" : "today") }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        let snapshot = object(try page.next(containing: #""type":"snapshot""#))["snapshot"] as? [String: Any]
+        let history = snapshot?["history"] as? [[String: Any]] ?? []
+        #expect(history.count == 100)
+        #expect(history.first?["index"] as? Int == 150)
+        #expect(snapshot?["historyCount"] as? Int == 250)
+        try page.send(#"{"op":"history","before":150,"id":9}"#)
+        let older = object(try page.next(containing: #""id":9"#))["history"] as? [[String: Any]] ?? []
+        #expect(older.map { $0["index"] as? Int } == (50..<150).map { $0 })
+    }
+}
+
 /// The history is bounded: the last 1,000 entries (up to a tenth more) are kept, older ones
 /// counted as dropped; travel and undo work on what is kept.
 @Suite struct HistoryBoundTests {

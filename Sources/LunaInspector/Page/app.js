@@ -318,6 +318,25 @@ function renderRoutes() {
 function renderHistory() {
   const list = $("history");
   list.replaceChildren();
+  // The snapshot holds the newest entries; older ones come a page at a time.
+  const oldest = state.history.length ? state.history[0].index : state.snapshot.historyCount;
+  if (oldest > (state.snapshot.historyDropped || 0)) {
+    const more = element("li", { className: "dim older" }, `${oldest - (state.snapshot.historyDropped || 0)} older…`);
+    more.dataset.testid = "history-older";
+    more.onclick = async () => {
+      try {
+        const reply = await send("history", { before: oldest });
+        state.history = reply.history.concat(state.history.filter((entry) => entry.index >= oldest));
+        renderHistory();
+      } catch (failure) {
+        showResult(`history: ${(failure.error || failure).message}`, true);
+      }
+    };
+    list.append(more);
+  }
+  if (state.snapshot.historyDropped) {
+    list.prepend(element("li", { className: "dim" }, `${state.snapshot.historyDropped} oldest entries dropped`));
+  }
   for (const entry of state.history) {
     const text = [entry.kind, entry.detail, entry.request].filter(Boolean).join(" ")
       + (entry.route ? ` → ${entry.route}` : "") + `  (${entry.plan} ops)`;
