@@ -151,7 +151,7 @@ extension RouteTree {
                     path: request.path, params: params, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
                 next = try Self.apply(
-                    endpoint.guards, context: context,
+                    endpoint.guards, context: context, resolving: request,
                     describing: { guardNode in
                         let route = "route '\(endpoint.definition.displayText)'"
                         return guardNode == endpoint.node
@@ -173,9 +173,11 @@ extension RouteTree {
     }
 
     /// Runs the guards outermost first: the first that refuses sends to its fallback (or
-    /// throws `disabled`), the first redirect that returns a path sends there.
+    /// throws `disabled`), the first redirect that returns another location sends there. A
+    /// redirect that returns the location being resolved (same path and query) means "stay",
+    /// as in go_router: `if not signed_in then return "login" end` works on `login` too.
     static func apply(
-        _ guards: [Guard], context: RouteContext, describing: (Int) -> String
+        _ guards: [Guard], context: RouteContext, resolving current: Request? = nil, describing: (Int) -> String
     ) throws(RouteError) -> String? {
         for guardian in guards {
             if let enabled = guardian.enabled, try !call({ try enabled(context) }) {
@@ -184,7 +186,14 @@ extension RouteTree {
                 }
                 return fallback
             }
-            if let redirect = guardian.redirect, let target = try call({ try redirect(context) }) { return target }
+            if let redirect = guardian.redirect, let target = try call({ try redirect(context) }) {
+                if let current, let parsed = try? Request(parsing: target), parsed.path == current.path,
+                    parsed.query == current.query
+                {
+                    continue
+                }
+                return target
+            }
         }
         return nil
     }

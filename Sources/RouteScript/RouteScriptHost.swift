@@ -247,11 +247,19 @@ public final class RouteScriptHost {
 
     /// Sets (or with nil clears) an app flag, then re-resolves the current request.
     @discardableResult
+    ///
+    /// When that dispatch fails (a guard that throws on the new value), the flag goes back to
+    /// its previous value, as a failed device change does: the app stays as it was.
     public func setFlag(_ name: String, _ value: String?) throws -> Outcome? {
+        let previous = options.flags[name]
         options.flags[name] = value
         if !sharesScript { script?.callbacks.setFlag(name, value) }
         guard let current = state.requested ?? state.request?.original else { return nil }
-        return try dispatch(current)
+        do { return try dispatch(current) } catch {
+            options.flags[name] = previous
+            if !sharesScript { script?.callbacks.setFlag(name, previous) }
+            throw error
+        }
     }
 
     /// Re-evaluates the script for another device; the navigation state is kept.

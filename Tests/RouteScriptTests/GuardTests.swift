@@ -78,4 +78,40 @@ import Testing
                 == "redirect of endpoint 'inbox/work/:id' (gates.lua:7): returns nil (no redirect)")
         #expect(host.state.request?.path == "inbox", "explain changed nothing")
     }
+
+    /// go_router's login guard: a redirect that returns the location being resolved means
+    /// "stay" (it was a redirect loop), on the login screen itself too.
+    @Test func aRedirectToWhereItIsMeansStay() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return switcher { redirect = function(ctx)
+                    if not flags.user and ctx.path ~= "" then return "login" end
+                    if ctx.query.again then return ctx.path .. "?again=" .. ctx.query.again end
+                  end,
+                  endpoint { "login" }, endpoint { "home" } }
+                """, name: "login.lua")
+        _ = try host.dispatch("home")
+        #expect(host.state.request?.path == "login")
+        _ = try host.dispatch("login")
+        #expect(host.state.request?.path == "login", "the guard returns 'login' on login: stay")
+        _ = try host.setFlag("user", "ada")
+        _ = try host.dispatch("home?again=1")
+        #expect(host.state.request?.original == "home?again=1")
+    }
+
+    /// A flag whose re-dispatch fails is rolled back: later dispatches work as before.
+    @Test func aFailedFlagChangeIsRolledBack() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return stack { enabled = function(ctx) if flags.mode == "broken" then error("bad mode") end return true end,
+                  endpoint { "home" } }
+                """, name: "flag.lua")
+        _ = try host.dispatch("home")
+        #expect(throws: RouteError.self) { try host.setFlag("mode", "broken") }
+        #expect(host.options.flags["mode"] == nil)
+        _ = try host.dispatch("home?x=1")
+        #expect(host.state.request?.original == "home?x=1")
+    }
 }
