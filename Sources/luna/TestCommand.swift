@@ -100,19 +100,25 @@ struct TestCommand: ParsableCommand {
         if coverage, !json {
             runner.coverage.report(display: ScriptPaths.display).forEach(emit)
         }
+        var unwritten: [String] = []
         if let lcov {
             let text = runner.coverage.lcov { script, file in
                 let folder = (script as NSString).deletingLastPathComponent
                 return ScriptPaths.display(folder.isEmpty ? file : folder + "/" + file)
             }
-            _ = FileManager.default.createFile(atPath: lcov, contents: Data(text.utf8))
+            if !FileManager.default.createFile(atPath: lcov, contents: Data(text.utf8)) { unwritten.append(lcov) }
         }
-        if let junit { _ = FileManager.default.createFile(atPath: junit, contents: Data(Reports.junit(results).utf8)) }
+        if let junit, !FileManager.default.createFile(atPath: junit, contents: Data(Reports.junit(results).utf8)) {
+            unwritten.append(junit)
+        }
         if !json {
             emit(
                 "\(passed) passed, \(failed) failed"
                     + (loadErrors > 0 ? " (\(loadErrors) test files did not load)" : ""))
         }
-        return loadErrors > 0 ? 2 : failed > 0 ? 1 : 0
+        // A report that could not be written fails the run: CI would otherwise read no report
+        // as no failure.
+        for path in unwritten { FileHandle.standardError.write(Data("luna: error: cannot write '\(path)'\n".utf8)) }
+        return loadErrors > 0 || !unwritten.isEmpty ? 2 : failed > 0 ? 1 : 0
     }
 }

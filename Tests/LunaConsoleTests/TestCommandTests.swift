@@ -30,6 +30,19 @@ import Testing
         #expect(json.stdout.hasPrefix(#"{"file":"#) && json.stdout.contains(#""status":"failed","test":"no"}"#))
     }
 
+    /// A report that cannot be written fails the run with a message (it exited 0).
+    @Test func anUnwritableReportFailsTheRun() throws {
+        let folder = ScriptFolder()
+        folder.write("books.lua", try String(contentsOfFile: example("books.lua"), encoding: .utf8))
+        folder.write("ok_test.lua", "local app = luna.open('books.lua')\ntest('ok', function() app:go('books') end)\n")
+        for option in ["--junit", "--coverage-lcov"] {
+            let result = try luna(["test", folder.path + "/ok_test.lua", option, "/nonexistent-folder/report"])
+            #expect(result.status == 2, "\(option)")
+            #expect(
+                result.stderr.contains("luna: error: cannot write '/nonexistent-folder/report'"), "\(result.stderr)")
+        }
+    }
+
     @Test func junitPassesTheSchemaAndLCOVPassesGenhtml() throws {
         let folder = ScriptFolder()
         let junit = folder.path + "/junit.xml"
