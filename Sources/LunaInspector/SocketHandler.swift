@@ -134,7 +134,9 @@ final class SocketHandler: ChannelInboundHandler {
     private func handle(_ text: String, _ context: ChannelHandlerContext) {
         let request: PageRequest
         do { request = try PageRequest(parsing: text) } catch {
-            return reply(Messages.failure(id: nil, kind: "invalidMessage", message: "\(error)"), context)
+            // The reply keeps the message's id when it has one, so the page can match it.
+            let id = (try? JSONValue.parse(text))?["id"]?.integer
+            return reply(Messages.failure(id: id, kind: "invalidMessage", message: "\(error)"), context)
         }
         schedule(context.channel, id: request.id) { inspector in inspector.perform(request) }
     }

@@ -137,6 +137,8 @@ import Testing
             try page.send(message)
             let reply = object(try page.next(containing: #""type":"reply""#))
             #expect(reply["ok"] as? Bool == false, "\(message)")
+            // The reply carries the message's id whenever it had one.
+            if message.contains(#""id":9"#) { #expect(reply["id"] as? Int == 9, "\(message)") }
         }
         // A message over the limit (in pieces, so it passes the frame limit) is refused too.
         let big = String(repeating: "x", count: 40 * 1024)
