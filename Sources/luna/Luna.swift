@@ -150,7 +150,7 @@ struct Dispatch: ParsableCommand {
     }
 
     func run() throws {
-        let host = try options.load(script, output: { writeError($0) })
+        let host = try options.load(script, output: { writeError($0) }, json: json)
         let style = json ? Style.plain : terminalStyle
         var failed = false
         for path in paths {
@@ -175,7 +175,7 @@ struct Routes: ParsableCommand {
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
-        let host = try options.load(script)
+        let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
         emit(Output.routes(tree, json: json, style: json ? .plain : terminalStyle))
     }

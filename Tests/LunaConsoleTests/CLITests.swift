@@ -128,6 +128,16 @@ import Testing
             let bad = try luna(["check", path])
             #expect(bad.status == 2)
             #expect(bad.stderr.contains(message), "\(bad.stderr)")
+            // With --json every command prints the error object on stdout, as check does.
+            for arguments in [
+                ["check", path, "--json"], ["dispatch", path, "a/1", "--json"], ["routes", path, "--json"],
+            ] {
+                let result = try luna(arguments)
+                #expect(result.status == 2, "\(arguments)")
+                #expect(
+                    result.stdout.hasPrefix(#"{"script":"#) && result.stdout.contains(#""error":"#),
+                    "\(arguments): \(result.stdout)")
+            }
         }
     }
 
