@@ -19,7 +19,9 @@ extension RouteScriptHost {
     /// The compiled tree as `luna export json` writes it (`RouteTree/exportJSON(source:presenters:)`).
     public func exportJSON() throws -> String {
         let (script, _) = try loaded()
-        let source = path.map(ScriptPaths.display) ?? self.source?.name
+        // The file's name only: the export ships inside the app, and a folder of the
+        // developer's machine has no business there.
+        let source = path.map(ScriptFile.name(of:)) ?? self.source?.name
         return script.tree.exportJSON(source: source, presenters: presenterNames)
     }
 
