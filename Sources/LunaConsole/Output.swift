@@ -7,6 +7,41 @@ import RouteScript
 public enum Output {
     /// `KEY=VALUE` words (`luna path`, the REPL's `path`) as a dictionary, or the first word
     /// that is not one.
+    /// Splits a command line into words as a shell does: white space separates, `"…"` and
+    /// `'…'` quote (`path book "title=Dune Messiah"`), a backslash escapes the next character.
+    /// Nil for an unclosed quote.
+    public static func words(_ text: String) -> [String]? {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for c in text {
+            if escaped {
+                current.append(c)
+                escaped = false
+            } else if c == "\\", quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let open = quote {
+                if c == open { quote = nil } else { current.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                inWord = true
+            } else if c.isWhitespace {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(c)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { return nil }
+        if inWord { words.append(current) }
+        return words
+    }
+
     public static func keyValues(_ words: [String]) -> (values: [String: String], bad: String?) {
         var values: [String: String] = [:]
         for word in words {

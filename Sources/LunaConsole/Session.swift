@@ -222,7 +222,9 @@ public final class Session {
 
     /// `path NAME k=v…`: reverse routing, as `luna.path` does in scripts.
     private func path(_ argument: String) -> Result {
-        let words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let words = Output.words(argument) else {
+            return usage("path NAME [KEY=VALUE]... (a quote is not closed)")
+        }
         guard let name = words.first else { return usage("path NAME [KEY=VALUE]...") }
         let (values, bad) = Output.keyValues(Array(words.dropFirst()))
         if let bad { return usage("path NAME [KEY=VALUE]... ('\(bad)' is not KEY=VALUE)") }

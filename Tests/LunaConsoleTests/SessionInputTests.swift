@@ -206,6 +206,11 @@ import Testing
         #expect(session.execute("path book id=42 title=Dune").lines == ["books/42?title=Dune"])
         #expect(session.execute("path story type=news id=7").lines == ["today/story/news/7"])
         #expect(session.execute("path book id=a/b").lines == ["books/a%2Fb"])
+        // Quotes take values with spaces, as in a shell.
+        #expect(session.execute(#"path book id=7 "title=Dune Messiah""#).lines == ["books/7?title=Dune%20Messiah"])
+        #expect(session.execute("path book id=7 'title=It''s'").lines == ["books/7?title=Its"])
+        #expect(session.execute(#"path book id=7 title=Dune\ Messiah"#).lines == ["books/7?title=Dune%20Messiah"])
+        #expect(session.execute(#"path book "id=7"#).lines.first?.hasPrefix("error: usage: path") == true)
         #expect(
             session.execute("path story type=news id=x").lines.first?.hasPrefix("error: parameter 'id' = 'x'") == true)
         #expect(session.execute("path nobody").lines.first?.hasPrefix("error: no route is named 'nobody'") == true)
