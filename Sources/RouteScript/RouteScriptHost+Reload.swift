@@ -80,8 +80,16 @@ extension RouteScriptHost {
         var resolution: Resolution?
         fresh.callbacks.beginDispatch()
         if let request = oldRouter.state.request {
-            (resolution, warning) = Self.resolveAfterReload(
-                request, oldRoute: oldRouter.state.route, oldTree: oldTree, newTree: newTree)
+            do {
+                (resolution, warning) = try Self.resolveAfterReload(
+                    request, oldRoute: oldRouter.state.route, oldTree: oldTree, newTree: newTree)
+            } catch {
+                // A guard, redirect or validator of the new script failed (a Lua error or a
+                // limit): the reload failed, and says why; the old tree and state stay.
+                fresh.vm.close()
+                throw RouteScriptError(
+                    .load, "\(error.message)\n(while re-resolving '\(request.original)' on the new script)")
+            }
         }
         let startState = RouterState(
             request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: translated)
@@ -195,26 +203,34 @@ extension RouteScriptHost {
 
     /// The current request on the new tree, or its longest prefix that matches something
     /// other than a bare catch-all (unless it matched one before).
+    ///
+    /// - Throws: a guard, redirect or validator that failed (a Lua error or a limit, kind
+    ///   `script`) or a redirect loop: that is a broken script, not a request that no longer
+    ///   matches.
     static func resolveAfterReload(
         _ request: Request, oldRoute: Int?, oldTree: RouteTree, newTree: RouteTree
-    )
-        -> (Resolution?, String?)
-    {
+    ) throws(RouteError) -> (Resolution?, String?) {
         let wasCatchAll = oldRoute.map { oldTree.endpoints[$0].definition.pattern?.isBareCatchAll == true } ?? false
         func acceptable(_ resolution: Resolution) -> Bool {
             wasCatchAll || newTree.endpoints[resolution.route].definition.pattern?.isBareCatchAll != true
         }
-        if let resolution = try? newTree.resolve(request.original), acceptable(resolution) { return (resolution, nil) }
+        func attempt(_ string: String) throws(RouteError) -> Resolution? {
+            do { return try newTree.resolve(string) } catch {
+                if error.kind == .script || error.kind == .redirectLoop { throw error }
+                return nil
+            }
+        }
+        if let resolution = try attempt(request.original), acceptable(resolution) { return (resolution, nil) }
         var segments = request.segments
         while !segments.isEmpty {
             segments.removeLast()
             let prefix = Request(segments: segments)
-            if let resolution = try? newTree.resolve(prefix.original), acceptable(resolution) {
+            if let resolution = try attempt(prefix.original), acceptable(resolution) {
                 let shown = prefix.path.isEmpty ? "/" : prefix.path
                 return (resolution, "'\(request.path)' no longer matches; showing '\(shown)'")
             }
         }
-        if let resolution = try? newTree.resolve(request.original) {
+        if let resolution = try attempt(request.original) {
             return (resolution, "'\(request.path)' now matches only the catch-all")
         }
         return (nil, "'\(request.path)' no longer matches anything; nothing is shown")

@@ -88,6 +88,33 @@ import Testing
         #expect(try host.dispatch("books/2").plan.operations.map(\.text) == ["update books/:id"])
     }
 
+    /// A guard that throws while the reload re-resolves the current request is a failed
+    /// reload with its file:line, not "no longer matches": the old tree and state stay.
+    @Test(arguments: [
+        "return stack { enabled = function(ctx) return ctx.flag.x end, endpoint { 'books', children = { endpoint { './:id' } } } }",
+        "return stack { endpoint { 'books', children = { endpoint { './:id', redirect = function() while true do end end } } } }",
+        "return stack { endpoint { 'books', children = { endpoint { './:id', where = { id = function(v) error('bad id') end } } } } }",
+    ])
+    func aScriptErrorWhileReResolvingFailsTheReload(broken: String) throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        var options = RouteScriptOptions()
+        options.callLimits.deadline = .milliseconds(30)
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        _ = try host.dispatch("books/1")
+        let tree = host.tree?.rendered()
+        let state = host.state
+        folder.write("r.lua", broken)
+        let error = #expect(throws: RouteScriptError.self) { try host.reload() }
+        #expect(error?.kind == .load)
+        #expect(error?.message.hasPrefix("r.lua:1:") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("(while re-resolving 'books/1' on the new script)") == true)
+        #expect(host.tree?.rendered() == tree)
+        #expect(host.state == state)
+        // The old script still runs.
+        #expect(try host.dispatch("books/2").plan.operations.map(\.text) == ["update books/:id"])
+    }
+
     @Test func aDeletedScriptKeepsTheLastTreeAndIsPickedUpAgain() throws {
         let folder = ScriptFolder()
         let path = folder.write("r.lua", Self.base)
