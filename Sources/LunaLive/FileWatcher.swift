@@ -1,3 +1,6 @@
+import LuaHost
+import RouteScript
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -31,19 +34,53 @@ public protocol FileWatcher: AnyObject {
 }
 
 /// The settle logic both watchers share: remember the last change, report it once quiet.
+///
+/// A save that is still being written (an editor or a generator that writes in parts, 150 ms
+/// to 1 s apart) is not reported while a watched script stops mid-chunk (Lua's parser stops
+/// at `<eof>`): it waits for the rest, up to ``unfinishedWait`` after the first change, so no
+/// spurious "reload failed" shows and no half-written tree replaces the app.
 struct Settler {
     let interval: Duration
+    /// How long an unfinished-looking save may wait for the rest of it.
+    static let unfinishedWait: Duration = .seconds(2)
     private var lastChange: ContinuousClock.Instant?
+    private var firstChange: ContinuousClock.Instant?
+    /// Decides whether a file looks cut short (tests replace it).
+    var looksUnfinished: (String) -> Bool = Settler.endsMidChunk
 
     init(interval: Duration) { self.interval = interval }
 
-    mutating func noteChange(at now: ContinuousClock.Instant) { lastChange = now }
+    mutating func noteChange(at now: ContinuousClock.Instant) {
+        lastChange = now
+        if firstChange == nil { firstChange = now }
+    }
 
     mutating func settled(files: [String], now: ContinuousClock.Instant) -> FileChange? {
         guard let last = lastChange, now - last >= interval else { return nil }
-        lastChange = nil
         let missing = files.filter { access($0, F_OK) != 0 }
+        if missing.isEmpty, let first = firstChange, now - first < Self.unfinishedWait,
+            files.contains(where: looksUnfinished)
+        {
+            lastChange = now  // ask again after another interval
+            return nil
+        }
+        lastChange = nil
+        firstChange = nil
         return missing.isEmpty ? .modified : .deleted(missing)
+    }
+
+    /// Whether a Lua file stops mid-chunk: Lua's parser reports its error at `<eof>`.
+    static func endsMidChunk(_ path: String) -> Bool {
+        guard path.hasSuffix(".lua"), let text = try? ScriptFiles.readText(path), let vm = try? LuaVM() else {
+            return false
+        }
+        defer { vm.close() }
+        do {
+            _ = try vm.load(text, chunkName: "=check")
+            return false
+        } catch {
+            return "\(error)".contains("<eof>")
+        }
     }
 
     var deadline: ContinuousClock.Instant? { lastChange.map { $0 + interval } }

@@ -79,7 +79,7 @@ extension RouteScriptHost {
         var warning: String?
         var resolution: Resolution?
         fresh.callbacks.beginDispatch()
-        if let request = oldRouter.state.request {
+        if let request = intent ?? oldRouter.state.request {
             do {
                 (resolution, warning) = try Self.resolveAfterReload(
                     request, oldRoute: oldRouter.state.route, oldTree: oldTree, newTree: newTree)

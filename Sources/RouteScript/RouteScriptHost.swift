@@ -31,6 +31,10 @@ public final class RouteScriptHost {
     var sharesScript = false
     /// The text, name and folder of a script loaded from a string.
     var source: (text: String, name: String, folder: String)?
+    /// The request the user is on: set by every dispatch, sync, back and travel, kept by
+    /// reloads, so a reload re-resolves it even when an earlier one could not show it (a
+    /// half-saved script with fewer routes), and a route that comes back brings its state back.
+    var intent: Request?
 
     /// What a dispatch did.
     public struct Outcome: Sendable {
@@ -184,6 +188,7 @@ public final class RouteScriptHost {
         defer { busy = false }
         script.callbacks.beginDispatch()
         let transition = try mirrored { try router.restore(target) }
+        intent = target.request
         guard let request = target.request, let route = target.route else { return nil }
         let resolution = Resolution(
             request: request, route: route, params: target.params, requested: target.requested)
@@ -206,6 +211,7 @@ public final class RouteScriptHost {
         defer { busy = false }
         script.callbacks.beginDispatch()
         let result = try mirrored { try body(router) }
+        intent = router.state.request
         let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,

@@ -50,6 +50,34 @@ import Testing
         }
     }
 
+    /// A save written in two parts: the first part stops mid-chunk, so nothing is reported
+    /// until the rest arrives (or 2 s pass and the broken file is reported after all).
+    @Test(arguments: Kind.allCases)
+    func aSaveWrittenInTwoPartsIsReportedOnceWhole(kind: Kind) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return endpoint { 'a' }\n")
+        let watcher = Self.watcher(kind)
+        let start = ContinuousClock.now
+        watcher.watch([script])
+        watcher.collect(now: start)
+        try Self.save(.truncateThenWrite, script, "return stack { endpoint { 'a' },\n")
+        let first = start + .seconds(1)
+        watcher.collect(now: first)
+        #expect(watcher.settled(now: first + .milliseconds(100)) == nil, "the first part waits")
+        #expect(watcher.settled(now: first + .milliseconds(500)) == nil)
+        try Self.save(.truncateThenWrite, script, "return stack { endpoint { 'a' }, endpoint { 'b' } }\n")
+        let second = first + .milliseconds(700)
+        watcher.collect(now: second)
+        #expect(watcher.settled(now: second + .milliseconds(100)) == .modified)
+        #expect(watcher.settled(now: second + .milliseconds(200)) == nil, "reported once")
+        // A save that stays broken is reported after the wait.
+        try Self.save(.truncateThenWrite, script, "return stack {\n")
+        let broken = second + .seconds(5)
+        watcher.collect(now: broken)
+        #expect(watcher.settled(now: broken + .milliseconds(100)) == nil)
+        #expect(watcher.settled(now: broken + .milliseconds(2_200)) == .modified)
+    }
+
     /// After a reload the watcher is handed the script's files again; a save that lands just
     /// before that must still count (a second quick save in an editor).
     @Test(arguments: Kind.allCases)

@@ -115,6 +115,24 @@ import Testing
         #expect(try host.dispatch("books/2").plan.operations.map(\.text) == ["update books/:id"])
     }
 
+    /// The request the user is on survives a reload that cannot show it: when the route
+    /// comes back, so does the state (a half-written save had lost it for good).
+    @Test func theRequestComesBackWithItsRoute() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("books/7")
+        folder.write("r.lua", "return stack { endpoint { 'elsewhere' } }")
+        let smaller = try host.reload()
+        #expect(smaller.warning == "'books/7' no longer matches anything; nothing is shown")
+        #expect(host.state.request == nil)
+        folder.write("r.lua", Self.base)
+        let back = try host.reload()
+        #expect(back.warning == nil)
+        #expect(host.state.request?.path == "books/7")
+        #expect(host.state.params["id"] == "7")
+    }
+
     @Test func aDeletedScriptKeepsTheLastTreeAndIsPickedUpAgain() throws {
         let folder = ScriptFolder()
         let path = folder.write("r.lua", Self.base)
