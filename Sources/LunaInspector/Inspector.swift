@@ -71,6 +71,8 @@ public final class Inspector: @unchecked Sendable {
     let latest = LatestSnapshot()
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private(set) var reloadError: String?
+    /// The last reload's warnings (a request that no longer matches, the lint's findings).
+    private(set) var reloadWarnings: [String] = []
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -226,7 +228,10 @@ public final class Inspector: @unchecked Sendable {
     private func broadcast(_ event: LiveEvent) {
         switch event.kind {
         case .reloadFailed: reloadError = event.error.map { ErrorReport.describe($0).message }
-        case .reloaded, .deviceChanged: reloadError = nil
+        case .reloaded, .deviceChanged:
+            reloadError = nil
+            // The reload's warnings stay on the page until the next reload.
+            reloadWarnings = (event.summary?.warning.map { [$0] } ?? []) + (event.summary?.lint ?? [])
         default: break
         }
         let message = Messages.event(
@@ -250,7 +255,7 @@ public final class Inspector: @unchecked Sendable {
         let text = Messages.snapshot(
             host: session.hostUnderLock, script: scriptName, history: routes ? session.history : nil,
             historyCount: session.historyCount, historyDropped: session.historyDropped,
-            current: session.currentEntry, reloadError: reloadError, routes: routes)
+            current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings, routes: routes)
         if routes { latest.value = text }
         return text
     }

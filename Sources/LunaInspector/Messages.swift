@@ -189,7 +189,7 @@ enum Messages {
     /// snapshot) and the routes (when they may have changed).
     static func snapshot(
         host: RouteScriptHost, script: String, history: [HistoryEntry]?, historyCount: Int, historyDropped: Int,
-        current: Int?, reloadError: String?, routes: Bool
+        current: Int?, reloadError: String?, reloadWarnings: [String] = [], routes: Bool
     ) -> String {
         var fields: [String: String] = [
             "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
@@ -197,6 +197,7 @@ enum Messages {
             "state": state(host), "current": current.map(String.init) ?? "null",
             "historyCount": String(historyCount), "historyDropped": String(historyDropped),
             "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
+            "reloadWarnings": JSONWriter.array(reloadWarnings.map(JSONWriter.quoted)),
         ]
         if routes {
             // The newest page of the history; a page asks for older ones (op "history").

@@ -30,7 +30,9 @@ public enum WatchLoop {
             case .modified:
                 do {
                     let summary = try session.reload(from: .watcher)
-                    report(summary.line + (summary.warning.map { "\nwarning: " + $0 } ?? ""))
+                    // The lint's warnings too ("can never win"), as the REPL prints them.
+                    let warnings = (summary.warning.map { ["warning: " + $0] } ?? []) + summary.lint
+                    report(([summary.line] + warnings).joined(separator: "\n"))
                 } catch {
                     report(
                         "reload failed: " + ErrorReport.describe(error).message

@@ -99,6 +99,9 @@ struct BrowserTests {
             #expect(
                 try await browser.script("return document.querySelector('[data-testid=\"history-older\"]') === null;")
                     as? Bool == true)
+            // A reload's warnings show in a banner that stays until the next reload.
+            served.save("return stack { endpoint { 'users/:id' }, endpoint { 'users/:name' } }")
+            try await browser.wait("the warnings", Self.visible("warnings"))
         }
     }
 

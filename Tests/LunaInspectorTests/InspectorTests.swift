@@ -90,6 +90,15 @@ import Testing
         served.save(original)
         let fixed = object(try page.next(containing: #""event":"reloaded""#))
         #expect((fixed["snapshot"] as? [String: Any])?["reloadError"] is NSNull)
+        // The lint's warnings reach the page and stay in its snapshots until the next reload.
+        served.save("return stack { endpoint { 'users/:id' }, endpoint { 'users/:name' } }")
+        let warned = object(try page.next(containing: #""event":"reloaded""#))
+        let warnings = (warned["snapshot"] as? [String: Any])?["reloadWarnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("route 'users/:name' can never win") }, "\(warnings)")
+        let later = try PageClient.connect(port: served.port, token: served.token)
+        defer { later.close() }
+        let snapshot = object(try later.next(containing: #""type":"snapshot""#))["snapshot"] as? [String: Any]
+        #expect((snapshot?["reloadWarnings"] as? [String])?.isEmpty == false)
     }
 
     @Test func badTokensForeignOriginsAndHostsAreRefusedAndTheServerGoesOn() throws {

@@ -76,6 +76,11 @@ function apply(snapshot) {
   const banner = $("banner");
   banner.hidden = !snapshot.reloadError;
   banner.textContent = snapshot.reloadError ? `reload failed: ${snapshot.reloadError}\n(the previous tree is still running)` : "";
+  // The last reload's warnings stay until the next reload.
+  const warnings = $("warnings");
+  const lines = snapshot.reloadWarnings || [];
+  warnings.hidden = lines.length === 0;
+  warnings.textContent = lines.map((line) => `warning: ${line}`).join("\n");
   render();
 }
 
