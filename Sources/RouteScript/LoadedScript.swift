@@ -9,6 +9,9 @@ final class LoadedScript {
     /// Presenter choices by node id.
     /// The presenter of each node, by node index (nil: headless).
     let presenters: [PresenterChoice?]
+    /// Host presenters the script names that the host did not register, shown headless
+    /// (``RouteScriptOptions/unknownHostPresentersAreHeadless``).
+    let headlessHostPresenters: [String]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -77,9 +80,11 @@ final class LoadedScript {
         }
         self.files = (path.isEmpty ? [] : [path]) + environment.requiredFiles
         var converter = SpecConverter(callbacks: callbacks, hostPresenters: hostPresenters)
+        converter.headlessUnknown = options.unknownHostPresentersAreHeadless
         do {
             let tree = try RouteTree(root: try converter.spec(root))
             self.tree = tree
+            self.headlessHostPresenters = converter.headless
             environment.tree = tree
         } catch let error as RouteDefinitionError {
             throw RouteScriptError(.load, error.message)

@@ -162,6 +162,10 @@ public final class RouteScriptHost {
     /// The Lua state of the current script.
     public var vm: LuaVM? { script?.vm }
 
+    /// Presenters the script names (`presenter = "Sheet"`) that this host did not register,
+    /// shown headless (with ``RouteScriptOptions/unknownHostPresentersAreHeadless``).
+    public var headlessHostPresenters: [String] { script?.headlessHostPresenters ?? [] }
+
     // MARK: Dispatch
 
     /// Resolves, reduces and applies a request.

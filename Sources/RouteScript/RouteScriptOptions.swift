@@ -28,6 +28,11 @@ public struct RouteScriptOptions: Sendable {
     public var output: (@Sendable (String) -> Void)?
     /// Told when a guard or a presenter hook runs (route coverage in `luna test`).
     public var probe: ScriptProbe?
+    /// Whether a presenter the host did not register (`presenter = "Sheet"`, which the app
+    /// supplies) is shown headless instead of failing the load: the `luna` tool opens the
+    /// script the app runs. The names stay (an export keeps them); ``RouteScriptHost``'s
+    /// `headlessHostPresenters` lists them.
+    public var unknownHostPresentersAreHeadless = false
 
     public init() {}
 }

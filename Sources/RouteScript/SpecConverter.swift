@@ -6,6 +6,10 @@ import RouteCore
 struct SpecConverter {
     let callbacks: ScriptCallbacks
     let hostPresenters: Set<String>
+    /// Unknown host presenters are shown headless instead of failing (the `luna` tool).
+    var headlessUnknown = false
+    /// The unknown host presenters met, in order (once each).
+    private(set) var headless: [String] = []
     /// Presenter choices by node index in the compiled tree (nodes are numbered depth-first,
     /// children before modals, as RouteTree numbers them).
     private(set) var choices: [(Int, PresenterChoice)] = []
@@ -19,7 +23,9 @@ struct SpecConverter {
     mutating func spec(_ node: ScriptNode) throws -> NodeSpec {
         let index = counter
         counter += 1
-        if case .host(let name) = node.presenter, !hostPresenters.contains(name) {
+        if case .host(let name) = node.presenter, !hostPresenters.contains(name), headlessUnknown {
+            if !headless.contains(name) { headless.append(name) }
+        } else if case .host(let name) = node.presenter, !hostPresenters.contains(name) {
             let known = hostPresenters.sorted()
             let hint =
                 DSLSchema.suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" }

@@ -92,6 +92,8 @@ struct ScriptOptions: ParsableArguments {
         }
         if let memoryMegabytes { options.memoryLimit = memoryMegabytes * 1024 * 1024 }
         options.output = output
+        // The tool opens the script the app runs: presenters the app supplies are headless here.
+        options.unknownHostPresentersAreHeadless = true
         return options
     }
 
@@ -101,7 +103,11 @@ struct ScriptOptions: ParsableArguments {
     ) throws
         -> RouteScriptHost
     {
-        do { return try RouteScriptHost(contentsOf: path, options: routeScriptOptions(output: output)) } catch {
+        do {
+            let host = try RouteScriptHost(contentsOf: path, options: routeScriptOptions(output: output))
+            noteHeadlessPresenters(host)
+            return host
+        } catch {
             if json {
                 emit("{\"script\":\(JSONWriter.quoted(path)),\"error\":\(Output.errorObject(error, script: path))}")
             } else {
@@ -110,6 +116,15 @@ struct ScriptOptions: ParsableArguments {
             throw ExitCode(2)
         }
     }
+}
+
+/// One line on standard error when the script names presenters the app supplies.
+func noteHeadlessPresenters(_ host: RouteScriptHost) {
+    let names = host.headlessHostPresenters
+    guard !names.isEmpty else { return }
+    writeError(
+        "luna: note: presenter\(names.count == 1 ? "" : "s") \(names.map { "'\($0)'" }.joined(separator: ", ")) "
+            + "\(names.count == 1 ? "is" : "are") the app's; shown headless here")
 }
 
 /// Prints `luna: error: …` on standard error, locations as the user gave the script.

@@ -40,7 +40,10 @@ struct Repl: ParsableCommand {
             }))
         let style = json || !interactive ? Style.plain : terminalStyle
         let session = Session(host: host, json: json, style: style)
-        do { try host.load(contentsOf: script) } catch {
+        do {
+            try host.load(contentsOf: script)
+            noteHeadlessPresenters(host)
+        } catch {
             // Start anyway, like a dev server: the error now, the tree on the first good save.
             if noWatch {
                 fail(error, script: script)

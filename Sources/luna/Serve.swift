@@ -28,7 +28,10 @@ struct Serve: ParsableCommand {
     func run() throws {
         let session = LiveSession(
             host: RouteScriptHost(options: options.routeScriptOptions(output: { writeError($0) })))
-        do { try session.withHost { try $0.load(contentsOf: script) } } catch {
+        do {
+            try session.withHost { try $0.load(contentsOf: script) }
+            session.withHost { noteHeadlessPresenters($0) }
+        } catch {
             if noWatch {
                 fail(error, script: script)
                 throw ExitCode(2)

@@ -141,6 +141,28 @@ import Testing
         }
     }
 
+    /// A script that names a presenter the app supplies opens in every `luna` command: the
+    /// presenter is headless here, with a one-line note, and an export keeps its name.
+    @Test func presentersTheAppSuppliesAreHeadlessInTheTool() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "app.lua", "return stack { endpoint { 'home', presenter = 'Sheet', modals = { endpoint { './share' } } } }")
+        let note = "luna: note: presenter 'Sheet' is the app's; shown headless here"
+        let dispatched = try luna(["dispatch", path, "home/share"])
+        #expect(dispatched.status == 0, "\(dispatched.stderr)")
+        #expect(dispatched.stderr.contains(note))
+        #expect(try luna(["check", path]).status == 0)
+        #expect(try luna(["routes", path]).status == 0)
+        let exported = try luna(["export", "json", path])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.contains(#""presenter": "Sheet""#))
+        let repl = try luna(["repl", path, "--no-watch"], input: "go home\n")
+        #expect(repl.stdout.contains("screen home"), "\(repl.stdout)\(repl.stderr)")
+        folder.write(
+            "app_test.lua", "local app = luna.open('app.lua')\ntest('t', function() app:go('home/share') end)\n")
+        #expect(try luna(["test", folder.path + "/app_test.lua"]).status == 0)
+    }
+
     @Test func graphPrintsDOTAndRendersThroughDot() throws {
         let dot = try luna(["graph", "examples/books.lua"])
         #expect(dot.status == 0)
