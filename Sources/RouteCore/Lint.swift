@@ -85,6 +85,7 @@ public struct Lint {
                         message: "validator of '\(name)' ('\(validator.source)') rejects every value: \(why)"))
             }
         }
+        findings += fallbackFindings()
         // Containers and modals whose every route can never win, in one bottom-up pass
         // (children are numbered after their parents); nothing to find when every route wins.
         if !neverWins.isEmpty {
@@ -110,6 +111,28 @@ public struct Lint {
                     Finding(
                         severity: .warning, location: node.location,
                         message: what + ": every route under it can never win"))
+            }
+        }
+        return findings
+    }
+
+    /// A fallback is a constant: one that matches no route, or only a bare catch-all, sends
+    /// every refused request nowhere useful.
+    private func fallbackFindings() -> [Finding] {
+        var findings: [Finding] = []
+        for (nodeIndex, guardian) in tree.ownGuards().sorted(by: { $0.key < $1.key }) {
+            guard let fallback = guardian.fallback, let request = try? tree.request(from: fallback) else { continue }
+            let node = tree.nodes[nodeIndex]
+            let what = "fallback '\(fallback)' of \(node.kind.rawValue) '\(node.id)'"
+            let match: Match?
+            do { match = try tree.matcher.match(request) } catch { continue }  // a script validator decides
+            if let match {
+                guard tree.endpoints[match.route].definition.pattern?.isBareCatchAll == true else { continue }
+                findings.append(
+                    Finding(severity: .warning, location: node.location, message: what + " matches only the catch-all"))
+            } else {
+                findings.append(
+                    Finding(severity: .warning, location: node.location, message: what + " matches no route"))
             }
         }
         return findings

@@ -137,14 +137,19 @@ extension RouteTree {
     public func resolve(_ string: String) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
+        // Where `current` came from when a guard's fallback sent it (for its errors).
+        var fallbackOf: String?
         while true {
-            let (request, isNamed) = try parseRequest(current)
+            let (request, isNamed): (Request, Bool)
+            do { (request, isNamed) = try parseRequest(current) } catch {
+                throw fallbackOf.map { RouteError(error.kind, "\($0): \(error.message)") } ?? error
+            }
             // A path request is matched on its raw bytes (the matcher's allocation-free path).
             guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
-                throw RouteError(.noMatch, explainMiss(request))
+                throw RouteError(.noMatch, (fallbackOf.map { $0 + ": " } ?? "") + explainMiss(request))
             }
             let params = match.parameters(in: matcher)
-            var next: String?
+            var next: (target: String, fallbackOf: Int?)?
             if !endpoints[match.route].guards.isEmpty {
                 let endpoint = endpoints[match.route]
                 let context = RouteContext(
@@ -158,7 +163,7 @@ extension RouteTree {
                             ? route : "\(route) (under \(nodes[guardNode].kind.rawValue) '\(nodes[guardNode].id)')"
                     })
             }
-            guard let next else {
+            guard let (next, fallbackNode) = next else {
                 return Resolution(
                     request: request, route: match.route, params: params, redirects: chain, requested: string)
             }
@@ -167,6 +172,10 @@ extension RouteTree {
                 let steps = (chain + [next]).joined(separator: " → ")
                 let reason = chain.contains(next) ? "redirect loop" : "more than \(Self.maximumRedirects) redirects"
                 throw RouteError(.redirectLoop, "\(reason): \(steps)")
+            }
+            fallbackOf = fallbackNode.map { node in
+                let place = nodes[node].location.map { " (\($0))" } ?? ""
+                return "fallback '\(next)' of \(nodes[node].kind.rawValue) '\(nodes[node].id)'\(place)"
             }
             current = next
         }
@@ -178,13 +187,13 @@ extension RouteTree {
     /// as in go_router: `if not signed_in then return "login" end` works on `login` too.
     static func apply(
         _ guards: [Guard], context: RouteContext, resolving current: Request? = nil, describing: (Int) -> String
-    ) throws(RouteError) -> String? {
+    ) throws(RouteError) -> (target: String, fallbackOf: Int?)? {
         for guardian in guards {
             if let enabled = guardian.enabled, try !call({ try enabled(context) }) {
                 guard let fallback = guardian.fallback else {
                     throw RouteError(.disabled, "\(describing(guardian.node)) is disabled")
                 }
-                return fallback
+                return (fallback, guardian.node)
             }
             if let redirect = guardian.redirect, let target = try call({ try redirect(context) }) {
                 if let current, let parsed = try? Request(parsing: target), parsed.path == current.path,
@@ -192,7 +201,7 @@ extension RouteTree {
                 {
                     continue
                 }
-                return target
+                return (target, nil)
             }
         }
         return nil

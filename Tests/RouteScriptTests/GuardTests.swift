@@ -114,4 +114,27 @@ import Testing
         _ = try host.dispatch("home?x=1")
         #expect(host.state.request?.original == "home?x=1")
     }
+
+    /// A fallback is a constant: `check` warns when it matches no route or only the bare
+    /// catch-all, and the dispatch error names the fallback and its guard's place.
+    @Test func aFallbackThatLeadsNowhereIsLintedAndNamed() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return switcher {
+                  stack { id = "mail", enabled = function() return false end, fallback = "signin",
+                    endpoint { "inbox" } },
+                  endpoint { "home" },
+                }
+                """, name: "app.lua")
+        let findings = Lint(tree: try #require(host.routeTree)).findings().map(\.line)
+        #expect(
+            findings.contains("app.lua:2: warning: fallback 'signin' of stack 'mail' matches no route"), "\(findings)")
+        let error = #expect(throws: RouteError.self) { try host.dispatch("inbox") }
+        #expect(error?.kind == .noMatch)
+        #expect(
+            error?.message.hasPrefix("fallback 'signin' of stack 'mail' (app.lua:2): no route matches 'signin'")
+                == true,
+            "\(error?.message ?? "")")
+    }
 }
