@@ -12,6 +12,7 @@
 ---@field id string The endpoint's id.
 ---@field flags table<string, string> App flags (host options, `--flag`, REPL `flag`).
 ---@field device luna.Device
+---@field from string? The request the user asked for, when a guard's fallback or a redirect led here (a login screen continues to it).
 
 ---@class luna.Device
 ---@field idiom "phone"|"pad"

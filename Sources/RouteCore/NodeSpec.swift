@@ -23,11 +23,15 @@ public struct RouteContext: Sendable, Equatable {
     public var name: String?
     /// The matched endpoint's id.
     public var endpointID: String
+    /// The request the user asked for, when a guard's fallback or a redirect led here (a
+    /// login screen continues to it); nil otherwise.
+    public var from: String?
 
     public init(
         path: String, params: [String: String], query: [String: String], fragment: String?, route: String,
-        name: String?, endpointID: String
+        name: String?, endpointID: String, from: String? = nil
     ) {
+        self.from = from
         self.path = path
         self.params = params
         self.query = query

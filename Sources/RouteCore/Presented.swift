@@ -8,6 +8,7 @@ public struct Activation: Equatable, Sendable {
         var query: [String: String]
         var fragment: String?
         var request: Request?
+        var from: String?
     }
 
     private var storage: CopyOnWrite<Fields>
@@ -30,22 +31,31 @@ public struct Activation: Equatable, Sendable {
         set { storage.value.request = newValue }
     }
 
+    /// The request the user asked for when a guard's fallback or a redirect led to the match
+    /// (`ctx.from`); nil otherwise.
+    public var from: String? {
+        get { storage.value.from }
+        set { storage.value.from = newValue }
+    }
+
     public init(
-        params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil
+        params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil,
+        from: String? = nil
     ) {
-        storage = CopyOnWrite(Fields(params: params, query: query, fragment: fragment, request: request))
+        storage = CopyOnWrite(Fields(params: params, query: query, fragment: fragment, request: request, from: from))
     }
 
     public static func == (lhs: Activation, rhs: Activation) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)
             || (lhs.params == rhs.params && lhs.query == rhs.query && lhs.fragment == rhs.fragment
-                && lhs.request == rhs.request)
+                && lhs.request == rhs.request && lhs.from == rhs.from)
     }
 
     /// Whether an `update` is due when going from `self` to `other`.
     func differs(from other: Activation) -> Bool {
         !storage.isIdentical(to: other.storage)
-            && (!Self.same(params, other.params) || !Self.same(query, other.query) || fragment != other.fragment)
+            && (!Self.same(params, other.params) || !Self.same(query, other.query) || fragment != other.fragment
+                || from != other.from)
     }
 
     /// `==` without hashing for the usual zero or one entry (two dictionaries with the same

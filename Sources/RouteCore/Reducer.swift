@@ -287,7 +287,7 @@ private struct BuildContext {
     private func activation(of node: Int, isMatch: Bool) -> Activation {
         Activation(
             params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
-            request: resolution.request)
+            request: resolution.request, from: resolution.redirects.isEmpty ? nil : resolution.requested)
     }
 
     /// A screen below the match (a stack's lower screens, an endpoint presenting a modal)

@@ -14,6 +14,8 @@ public struct PresenterContext: Sendable, Equatable {
     /// The node's id and kind.
     public var id: String
     public var kind: NodeKind
+    /// The request the user asked for, when a guard's fallback or a redirect led here.
+    public var from: String? = nil
 }
 
 /// A presenter written in Swift. Every hook is optional and runs after the structural

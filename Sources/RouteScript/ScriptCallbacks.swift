@@ -54,11 +54,11 @@ final class ScriptCallbacks {
             if let first { return try call(function, first, slot) }
             return try call(function, slot)
         }
-        if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 9) }
+        if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
         // Known to hold `context` only once the call got that far (a failed one rebuilds).
         slotContext = nil
         do {
-            let result = try vm.call(function, first, buildingTable: 9, keepingIn: contextSlot) { ctx in
+            let result = try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot) { ctx in
                 ctx.set("path", context.path)
                 ctx.set("params", strings: context.params)
                 ctx.set("query", strings: context.query)
@@ -68,6 +68,7 @@ final class ScriptCallbacks {
                 ctx.set("id", context.endpointID)
                 ctx.set("flags", flagsTable)
                 ctx.set("device", deviceTable)
+                ctx.set("from", context.from)
             }
             slotContext = context
             return result

@@ -49,7 +49,7 @@ struct ScriptPresenter: Presenter {
         return RouteContext(
             path: path, params: activation?.params ?? [:], query: activation?.query ?? [:],
             fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
-            endpointID: node.id)
+            endpointID: node.id, from: activation?.from)
     }
 
     private func presenterContext(_ node: RouteTree.Node, _ activation: Activation?) -> PresenterContext {
@@ -57,7 +57,8 @@ struct ScriptPresenter: Presenter {
         let (flags, device) = options()
         return PresenterContext(
             path: context.path, params: context.params, query: context.query, fragment: context.fragment,
-            route: context.route, name: context.name, flags: flags, device: device, id: node.id, kind: node.kind)
+            route: context.route, name: context.name, flags: flags, device: device, id: node.id, kind: node.kind,
+            from: context.from)
     }
 
     func create(_ node: RouteTree.Node, activation: Activation?) throws -> HeadlessPresentable {

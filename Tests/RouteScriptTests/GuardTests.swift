@@ -137,4 +137,24 @@ import Testing
                 == true,
             "\(error?.message ?? "")")
     }
+
+    /// A fallback screen learns which request was refused (`ctx.from`), so a login screen
+    /// can continue to it; a screen reached directly has none.
+    @Test func aFallbackScreenKnowsTheRefusedRequest() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                seen = {}
+                return switcher {
+                  endpoint { "login", presenter = {
+                    create = function(ctx) seen[#seen + 1] = tostring(ctx.from) end,
+                    update = function(view, ctx) seen[#seen + 1] = tostring(ctx.from) end } },
+                  stack { enabled = function() return flags.user ~= nil end, fallback = "login",
+                    endpoint { "orders/:id" } },
+                }
+                """, name: "from.lua")
+        _ = try host.dispatch("orders/7?tab=items")
+        _ = try host.dispatch("login")
+        #expect(try host.evaluate("table.concat(seen, ',')") == ["orders/7?tab=items,orders/7?tab=items,nil"])
+    }
 }
