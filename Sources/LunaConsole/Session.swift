@@ -38,7 +38,8 @@ public final class Session {
         ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
         ("history", "history", "every dispatch, back, flag, device change and reload so far"),
-        ("undo", "undo", "travel back to the state before the one on screen"),
+        ("undo", "undo", "back to what was on screen before the last action (a travel included)"),
+        ("redo", "redo", "forward again to what the last undo left"),
         ("goto", "goto N", "travel to the state of history entry N"),
         ("reset", "reset", "back to the initial state (save-test starts here)"),
         (
@@ -100,6 +101,7 @@ public final class Session {
         case "back": return attempt { try show(live.back()) }
         case "history": return history()
         case "undo": return attempt { travelled(try live.undo()) }
+        case "redo": return attempt { travelled(try live.redo()) }
         case "reset":
             return attempt {
                 try live.reset()

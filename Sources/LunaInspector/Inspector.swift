@@ -255,7 +255,8 @@ public final class Inspector: @unchecked Sendable {
         let text = Messages.snapshot(
             host: session.hostUnderLock, script: scriptName, history: routes ? session.history : nil,
             historyCount: session.historyCount, historyDropped: session.historyDropped,
-            current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings, routes: routes)
+            current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings,
+            canUndo: session.canUndo, canRedo: session.canRedo, routes: routes)
         if routes { latest.value = text }
         return text
     }

@@ -6,7 +6,7 @@ import RouteScript
 /// The ops are the session operations a page may use — never Lua, never a file.
 struct PageRequest {
     enum Op: String, CaseIterable {
-        case dispatch, back, sync, explain, travel, undo, flag, device, reload, snapshot, history
+        case dispatch, back, sync, explain, travel, undo, redo, flag, device, reload, snapshot, history
     }
 
     var id: Int?
@@ -73,6 +73,9 @@ extension Inspector {
                 return Messages.reply(id: request.id, [:])
             case .undo:
                 try session.undo(from: .page)
+                return Messages.reply(id: request.id, [:])
+            case .redo:
+                try session.redo(from: .page)
                 return Messages.reply(id: request.id, [:])
             case .flag:
                 let name = try request.string("name")
@@ -189,7 +192,8 @@ enum Messages {
     /// snapshot) and the routes (when they may have changed).
     static func snapshot(
         host: RouteScriptHost, script: String, history: [HistoryEntry]?, historyCount: Int, historyDropped: Int,
-        current: Int?, reloadError: String?, reloadWarnings: [String] = [], routes: Bool
+        current: Int?, reloadError: String?, reloadWarnings: [String] = [], canUndo: Bool = false,
+        canRedo: Bool = false, routes: Bool
     ) -> String {
         var fields: [String: String] = [
             "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
@@ -198,6 +202,7 @@ enum Messages {
             "historyCount": String(historyCount), "historyDropped": String(historyDropped),
             "reloadError": reloadError.map(JSONWriter.quoted) ?? "null",
             "reloadWarnings": JSONWriter.array(reloadWarnings.map(JSONWriter.quoted)),
+            "canUndo": canUndo ? "true" : "false", "canRedo": canRedo ? "true" : "false",
         ]
         if routes {
             // The newest page of the history; a page asks for older ones (op "history").

@@ -33,6 +33,11 @@ public final class LiveSession: @unchecked Sendable {
     private var position: Int?
     /// Bumped by every successful reload: states of an older tree cannot be restored directly.
     private var generation = 0
+    /// The entry on screen before each action, newest last (`undo` goes back to it) — as an
+    /// editor's undo: after a travel, undo returns to where the travel started.
+    private var undoStack: [Int?] = []
+    /// Entries undone, newest last (`redo` goes back to them); any new action clears it.
+    private var redoStack: [Int] = []
 
     public init(host: RouteScriptHost) {
         self.host = host
@@ -160,12 +165,22 @@ public final class LiveSession: @unchecked Sendable {
     /// The index of the entry on screen, if any.
     public var currentEntry: Int? { lock.locked { position } }
 
-    /// Goes back to the state of entry `index`: the plan from the state on screen to that
+    /// Goes back to the state of entry `index` (and can be undone): the plan from the state on screen to that
     /// state, applied through the presenters like any dispatch (kept presentables are
     /// reused; `create` and `unwind` run as needed). An entry from before a reload is
     /// reached by dispatching its request on the current tree.
     @discardableResult
     public func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try lock.locked {
+            let before = position
+            let outcome = try move(to: index, from: origin)
+            undoStack.append(before)
+            redoStack.removeAll()
+            return outcome
+        }
+    }
+
+    private func move(to index: Int, from origin: LiveEvent.Origin) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
             guard index >= dropped, entries.indices.contains(index - dropped) else {
                 if index >= 0, index < dropped {
@@ -195,14 +210,41 @@ public final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// Travels to the entry before the one on screen.
+    /// Goes back to what was on screen before the last action (a dispatch, back, flag, reload
+    /// or travel), as an editor's undo does; ``redo(from:)`` goes forward again.
     @discardableResult
     public func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
-            guard let position, position > dropped else { throw LiveSessionError("there is nothing to undo") }
-            return try travel(to: position - 1, from: origin)
+            // Entries dropped from the history cannot be gone back to.
+            while let last = undoStack.last, let index = last, index < dropped { undoStack.removeLast() }
+            guard let last = undoStack.last, let target = last, let current = position else {
+                throw LiveSessionError("there is nothing to undo")
+            }
+            let outcome = try move(to: target, from: origin)
+            undoStack.removeLast()
+            redoStack.append(current)
+            return outcome
         }
     }
+
+    /// Goes forward to what the last ``undo(from:)`` left.
+    @discardableResult
+    public func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try lock.locked {
+            guard let target = redoStack.last, target >= dropped else {
+                throw LiveSessionError("there is nothing to redo")
+            }
+            let before = position
+            let outcome = try move(to: target, from: origin)
+            redoStack.removeLast()
+            undoStack.append(before)
+            return outcome
+        }
+    }
+
+    /// Whether ``undo(from:)`` and ``redo(from:)`` have somewhere to go (for buttons).
+    public var canUndo: Bool { lock.locked { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
+    public var canRedo: Bool { lock.locked { redoStack.last.map { $0 >= dropped } ?? false } }
 
     // MARK: Recording
 
@@ -255,6 +297,9 @@ public final class LiveSession: @unchecked Sendable {
             },
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
             state: state, generation: generation)
+        undoStack.append(position)
+        redoStack.removeAll()
+        if undoStack.count > Self.maximumHistory * 2 { undoStack.removeFirst(Self.maximumHistory) }
         entries.append(entry)
         // Dropped a tenth at a time, so a dispatch does not shift the whole array each time.
         if entries.count > Self.maximumHistory + Self.maximumHistory / 10 {

@@ -180,7 +180,7 @@ final class RawConnection {
         try session.travel(to: 1_150)
         #expect(session.withHost { $0.state.params["id"] } == "1150")
         try session.undo()
-        #expect(session.withHost { $0.state.params["id"] } == "1149")
+        #expect(session.withHost { $0.state.params["id"] } == "1199", "undo returns to where the travel started")
     }
 }
 

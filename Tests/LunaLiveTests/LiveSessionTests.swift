@@ -66,6 +66,32 @@ func books() throws -> LiveSession {
         #expect(throws: LiveSessionError.self) { try session.undo() }
     }
 
+    /// Undo goes back to what was on screen before the last action — a travel included — and
+    /// redo forward again, as in an editor (undo after a travel went to "index − 1").
+    @Test func undoAfterATravelReturnsToWhereItStartedAndRedoGoesForward() throws {
+        let session = try books()
+        try session.dispatch("books/1")
+        try session.dispatch("books/2")
+        try session.dispatch("books/3")
+        try session.travel(to: 0)
+        #expect(session.withHost { $0.state.params["id"] } == "1")
+        try session.undo()
+        #expect(session.withHost { $0.state.params["id"] } == "3", "back to where the travel started")
+        try session.undo()
+        #expect(session.withHost { $0.state.params["id"] } == "2")
+        #expect(session.canRedo)
+        try session.redo()
+        #expect(session.withHost { $0.state.params["id"] } == "3")
+        try session.redo()
+        #expect(session.withHost { $0.state.params["id"] } == "1")
+        #expect(throws: LiveSessionError.self) { try session.redo() }
+        // A new action clears what could be redone.
+        try session.undo()
+        try session.dispatch("books/9")
+        #expect(!session.canRedo)
+        #expect(throws: LiveSessionError.self) { try session.redo() }
+    }
+
     @Test func entriesRecordEveryKindOfChange() throws {
         let session = try books()
         try session.dispatch("books/42")

@@ -350,7 +350,8 @@ function renderHistory() {
     item.onclick = () => run("travel", { index: entry.index }, `goto ${entry.index}`);
     list.append(item);
   }
-  $("undo").disabled = !(state.snapshot.current > 0);
+  $("undo").disabled = !state.snapshot.canUndo;
+  $("redo").disabled = !state.snapshot.canRedo;
 }
 
 function showPlan(plan, origin, event) {
@@ -410,6 +411,7 @@ for (const button of document.querySelectorAll(".device-switch")) {
 }
 $("reload").onclick = () => run("reload", {}, "reload");
 $("undo").onclick = () => run("undo", {}, "undo");
+$("redo").onclick = () => run("redo", {}, "redo");
 $("flag-form").onsubmit = (event) => {
   event.preventDefault();
   const name = $("flag-name").value.trim();
