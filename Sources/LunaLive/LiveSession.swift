@@ -173,10 +173,14 @@ public final class LiveSession: @unchecked Sendable {
     public func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
             let before = position
-            let outcome = try move(to: index, from: origin)
+            let redo = redoStack
             undoStack.append(before)
             redoStack.removeAll()
-            return outcome
+            do { return try move(to: index, from: origin) } catch {
+                undoStack.removeLast()
+                redoStack = redo
+                throw error
+            }
         }
     }
 
@@ -220,10 +224,14 @@ public final class LiveSession: @unchecked Sendable {
             guard let last = undoStack.last, let target = last, let current = position else {
                 throw LiveSessionError("there is nothing to undo")
             }
-            let outcome = try move(to: target, from: origin)
+            // The stacks change first, so the event's observers see what can be undone now.
             undoStack.removeLast()
             redoStack.append(current)
-            return outcome
+            do { return try move(to: target, from: origin) } catch {
+                redoStack.removeLast()
+                undoStack.append(target)
+                throw error
+            }
         }
     }
 
@@ -235,10 +243,13 @@ public final class LiveSession: @unchecked Sendable {
                 throw LiveSessionError("there is nothing to redo")
             }
             let before = position
-            let outcome = try move(to: target, from: origin)
             redoStack.removeLast()
             undoStack.append(before)
-            return outcome
+            do { return try move(to: target, from: origin) } catch {
+                undoStack.removeLast()
+                redoStack.append(target)
+                throw error
+            }
         }
     }
 

@@ -94,6 +94,17 @@ struct BrowserTests {
             #expect(
                 try await browser.script("return document.querySelectorAll('[data-testid^=\"history-\"]').length;")
                     as? Int == 101, "100 entries and the 'older' item")
+            // Undo and redo from the page.
+            try await browser.click("undo")
+            try await browser.wait(
+                "undone",
+                "(e => !!e && e.classList.contains('current'))(document.querySelector('[data-testid=\"history-148\"]'))"
+            )
+            try await browser.click("redo")
+            try await browser.wait(
+                "redone",
+                "(e => !!e && e.classList.contains('current'))(document.querySelector('[data-testid=\"history-149\"]'))"
+            )
             try await browser.click("history-older")
             try await browser.wait("the oldest entry", Self.visible("history-0"))
             #expect(

@@ -56,8 +56,9 @@ function receive(message) {
     return;
   }
   if (message.type === "event") {
-    if (message.entry) {
-      state.history = state.history.filter((entry) => entry.index < message.entry.index);
+    // The history only grows: a new entry is appended; a travel (or undo, redo) names an
+    // entry already listed, and the list stays whole.
+    if (message.entry && !state.history.some((entry) => entry.index === message.entry.index)) {
       state.history.push(message.entry);
     }
     apply(message.snapshot);
