@@ -7,7 +7,7 @@
 ---@field params table<string, string> Path parameters, decoded once.
 ---@field query table<string, string> Query items; a repeated key keeps its last value.
 ---@field fragment string? The fragment, without `#`.
----@field route string The matched pattern (`books/:id`).
+---@field route string The matched pattern (`books/:id`; the root route is "/").
 ---@field name string? The route's name.
 ---@field id string The endpoint's id.
 ---@field flags table<string, string> App flags (host options, `--flag`, REPL `flag`).

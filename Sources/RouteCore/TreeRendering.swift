@@ -16,6 +16,8 @@ extension HeadlessPresentable {
             fields["route"] = JSONWriter.quoted(route ?? id)
             fields["params"] = JSONWriter.stringObject(activation?.params ?? [:])
             fields["query"] = JSONWriter.stringObject(activation?.query ?? [:])
+            // Everything the text shows: the fragment too.
+            fields["fragment"] = activation?.fragment.map(JSONWriter.quoted) ?? "null"
             fields["modal"] = modal?.json ?? "null"
         case .junction, .switcher:
             fields["selected"] = selected.map(String.init) ?? "null"

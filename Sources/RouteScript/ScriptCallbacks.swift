@@ -63,7 +63,8 @@ final class ScriptCallbacks {
                 ctx.set("params", strings: context.params)
                 ctx.set("query", strings: context.query)
                 ctx.set("fragment", context.fragment)
-                ctx.set("route", context.route)
+                // One spelling of the root route everywhere: "/" (as the JSON and the tables).
+                ctx.set("route", Lint.show(context.route))
                 ctx.set("name", context.name)
                 ctx.set("id", context.endpointID)
                 ctx.set("flags", flagsTable)

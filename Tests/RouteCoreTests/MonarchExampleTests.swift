@@ -346,7 +346,7 @@ struct Step: CustomTestStringConvertible, Sendable {
         let books = try #require(router.store["stack:books"])
         #expect(
             books.json
-                == #"{"attributes":{},"children":[{"attributes":{},"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"books/:id"}],"id":"stack:books","kind":"stack","title":"Books"}"#
+                == #"{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"fragment":null,"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"books/:id"}],"id":"stack:books","kind":"stack","title":"Books"}"#
         )
         let junction = try #require(router.store["junction:today"])
         #expect(
