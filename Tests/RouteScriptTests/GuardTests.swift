@@ -157,4 +157,14 @@ import Testing
         _ = try host.dispatch("login")
         #expect(try host.evaluate("table.concat(seen, ',')") == ["orders/7?tab=items,orders/7?tab=items,nil"])
     }
+
+    /// The root route is spelled "/" in `ctx.route` as in the JSON and the tables.
+    @Test func theRootRouteIsSlashInCtx() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: "return stack { endpoint { '', enabled = function(ctx) seen = ctx.route return true end } }",
+            name: "root.lua")
+        _ = try host.dispatch("/")
+        #expect(try host.evaluate("seen") == ["/"])
+    }
 }
