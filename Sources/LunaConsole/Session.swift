@@ -32,6 +32,20 @@ public final class Session {
     /// A `lua` or `=` chunk still being typed over several lines.
     private var pendingLua: (prefix: String, text: String)?
 
+    /// What an unfinished Lua chunk (`= 1 +`) does.
+    public enum Continuation: Sendable {
+        /// The next line continues it silently (a terminal: the loop shows `..>`).
+        case interactive
+        /// The line is answered `{"continue":true}` and the next continues it; an empty line
+        /// cancels it (`{"cancelled":true}`): every input line gets exactly one answer (`--json`).
+        case explicit
+        /// It is an error at once (a pipe without `--json`: nothing is swallowed).
+        case none
+    }
+
+    /// How unfinished Lua chunks continue; the REPL sets it from its mode.
+    public var continuation: Continuation = .interactive
+
     /// The commands, for `help` and completion.
     public static let commands: [(name: String, usage: String, help: String)] = [
         ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
@@ -84,6 +98,9 @@ public final class Session {
     private func executeLocked(_ line: String) -> Result {
         if let pending = pendingLua {
             pendingLua = nil
+            if continuation == .explicit, line.trimmingWhitespace().isEmpty {
+                return Result(lines: ["{\"cancelled\":true}"])
+            }
             return lua(pending.text + "\n" + line, prefix: pending.prefix)
         }
         let trimmed = line.trimmingWhitespace()
@@ -457,8 +474,16 @@ public final class Session {
     /// waits for the next line.
     private func lua(_ chunk: String, prefix: String) -> Result {
         if host.isIncomplete(prefix + chunk) {
-            pendingLua = (prefix, chunk)
-            return Result(lines: [], continues: true)
+            switch continuation {
+            case .interactive:
+                pendingLua = (prefix, chunk)
+                return Result(lines: [], continues: true)
+            case .explicit:
+                pendingLua = (prefix, chunk)
+                return Result(lines: ["{\"continue\":true}"], continues: true)
+            case .none:
+                break  // evaluated as it is: Lua's own "near <eof>" error
+            }
         }
         do {
             let values = try host.evaluate(prefix + chunk)

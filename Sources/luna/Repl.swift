@@ -40,6 +40,9 @@ struct Repl: ParsableCommand {
             }))
         let style = json || !interactive ? Style.plain : terminalStyle
         let session = Session(host: host, json: json, style: style)
+        // Every line of a tool (--json) or a pipe gets its answer: continuation lines only on
+        // a terminal, or announced as {"continue":true} in JSON.
+        session.continuation = json ? .explicit : interactive ? .interactive : .none
         do {
             try host.load(contentsOf: script)
             noteHeadlessPresenters(host)

@@ -184,6 +184,22 @@ import Testing
         }
     }
 
+    /// Every input line gets its answer: an unfinished chunk swallowed the next command.
+    @Test func unfinishedLuaNeverSwallowsTheNextLine() throws {
+        let plain = try luna(["repl", "examples/books.lua", "--no-watch"], input: "= 1 +\ngo books\n")
+        #expect(plain.stdout.contains("error: repl:1: unexpected symbol near <eof>"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("books → books"))
+        let json = try luna(
+            ["repl", "examples/books.lua", "--no-watch", "--json"], input: "= 1 +\n2\n= 3 +\n\ngo books\n")
+        let lines = json.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(lines)")
+        #expect(
+            Array(lines.prefix(4)) == [
+                #"{"continue":true}"#, #"{"lua":["3"]}"#, #"{"continue":true}"#, #"{"cancelled":true}"#,
+            ])
+        #expect(lines.last?.hasPrefix(#"{"request":"books""#) == true)
+    }
+
     @Test func replInPipeModeRunsTheSameCommandsWithoutAPrompt() throws {
         let result = try luna(
             ["repl", "examples/books.lua", "--no-watch", "books"], input: "go books/7\nstate\n= 2 + 3\nquit\n")
