@@ -114,7 +114,8 @@ enum Prelude {
         local methods = {}
         local function act(app, ...)
           local ok, kind, message = host.act(app.__handle, ...)
-          if not ok then error({ kind = kind, message = message }, 3) end
+          -- The failure points at the test's own call (`app:go` tail-calls act: level 2).
+          if not ok then error({ kind = kind, message = message, where = host.line(2) }, 3) end
           return app
         end
         function methods.go(app, request, options) return act(app, "go", request, options and options.keep or false) end
@@ -141,7 +142,9 @@ enum Prelude {
         function luna.open(script, options)
           if type(script) ~= "string" then error("luna.open: the script's path (a string) comes first", 2) end
           if options ~= nil and type(options) ~= "table" then error("luna.open: options are a table", 2) end
-          local handle = host.open(script, options or {})
+          -- A refusal names the test's own line, not the prelude's.
+          local opened, handle = pcall(host.open, script, options or {})
+          if not opened then error(tostring(handle), 2) end
           local app = setmetatable({ __handle = handle }, app_meta)
           apps[#apps + 1] = app
           return app

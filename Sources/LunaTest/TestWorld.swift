@@ -85,7 +85,7 @@ final class TestWorld {
             local ok, err = pcall(cases[i].body)
             if ok then return true end
             if type(err) == "table" and err.luna_failure then return false, err.message, err.where end
-            if type(err) == "table" and err.kind then return false, err.kind .. ": " .. tostring(err.message) end
+            if type(err) == "table" and err.kind then return false, err.kind .. ": " .. tostring(err.message), err.where end
             return false, tostring(err)
             """, chunkName: "=luna-test")
         let cases = try vm.call(try vm.rawGet(api, key: "cases"))[0]

@@ -1,7 +1,8 @@
 import Foundation
 import LuaHost
-import LunaTest
 import Testing
+
+@testable import LunaTest
 
 /// The repository root, from this file's path.
 let repositoryRoot: String = {
@@ -141,6 +142,36 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         let missing = folder.write("missing_test.lua", "local app = luna.open('nope.lua')")
         let error = TestRunner(options: .init()).run(file: missing).loadError
         #expect(error?.contains("luna.open: no file 'nope.lua'") == true)
+    }
+
+    /// Failures point at the user's own line: the failing action's call, a refused
+    /// `luna.open`; a golden diff shows the old line before the new one.
+    @Test func failuresPointAtTheTestsOwnLines() throws {
+        let folder = try TestFolder()
+        let file = folder.write(
+            "lines_test.lua",
+            """
+            local app = luna.open("books.lua")
+            test("action", function()
+              app:go("books")
+
+              app:go("books/%zz")
+            end)
+            test("open", function()
+              luna.open("../elsewhere.lua")
+            end)
+            """)
+        let result = TestRunner(options: .init()).run(file: file)
+        #expect(
+            result.cases.first?.location?.hasSuffix("lines_test.lua:5") == true,
+            "\(result.cases.first?.location ?? "none")")
+        #expect(result.cases.first?.message?.hasPrefix("invalidRequest: bad percent-encoding") == true)
+        #expect(
+            result.cases.last?.message?.contains("lines_test.lua:8: luna.open: no file '../elsewhere.lua'") == true,
+            "\(result.cases.last?.message ?? "")")
+        #expect(
+            Snapshots.unifiedDiff(expected: "a\nold\nc", actual: "a\nnew\nc")
+                == "--- expected\n+++ actual\n@@\n a\n-old\n+new\n c")
     }
 
     @Test func coverageCountsWhatTheTestsReached() throws {
