@@ -89,6 +89,10 @@ void clua_meter(lua_State *L, int64_t instructions);
 /// (clua_meter.c) into the table on top of the stack's globals.
 void clua_meter_libraries(lua_State *L, int globals);
 
+/// A 1-based string position from a relative one (negative counts from the end), clamped at
+/// 1, as the manual's §6.4 describes for string.sub and string.find.
+size_t clua_start_position(lua_Integer pos, size_t len);
+
 /// The metered plain search of string.find (arguments as string.find's); may raise.
 int clua_plain_find(lua_State *L);
 

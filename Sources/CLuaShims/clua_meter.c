@@ -23,7 +23,7 @@ static void meter_bytes(lua_State *L, size_t bytes) {
 
 // Converts a relative string position (negative counts from the end) to a 1-based one
 // clamped at 0, as the manual's §6.4 describes for string.sub.
-static size_t start_position(lua_Integer pos, size_t len) {
+size_t clua_start_position(lua_Integer pos, size_t len) {
     if (pos > 0) return (size_t)pos;
     if (pos == 0) return 1;
     if (pos < -(lua_Integer)len) return 1;
@@ -93,7 +93,7 @@ int clua_plain_find(lua_State *L) {
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
-    size_t init = start_position(luaL_optinteger(L, 3, 1), ls);
+    size_t init = clua_start_position(luaL_optinteger(L, 3, 1), ls);
     if (init > ls + 1) {
         luaL_pushfail(L);
         return 1;

@@ -309,13 +309,6 @@ static int push_captures(Matcher *m, const char *s, const char *e, int whole) {
     return n;
 }
 
-static size_t start_index(lua_Integer position, size_t length) {
-    if (position > 0) return (size_t)position;
-    if (position == 0) return 1;
-    if (position < -(lua_Integer)length) return 1;
-    return length + (size_t)position + 1;
-}
-
 static int has_specials(const char *p, size_t lp) {
     for (size_t i = 0; i < lp; i++) {
         if (strchr(SPECIALS, p[i]) != NULL) return 1;
@@ -328,7 +321,7 @@ static int find_or_match(lua_State *L, int find) {
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
-    size_t init = start_index(luaL_optinteger(L, 3, 1), ls);
+    size_t init = clua_start_position(luaL_optinteger(L, 3, 1), ls);
     if (init > ls + 1) {
         luaL_pushfail(L);
         return 1;
@@ -395,7 +388,7 @@ static int pattern_gmatch(lua_State *L) {
     size_t ls;
     luaL_checklstring(L, 1, &ls);
     luaL_checkstring(L, 2);
-    size_t init = start_index(luaL_optinteger(L, 3, 1), ls);
+    size_t init = clua_start_position(luaL_optinteger(L, 3, 1), ls);
     lua_settop(L, 2);
     GmatchState *g = (GmatchState *)lua_newuserdatauv(L, sizeof(GmatchState), 0);
     g->position = init > ls + 1 ? ls + 1 : init - 1;

@@ -324,16 +324,7 @@ final class Mutex: @unchecked Sendable {
 /// The pages connected over WebSocket, and a bounded, non-blocking send to each.
 final class Clients: @unchecked Sendable {
     private var channels: [ObjectIdentifier: Channel] = [:]
-    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
+    private let lock = Mutex()
 
     func add(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = channel } }
     func remove(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = nil } }
@@ -376,9 +367,5 @@ final class Clients: @unchecked Sendable {
         #endif
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 }
