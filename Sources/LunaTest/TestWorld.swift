@@ -242,8 +242,10 @@ final class TestWorld {
         switch what {
         case "stack": return try array(found.children.map { .string($0.id) })
         case "selected":
+            // A switcher holds only its active section: that is the one selected.
+            if found.kind == .switcher { return found.children.first.map { .string($0.id) } ?? .nil }
             guard let index = found.selected, found.children.indices.contains(index) else { return .nil }
-            return .string(found.kind == .switcher ? found.children[0].id : found.children[index].id)
+            return .string(found.children[index].id)
         default: return .nil
         }
     }
@@ -304,7 +306,13 @@ final class TestWorld {
             }
         }
         fields.append(("attributes", vm.makeTable(attributes)))
-        if let selected = presentable.selected { fields.append(("selected", .integer(Int64(selected + 1)))) }
+        // `selected` indexes `children` (1-based in Lua); a switcher's declared section is `section`.
+        if presentable.kind == .switcher {
+            if !presentable.children.isEmpty { fields.append(("selected", .integer(1))) }
+            if let section = presentable.selected { fields.append(("section", .integer(Int64(section + 1)))) }
+        } else if let selected = presentable.selected {
+            fields.append(("selected", .integer(Int64(selected + 1))))
+        }
         if presentable.kind != .screen {
             fields.append(("children", try array(try presentable.children.map(treeTable))))
         }

@@ -19,8 +19,14 @@ extension HeadlessPresentable {
             // Everything the text shows: the fragment too.
             fields["fragment"] = activation?.fragment.map(JSONWriter.quoted) ?? "null"
             fields["modal"] = modal?.json ?? "null"
-        case .junction, .switcher:
+        case .junction:
             fields["selected"] = selected.map(String.init) ?? "null"
+            fields["children"] = JSONWriter.array(children.map(\.json))
+        case .switcher:
+            // One model: `selected` indexes `children`, which hold only the active section;
+            // `section` is that section's place among the declared ones.
+            fields["selected"] = children.isEmpty ? "null" : "0"
+            fields["section"] = selected.map(String.init) ?? "null"
             fields["children"] = JSONWriter.array(children.map(\.json))
         case .stack:
             fields["children"] = JSONWriter.array(children.map(\.json))

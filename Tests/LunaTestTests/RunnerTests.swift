@@ -174,6 +174,23 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
                 == "--- expected\n+++ actual\n@@\n a\n-old\n+new\n c")
     }
 
+    /// One model for a switcher: it holds its active section only, and that is the one
+    /// selected (app:selected was nil for every section but the first).
+    @Test func aSwitchersSelectedIsItsActiveSection() throws {
+        let result = try run(
+            """
+            test("s", function()
+              app:go("books/42")
+              expect(app:selected("switcher:login")).to_be("junction:today")
+              local tree = app:tree_table()
+              expect(tree.selected).to_be(1)
+              expect(tree.section).to_be(3)
+              expect(#tree.children).to_be(1)
+            end)
+            """)
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? result.loadError ?? "")")
+    }
+
     @Test func coverageCountsWhatTheTestsReached() throws {
         let folder = try TestFolder()
         let file = folder.write(
