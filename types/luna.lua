@@ -51,6 +51,7 @@
 ---@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error); also guards its children and modals.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
+---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 
 ---@class luna.ContainerSpec
 ---@field [integer] luna.Node
@@ -60,6 +61,7 @@
 ---@field enabled fun(ctx: luna.Context): boolean? Guards every endpoint below (outermost guard first): when false, `fallback` is dispatched instead.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? For every endpoint below: a returned path is dispatched instead.
+---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 
 ---A screen.
 ---@param spec luna.EndpointSpec

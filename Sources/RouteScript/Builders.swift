@@ -136,6 +136,20 @@ struct Builders {
             if name == "children" { node.children = nodes } else { node.modals = nodes }
         case .presenter:
             node.presenter = try presenterChoice(value, node: node)
+        case .attributes:
+            guard case .table = value else { throw typeError() }
+            for (key, item) in try vm.entries(value) {
+                guard case .string(let attribute) = key else {
+                    throw failure(builder, "field 'attributes' has a key that is not a name (\(key.typeName))")
+                }
+                guard let converted = ViewHandles.attribute(item) else {
+                    throw failure(
+                        builder,
+                        "attribute '\(attribute)' must be a string, number or boolean (got \(item.typeName))")
+                }
+                node.attributes.append((attribute, converted))
+            }
+            node.attributes.sort { $0.0 < $1.0 }
         case .validators:
             guard case .table = value else { throw typeError() }
             for (key, validator) in try vm.entries(value) {

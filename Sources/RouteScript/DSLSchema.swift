@@ -6,6 +6,7 @@ enum DSLSchema {
     enum FieldType: String {
         case string, function, table, nodes = "list of nodes", presenter = "string, function or table"
         case validators = "table of validators"
+        case attributes = "table of attributes"
     }
 
     static let builders: [(name: String, kind: NodeKind)] = [
@@ -16,12 +17,12 @@ enum DSLSchema {
     static let endpointFields: [String: FieldType] = [
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
-        "regex": .string,
+        "regex": .string, "attributes": .attributes,
     ]
 
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
-        "redirect": .function,
+        "redirect": .function, "attributes": .attributes,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -12,6 +12,8 @@ final class LoadedScript {
     /// Host presenters the script names that the host did not register, shown headless
     /// (``RouteScriptOptions/unknownHostPresentersAreHeadless``).
     let headlessHostPresenters: [String]
+    /// Attributes declared on nodes (`attributes = {…}`), by node index.
+    let declaredAttributes: [Int: [(String, AttributeValue)]]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -96,6 +98,7 @@ final class LoadedScript {
         var presenters = [PresenterChoice?](repeating: nil, count: tree.nodes.count)
         for (index, choice) in converter.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
+        self.declaredAttributes = Dictionary(converter.attributes, uniquingKeysWith: { $1 })
     }
 
     /// A call of an unknown global that looks like a misspelt builder gets a suggestion:

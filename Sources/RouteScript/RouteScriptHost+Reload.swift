@@ -103,7 +103,19 @@ extension RouteScriptHost {
         Self.addUpdates(to: &transition, kept: keptIDs, tree: newTree)
         Self.addRepairs(to: &transition, presentables: kept, tree: newTree)
 
-        let newRouter = Router(tree: newTree, presenter: makePresenter(fresh))
+        let newPresenter = makePresenter(fresh)
+        // Kept presentables get what the new script (and the device) would give a fresh one:
+        // declared attributes and what `create` returns (`split`, `badge`).
+        do {
+            for (id, presentable) in kept.sorted(by: { $0.key < $1.key }) {
+                guard let index = newTree.nodeIndex[id] else { continue }
+                try newPresenter.redecorate(presentable, node: newTree.nodes[index])
+            }
+        } catch {
+            fresh.vm.close()
+            throw RouteScriptError(.load, "\(error)")
+        }
+        let newRouter = Router(tree: newTree, presenter: newPresenter)
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
         let titles = kept.map { ($0.value, $0.value.title) }
         let vanished = oldRouter.store.presentables.compactMap { id, presentable in

@@ -21,6 +21,9 @@ final class ScriptNode {
     var regex: String?
     var id: String?
     var title: String?
+    /// `attributes = { badge = 2, split = true }`: set on the node's presentable when it is
+    /// created and again after every reload or device change.
+    var attributes: [(String, AttributeValue)] = []
     var name: String?
     var children: [ScriptNode] = []
     var modals: [ScriptNode] = []

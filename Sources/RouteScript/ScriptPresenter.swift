@@ -64,6 +64,18 @@ struct ScriptPresenter: Presenter {
     func create(_ node: RouteTree.Node, activation: Activation?) throws -> HeadlessPresentable {
         let presentable = try headless.create(node, activation: activation)
         try mirror?.create(presentable, node: node, activation: activation)
+        try decorate(presentable, node: node, activation: activation)
+        if let activation { try runUpdate(presentable, node: node, activation: activation) }
+        return presentable
+    }
+
+    /// What `create` sets besides the structure: the node's declared attributes, then the
+    /// host presenter's `create` and the attributes the Lua `create` returns.
+    private func decorate(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation?) throws {
+        for (name, value) in script.declaredAttributes[node.index] ?? [] {
+            presentable.attributes[name] = value
+            try mirror?.decorate(presentable, name, value)
+        }
         if let host = host(node) { try host.create?(presentable, presenterContext(node, activation)) }
         if let create = lua(node, "create") {
             let result = try callbacks.call(create, context: routeContext(node, activation))
@@ -71,8 +83,13 @@ struct ScriptPresenter: Presenter {
                 try apply(attributes, to: presentable, node: node)
             }
         }
-        if let activation { try runUpdate(presentable, node: node, activation: activation) }
-        return presentable
+    }
+
+    /// After a reload or a device change a kept presentable is decorated again by the new
+    /// script (its declared attributes and what `create` returns follow the script and the
+    /// device, as a fresh one would get); its structure and Lua-set fields stay.
+    func redecorate(_ presentable: HeadlessPresentable, node: RouteTree.Node) throws {
+        try decorate(presentable, node: node, activation: presentable.activation)
     }
 
     /// `create` may return a table of attributes; `title` sets the title.

@@ -13,6 +13,8 @@ struct SpecConverter {
     /// Presenter choices by node index in the compiled tree (nodes are numbered depth-first,
     /// children before modals, as RouteTree numbers them).
     private(set) var choices: [(Int, PresenterChoice)] = []
+    /// Declared attributes (`attributes = {…}`) by node index.
+    private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
     private var counter = 0
 
     init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
@@ -33,6 +35,7 @@ struct SpecConverter {
             throw RouteScriptError(.load, prefix(node) + "unknown presenter '\(name)'\(hint)")
         }
         choices.append((index, node.presenter))
+        if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.locationText)
         if node.kind == .endpoint {
             var endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)

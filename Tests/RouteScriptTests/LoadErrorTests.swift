@@ -68,6 +68,10 @@ import Testing
                 + "it has no linear-time algorithm (at offset 1)"
         ),
         (
+            "return endpoint { 'a', attributes = { badge = {} } }",
+            "bad.lua:1: endpoint: attribute 'badge' must be a string, number or boolean (got table)"
+        ),
+        (
             "return endpoint { 'a/:id', where = { id = 3 } }",
             "bad.lua:1: endpoint: where.id must be a regex string or a function (got number)"
         ),

@@ -1,3 +1,4 @@
+import Foundation
 import LuaHost
 import RouteCore
 import Testing
@@ -131,6 +132,30 @@ import Testing
         #expect(back.warning == nil)
         #expect(host.state.request?.path == "books/7")
         #expect(host.state.params["id"] == "7")
+    }
+
+    /// Attributes follow the script and the device: a live `device pad` and a reload give a
+    /// kept presentable what a fresh one would get (they stayed as first created).
+    @Test func attributesFollowTheDeviceAndTheScript() throws {
+        let folder = ScriptFolder()
+        let source = """
+            return junction { presenter = { create = function(ctx) return { split = ctx.device.idiom == "pad" } end },
+              stack { id = "mail", attributes = { badge = 2 }, endpoint { "inbox" } },
+              stack { endpoint { "settings" } } }
+            """
+        let path = folder.write("a.lua", source)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("inbox")
+        let root = try #require(host.tree)
+        #expect(root.attributes["split"] == .boolean(false))
+        #expect(root.children.first?.attributes["badge"] == .integer(2))
+        _ = try host.setDevice(.pad)
+        #expect(host.tree === root, "kept")
+        #expect(root.attributes["split"] == .boolean(true))
+        folder.write("a.lua", source.replacingOccurrences(of: "badge = 2", with: "badge = 5"))
+        _ = try host.reload()
+        #expect(host.tree?.children.first?.attributes["badge"] == .integer(5))
+        #expect(host.tree?.attributes["split"] == .boolean(true))
     }
 
     @Test func aDeletedScriptKeepsTheLastTreeAndIsPickedUpAgain() throws {
