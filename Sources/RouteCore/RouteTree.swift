@@ -246,9 +246,17 @@ struct TreeBuilder {
             }
             for child in spec.children {
                 guard child.kind == .endpoint else {
+                    // A stack's items are screens: a tab bar (or a stack, a switcher) is not
+                    // pushed as one item. The README says why and what to write instead.
+                    let hint =
+                        child.kind == .junction
+                        ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "
+                            + "routes for its tabs ('./reviews') that its presenter shows as segments"
+                        : ""
                     throw failure(
                         child,
-                        "an endpoint's children must be endpoints (put a \(child.kind.rawValue) in 'modals' or in a stack)"
+                        "an endpoint's children must be endpoints: they are pushed onto the enclosing stack one screen "
+                            + "at a time (put a \(child.kind.rawValue) in 'modals' or in a stack)\(hint)"
                     )
                 }
                 let childIndex = try add(

@@ -27,7 +27,7 @@ import Testing
             ),
             (
                 .stack([.endpoint("a", children: [.stack([.endpoint("b")])])]),
-                "stack: an endpoint's children must be endpoints (put a stack in 'modals' or in a stack)"
+                "stack: an endpoint's children must be endpoints: they are pushed onto the enclosing stack one screen at a time (put a stack in 'modals' or in a stack)"
             ),
             (
                 .stack([.endpoint("a/:x", where: ["y": try! Validator(regex: "x")])]),
