@@ -68,6 +68,10 @@ import Testing
                 + "it has no linear-time algorithm (at offset 1)"
         ),
         (
+            "return stack { endpoint { 'p', children = { junction { stack { endpoint { './a' } } } } } }",
+            "bad.lua:1: junction: an endpoint's children must be endpoints: they are pushed onto the enclosing stack one screen at a time (put a junction in 'modals' or in a stack); a tab bar cannot be one item of a stack"
+        ),
+        (
             "return endpoint { 'a', attributes = { badge = {} } }",
             "bad.lua:1: endpoint: attribute 'badge' must be a string, number or boolean (got table)"
         ),
