@@ -150,7 +150,16 @@ extension RouteScriptHost {
         // A sibling's old script is shared with other hosts: it stays open for them.
         if !sharesScript { oldScript.vm.close() }
         sharesScript = false
-        let (added, removed, changed) = Self.compare(oldTree, newTree)
+        var (added, removed, changed) = Self.compare(oldTree, newTree)
+        // A presenter that changed (another host presenter, hooks added or removed) counts too.
+        for node in newTree.nodes where !changed.contains(node.id) {
+            guard let oldIndex = oldTree.nodeIndex[node.id] else { continue }
+            if Self.presenterShape(oldScript.presenters[oldIndex]) != Self.presenterShape(fresh.presenters[node.index])
+            {
+                changed.append(node.id)
+            }
+        }
+        changed.sort()
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
             plan: plan, lint: findings.map(\.line))
@@ -333,6 +342,16 @@ extension RouteScriptHost {
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
         let removed = kept == old.nodes.count ? [] : old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
         return (added.sorted(), removed.sorted(), changed.sorted())
+    }
+
+    /// A presenter choice as text that two Lua states can compare: which host presenter, or
+    /// which hooks (their bodies cannot be compared across states).
+    static func presenterShape(_ choice: PresenterChoice?) -> String {
+        switch choice {
+        case nil, .headless?: ""
+        case .host(let name)?: "host " + name
+        case .hooks(let hooks)?: "hooks " + hooks.keys.sorted().joined(separator: ",")
+        }
     }
 
     /// Whether a node kept its kind, route, name, title, validators, guards and parent.

@@ -154,6 +154,13 @@ import Testing
         #expect(root.attributes["split"] == .boolean(true))
         folder.write("a.lua", source.replacingOccurrences(of: "badge = 2", with: "badge = 5"))
         _ = try host.reload()
+        // A presenter change counts as a change in the summary.
+        folder.write(
+            "a.lua",
+            source.replacingOccurrences(of: "badge = 2", with: "badge = 5").replacingOccurrences(
+                of: "stack { endpoint { \"settings\" } }",
+                with: "stack { presenter = { setStack = function() end }, endpoint { \"settings\" } }"))
+        #expect(try host.reload().changed == ["stack:settings"])
         #expect(host.tree?.children.first?.attributes["badge"] == .integer(5))
         #expect(host.tree?.attributes["split"] == .boolean(true))
     }
