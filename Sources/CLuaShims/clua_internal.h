@@ -93,8 +93,9 @@ void clua_meter_libraries(lua_State *L, int globals);
 /// 1, as the manual's §6.4 describes for string.sub and string.find.
 size_t clua_start_position(lua_Integer pos, size_t len);
 
-/// The metered plain search of string.find (arguments as string.find's); may raise.
-int clua_plain_find(lua_State *L);
+/// The metered plain search of string.find (`init` 1-based, at most `ls` + 1); pushes the
+/// results and returns their count; may raise.
+int clua_plain_find(lua_State *L, const char *s, size_t ls, const char *p, size_t lp, size_t init);
 
 
 /// Replaces string.find, match, gmatch and gsub in the table at `idx` with Luna's own

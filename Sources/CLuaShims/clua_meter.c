@@ -87,17 +87,10 @@ static int metered_upper(lua_State *L) { return map_bytes(L, 0); }
 static int metered_lower(lua_State *L) { return map_bytes(L, 1); }
 static int metered_reverse(lua_State *L) { return map_bytes(L, 2); }
 
-// The plain search of string.find (s, pattern, init, plain): a first-byte scan with memchr,
-// then a comparison, metered per CHUNK_BYTES of candidate positions and compared bytes.
-int clua_plain_find(lua_State *L) {
-    size_t ls, lp;
-    const char *s = luaL_checklstring(L, 1, &ls);
-    const char *p = luaL_checklstring(L, 2, &lp);
-    size_t init = clua_start_position(luaL_optinteger(L, 3, 1), ls);
-    if (init > ls + 1) {
-        luaL_pushfail(L);
-        return 1;
-    }
+// The plain search of string.find (init already checked to be at most ls + 1): a first-byte
+// scan with memchr, then a comparison, metered per CHUNK_BYTES of candidate positions and
+// compared bytes.
+int clua_plain_find(lua_State *L, const char *s, size_t ls, const char *p, size_t lp, size_t init) {
     if (lp == 0) {
         lua_pushinteger(L, (lua_Integer)init);
         lua_pushinteger(L, (lua_Integer)init - 1);

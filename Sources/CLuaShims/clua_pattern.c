@@ -326,7 +326,7 @@ static int find_or_match(lua_State *L, int find) {
         luaL_pushfail(L);
         return 1;
     }
-    if (find && (lua_toboolean(L, 4) || !has_specials(p, lp))) return clua_plain_find(L);
+    if (find && (lua_toboolean(L, 4) || !has_specials(p, lp))) return clua_plain_find(L, s, ls, p, lp, init);
     Matcher m;
     const char *from = s + init - 1;
     int anchored = lp > 0 && *p == '^';
