@@ -45,6 +45,7 @@ public final class Router<P: Presenter> {
 
     /// Resolves, reduces and applies a request.
     @inlinable
+    @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
         let resolution = try tree.resolve(request)
         let transition = Reducer(tree: tree).reduce(state, to: resolution, options: options)
@@ -65,6 +66,7 @@ public final class Router<P: Presenter> {
 
     /// Records a change the UI already made (a swipe back) and applies only what it did not.
     @inlinable
+    @discardableResult
     public func sync(_ request: String) throws -> Result {
         let resolution = try tree.resolve(request)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
@@ -77,6 +79,7 @@ public final class Router<P: Presenter> {
     /// `dismissModal`, with their hooks), then the state syncs to what is on screen.
     ///
     /// - Throws: ``RouteError`` (`nothingToGoBack`) when there is neither.
+    @discardableResult
     public func back() throws -> Result {
         guard let presented = state.presented else {
             throw RouteError(.nothingToGoBack, "nothing was dispatched yet")

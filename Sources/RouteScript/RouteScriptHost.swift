@@ -169,16 +169,19 @@ public final class RouteScriptHost {
     // MARK: Dispatch
 
     /// Resolves, reduces and applies a request.
+    @discardableResult
     public func dispatch(_ request: String, keepStack: Bool = false) throws -> Outcome {
         try run(request) { router in try router.dispatch(request, options: .init(keepStack: keepStack)) }
     }
 
     /// Records a change the UI already made.
+    @discardableResult
     public func sync(_ request: String) throws -> Outcome {
         try run(request) { router in try router.sync(request) }
     }
 
     /// The user swiped back on the top stack.
+    @discardableResult
     public func back() throws -> Outcome {
         try run("back") { router in try router.back() }
     }
