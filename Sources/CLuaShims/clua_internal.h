@@ -10,7 +10,7 @@
 #define CLUA_LARGE_ALLOCATION 4096
 /// Protected calls may nest this deep (host function → Lua → host function …).
 #define CLUA_MAX_DEPTH 60
-/// Traceback caps (SPEC §5).
+/// Traceback caps: at most 20 frames and 4 KiB of traceback text.
 #define CLUA_TRACEBACK_FRAMES 20
 #define CLUA_TRACEBACK_BYTES 4096
 

@@ -1,6 +1,6 @@
 // Metered library functions: the standard functions that loop in C, where the instruction
 // hook never runs, replaced or wrapped so that their work is charged to the budget and the
-// deadline is checked while they run (SPEC §5: runaway code of any kind stops at its limit).
+// deadline is checked while they run (the rule: runaway code of any kind stops at its limit).
 // Written for Luna from the Lua 5.4 manual's description of each function.
 #include "clua_internal.h"
 

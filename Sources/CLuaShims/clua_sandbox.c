@@ -1,11 +1,11 @@
-// The sandbox of SPEC §5: which standard libraries a script gets, and the guards that close
+// The sandbox (README, "The Lua sandbox"): which standard libraries a script gets, and the guards that close
 // the holes the instruction hook cannot reach in Lua 5.4.4.
 #include "clua_internal.h"
 
 #include <string.h>
 
 
-// Why: `load` may only compile text chunks: a binary chunk can crash the VM (SPEC §5).
+// Why: `load` may only compile text chunks: a binary chunk can crash the VM.
 // Upvalue 1: the original load. The mode argument is forced to "t"; the env argument is
 // passed on only when given (load distinguishes a missing env from a nil one).
 //
@@ -31,7 +31,7 @@ static int text_load(lua_State *L) {
 }
 
 // Why: a `__gc` metamethod runs with hooks off, so a looping finalizer would hang the host
-// (SPEC §5). Upvalue 1: the original setmetatable. Lua marks an object for finalization only
+// Upvalue 1: the original setmetatable. Lua marks an object for finalization only
 // when its metatable has `__gc` at setmetatable time, so checking here is enough.
 static int guarded_setmetatable(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE) {

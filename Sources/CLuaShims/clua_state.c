@@ -82,7 +82,7 @@ static void forget_big_string(clua_Host *H, void *block) {
     }
 }
 
-// Why: the memory cap (SPEC §5) is enforced by the allocator. Lua turns a NULL from a
+// Why: the memory cap is enforced by the allocator. Lua turns a NULL from a
 // growing allocation into a memory error (after an emergency collection). The cap applies
 // only while Lua code runs, so `m` functions called from Swift frames never raise.
 // The allocator is also where library functions written in C do their work (string.rep,
@@ -190,7 +190,7 @@ static void trip(clua_Host *H, int limit) {
     }
 }
 
-// Why: the instruction budget and the wall-clock deadline (SPEC §5). Count hooks are
+// Why: the instruction budget and the wall-clock deadline of every load and call. Count hooks are
 // inherited by coroutines created after the hook is set. Once a limit trips, the hook is
 // set to fire on every instruction of the thread it runs on (and of the main thread), so a
 // script's own pcall cannot swallow the error: every instruction after it raises again.
@@ -321,7 +321,7 @@ static void add_traceback(lua_State *L, luaL_Buffer *b) {
     }
 }
 
-// Why: the message handler of every host call (SPEC §5): describes non-string error values
+// Why: the message handler of every host call: describes non-string error values
 // without calling their __tostring, appends a capped traceback. It allocates without the
 // memory cap (a few KiB), so a memory-starved script still gets its traceback.
 static int message_handler(lua_State *L) {

@@ -18,9 +18,9 @@ public struct LuaLimits: Equatable, Sendable {
         self.deadlineNanoseconds = Self.nanoseconds(deadline)
     }
 
-    /// The default per load: 10 million instructions, 500 ms (SPEC §5).
+    /// The default per load: 10 million instructions, 500 ms.
     public static let load = LuaLimits(instructions: 10_000_000, deadline: .milliseconds(500))
-    /// The default per callback: 10 million instructions, 100 ms (SPEC §5).
+    /// The default per callback: 10 million instructions, 100 ms.
     public static let call = LuaLimits(instructions: 10_000_000, deadline: .milliseconds(100))
 
     private static func nanoseconds(_ deadline: Duration?) -> Int64 {
@@ -32,7 +32,7 @@ public struct LuaLimits: Equatable, Sendable {
     }
 }
 
-/// Which standard libraries a script gets (SPEC §5).
+/// Which standard libraries a script gets (README, "The Lua sandbox").
 public enum LuaSandbox: Sendable, Equatable {
     /// base (no dofile, loadfile, collectgarbage; text-only load; no `__gc`), string (no
     /// dump; pattern functions that count their steps), table, math, utf8, coroutine (no

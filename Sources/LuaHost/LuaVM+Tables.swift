@@ -1,7 +1,7 @@
 internal import CLua
 internal import CLuaShims
 
-// Tables. The raw operations run no metamethod (SPEC: route tables are decoded with raw
+// Tables. The raw operations run no metamethod (the rule: route tables are decoded with raw
 // access); the others run them under the call limits through the protected wrappers.
 extension LuaVM {
     /// The globals table.

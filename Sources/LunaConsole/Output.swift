@@ -3,7 +3,7 @@ import LunaLive
 import RouteCore
 import RouteScript
 
-/// How results are printed: the JSON objects of SPEC §4, or text for people.
+/// How results are printed: the JSON objects the README describes, or text for people.
 public enum Output {
     /// `KEY=VALUE` words (`luna path`, the REPL's `path`) as a dictionary, or the first word
     /// that is not one.
@@ -51,7 +51,7 @@ public enum Output {
         return (values, nil)
     }
 
-    /// `dispatch --json`: one object per request, keys in the SPEC's order.
+    /// `dispatch --json`: one object per request, keys in the documented order.
     public static func json(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) -> String {
         let request = outcome.resolution.request
         let fields: [(String, String)] = [
@@ -96,7 +96,7 @@ public enum Output {
     /// `1 error`, `2 errors`.
     public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
-    /// The error kind of SPEC §4 and the message.
+    /// The error kind (as `dispatch --json` names it) and the message.
     public static func describe(_ error: Error) -> (kind: String, message: String) {
         ErrorReport.describe(error)
     }

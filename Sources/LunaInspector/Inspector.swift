@@ -1,5 +1,6 @@
 import Dispatch
 import LunaLive
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -66,9 +67,10 @@ public final class Inspector: @unchecked Sendable {
     let work = DispatchQueue(label: "luna.inspector.session")
     let clients = Clients()
     let limiter = WorkLimiter()
-    let connections = WorkLimiter()
+    /// Connections open now (the cap is ``connectionLimit``).
+    private let connections = NIOLockedValueBox(0)
     /// The last full snapshot, served while the session is busy.
-    let latest = LatestSnapshot()
+    let latest = NIOLockedValueBox<String?>(nil)
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private(set) var reloadError: String?
     /// The last reload's warnings (a request that no longer matches, the lint's findings).
@@ -81,6 +83,7 @@ public final class Inspector: @unchecked Sendable {
         self.configuration = configuration
         self.scriptName = scriptName
         self.token = configuration.token ?? Self.randomToken()
+        self.connectionLimit = Self.connectionLimit(configuration.maxConnections)
     }
 
     /// Binds and starts serving; returns the page's URL (with the token).
@@ -107,11 +110,12 @@ public final class Inspector: @unchecked Sendable {
             .childChannelInitializer { [self] channel in
                 // A connection over the cap is closed at once; each one leaves the count when
                 // it closes.
-                guard connections.enter(ObjectIdentifier(channel), limit: connectionLimit, total: connectionLimit)
-                else {
-                    return channel.close()
+                let open = connections.withLockedValue { count in
+                    count += 1
+                    return count
                 }
-                channel.closeFuture.whenComplete { [connections] _ in connections.leave(ObjectIdentifier(channel)) }
+                channel.closeFuture.whenComplete { [connections] _ in connections.withLockedValue { $0 -= 1 } }
+                guard open <= connectionLimit else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (
@@ -153,9 +157,12 @@ public final class Inspector: @unchecked Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    /// The connection cap: the configured one, or 512, kept 32 below the file limit.
-    var connectionLimit: Int {
-        if let configured = configuration.maxConnections { return configured }
+    /// The connection cap: the configured one, or 512, kept 32 below the file limit (read
+    /// once, when the inspector is made).
+    private let connectionLimit: Int
+
+    private static func connectionLimit(_ configured: Int?) -> Int {
+        if let configured { return configured }
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 512 }
         return max(8, min(512, Int(clamping: limit.rlim_cur) - 32))
@@ -248,7 +255,7 @@ public final class Inspector: @unchecked Sendable {
     /// one with `"busy": true`, so the network side never waits on the session.
     func snapshotWithoutWaiting() -> String? {
         if let fresh = session.withHostIfFree({ _ in snapshotLocked(routes: true) }) { return fresh }
-        return latest.value.map { "{\"busy\":true," + $0.dropFirst() }
+        return latest.withLockedValue { $0 }.map { "{\"busy\":true," + $0.dropFirst() }
     }
 
     private func snapshotLocked(routes: Bool) -> String {
@@ -257,82 +264,50 @@ public final class Inspector: @unchecked Sendable {
             historyCount: session.historyCount, historyDropped: session.historyDropped,
             current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings,
             canUndo: session.canUndo, canRedo: session.canRedo, routes: routes)
-        if routes { latest.value = text }
+        if routes { latest.withLockedValue { $0 = text } }
         return text
     }
 }
 
-/// The last full snapshot, for pages and tools while the session is busy.
-final class LatestSnapshot: @unchecked Sendable {
-    private var text: String?
-    private let lock = Mutex()
-
-    var value: String? {
-        get { lock.locked { text } }
-        set { lock.locked { text = newValue } }
+/// Counts work in flight, per owner and in all, against limits (page requests).
+final class WorkLimiter: Sendable {
+    private struct Counts {
+        var perOwner: [ObjectIdentifier: Int] = [:]
+        var total = 0
     }
-}
-
-/// Counts work in flight, per owner and in all, against limits (page requests; connections).
-final class WorkLimiter: @unchecked Sendable {
-    private var perOwner: [ObjectIdentifier: Int] = [:]
-    private var total = 0
-    private let lock = Mutex()
+    private let counts = NIOLockedValueBox(Counts())
 
     /// Counts one more for `owner` when both limits allow it.
     func enter(_ owner: ObjectIdentifier, limit: Int, total maximum: Int) -> Bool {
-        lock.locked {
-            let mine = perOwner[owner, default: 0]
-            guard mine < limit, total < maximum else { return false }
-            perOwner[owner] = mine + 1
-            total += 1
+        counts.withLockedValue { counts in
+            let mine = counts.perOwner[owner, default: 0]
+            guard mine < limit, counts.total < maximum else { return false }
+            counts.perOwner[owner] = mine + 1
+            counts.total += 1
             return true
         }
     }
 
     func leave(_ owner: ObjectIdentifier) {
-        lock.locked {
-            guard let mine = perOwner[owner] else { return }
-            perOwner[owner] = mine > 1 ? mine - 1 : nil
-            total -= 1
+        counts.withLockedValue { counts in
+            guard let mine = counts.perOwner[owner] else { return }
+            counts.perOwner[owner] = mine > 1 ? mine - 1 : nil
+            counts.total -= 1
         }
-    }
-
-    var count: Int { lock.locked { total } }
-}
-
-/// A pthread mutex.
-final class Mutex: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        return mutex
-    }()
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }
 
 /// The pages connected over WebSocket, and a bounded, non-blocking send to each.
-final class Clients: @unchecked Sendable {
-    private var channels: [ObjectIdentifier: Channel] = [:]
-    private let lock = Mutex()
+final class Clients: Sendable {
+    private let channels = NIOLockedValueBox<[ObjectIdentifier: Channel]>([:])
 
-    func add(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = channel } }
-    func remove(_ channel: Channel) { locked { channels[ObjectIdentifier(channel)] = nil } }
+    func add(_ channel: Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = nil } }
 
     /// Queues `text` to every page on its own event loop; a page that stopped reading (its
     /// queue is over the high-water mark) is disconnected instead of holding anyone up.
     func send(_ text: String) {
-        for channel in locked({ Array(channels.values) }) { Self.send(text, to: channel) }
+        for channel in channels.withLockedValue({ Array($0.values) }) { Self.send(text, to: channel) }
     }
 
     static func send(_ text: String, to channel: Channel) {
@@ -349,10 +324,12 @@ final class Clients: @unchecked Sendable {
     }
 
     func closeAll() {
-        for channel in locked({ Array(channels.values) }) { channel.close(promise: nil) }
+        for channel in channels.withLockedValue({ Array($0.values) }) { channel.close(promise: nil) }
     }
 
     #if canImport(Glibc)
+        // glibc declares `int malloc_trim(size_t pad)`: the symbol is cast to exactly that C
+        // signature, and left alone when this libc has none.
         private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
             return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
@@ -367,5 +344,4 @@ final class Clients: @unchecked Sendable {
         #endif
     }
 
-    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 }

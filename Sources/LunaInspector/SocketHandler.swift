@@ -16,7 +16,7 @@ final class SocketHandler: ChannelInboundHandler {
     private var pendingIsText = false
     /// When this page last sent anything (a pong counts): a page silent for the idle timeout
     /// is gone; the server pings it every third of that.
-    private let lastHeard = Heard()
+    private var lastHeard: NIOLoopBoundBox<NIODeadline>?
     private var keepAlive: RepeatedTask?
 
     init(inspector: Inspector) { self.inspector = inspector }
@@ -25,15 +25,17 @@ final class SocketHandler: ChannelInboundHandler {
         let channel = context.channel
         inspector.clients.add(channel)
         // The last snapshot at once (the session may be busy), then a fresh one.
-        if let latest = inspector.latest.value {
+        if let latest = inspector.latest.withLockedValue({ $0 }) {
             Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
         }
         schedule(channel) { inspector in inspector.snapshotMessage() }
         let idle = inspector.configuration.socketIdleTimeout
         let tick = TimeAmount.nanoseconds(idle.nanoseconds / 3)
-        let heard = lastHeard
+        // Read and written on this channel's event loop only (the box checks it).
+        let heard = NIOLoopBoundBox(NIODeadline.now(), eventLoop: context.eventLoop)
+        lastHeard = heard
         keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in
-            if NIODeadline.now() - heard.deadline > idle {
+            if NIODeadline.now() - heard.value > idle {
                 channel.close(promise: nil)
             } else {
                 channel.writeAndFlush(
@@ -81,7 +83,7 @@ final class SocketHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        lastHeard.deadline = .now()
+        lastHeard?.value = .now()
         // No extension is negotiated, so a frame with a reserved bit set breaks the protocol
         // (RFC 6455 §5.2): the connection fails.
         if frame.rsv1 || frame.rsv2 || frame.rsv3 {
@@ -144,9 +146,4 @@ final class SocketHandler: ChannelInboundHandler {
     private func reply(_ text: String, _ context: ChannelHandlerContext) {
         Clients.send(text, to: context.channel)
     }
-}
-
-/// When a page was last heard from; read and written on its channel's event loop only.
-final class Heard: @unchecked Sendable {
-    var deadline = NIODeadline.now()
 }

@@ -2,7 +2,7 @@ import LuaHost
 import RouteCore
 import RouteScript
 
-/// Any error Luna reports, as its kind (SPEC §4's error kinds) and message.
+/// Any error Luna reports, as its kind (the error kinds of `dispatch --json`, README) and message.
 public enum ErrorReport {
     /// The error kind and the message (a Lua error with its traceback).
     public static func describe(_ error: Error) -> (kind: String, message: String) {

@@ -75,7 +75,7 @@ public final class LiveSession: @unchecked Sendable {
 
     // MARK: Operations
 
-    /// Dispatches a request (SPEC §3), records it and tells the observers.
+    /// Dispatches a request, records it and tells the observers.
     @discardableResult
     public func dispatch(
         _ request: String, keepStack: Bool = false, from origin: LiveEvent.Origin = .repl
@@ -87,7 +87,7 @@ public final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// Records a change the UI already made (SPEC §3 sync).
+    /// Records a change the UI already made (`sync`: the plan keeps only create, update and unwind).
     @discardableResult
     public func sync(_ request: String, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
         try change(.sync, request: request, origin: origin) { try $0.sync(request) }

@@ -1,7 +1,7 @@
 /// Matches request paths against every route at once: a trie compiled from the patterns,
 /// walked depth-first in rank order.
 ///
-/// Ranking (SPEC "Ranking"): the most specific route wins, segment by segment from the left:
+/// Ranking (README, "Ranking"): the most specific route wins, segment by segment from the left:
 /// constant > validated parameter > parameter > `:_` > `...`; a pattern that ends beats one
 /// that continues with `...`; whole-path regex routes come after every pattern route but a
 /// bare `...`; equal ranks go to the earlier declaration. Trying a node's edges in that order

@@ -45,7 +45,7 @@ public struct Transition: Equatable, Sendable {
     }
 }
 
-/// The pure reducer of SPEC §3: (state, resolution, options) → new state and plan.
+/// The pure reducer: (state, resolution, options) → new state and plan.
 ///
 /// ```swift
 /// let reducer = Reducer(tree: tree)
@@ -107,7 +107,7 @@ public struct Reducer {
 
     // MARK: Planning
 
-    /// The operations between two presentations (SPEC §3), in this order: dismiss modals
+    /// The operations between two presentations, in this order: dismiss modals
     /// (deepest first), create (parents first), update, set stacks / options / selections
     /// (children first), present modals, unwind (deepest first).
     public static func plan(from old: Presented?, to new: Presented?, tree: RouteTree) -> Plan {

@@ -1,7 +1,7 @@
 /// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
 /// its endpoints.
 ///
-/// Default ids (SPEC §1): an endpoint's id is its pattern (`/` for the root pattern); a
+/// Default ids (README, the DSL tour): an endpoint's id is its pattern (`/` for the root pattern); a
 /// container's is `KIND:FIRST-ENDPOINT-ID` (`stack:books`). Titles default to ids.
 ///
 /// ```swift

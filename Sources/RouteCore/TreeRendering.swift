@@ -1,5 +1,5 @@
 extension HeadlessPresentable {
-    /// The TREE of SPEC §4 as one line of JSON (sorted keys, no escaped slashes).
+    /// The tree as `--json` prints it: one line of JSON (sorted keys, no escaped slashes).
     ///
     /// ```json
     /// {"attributes":{},"children":[],"id":"stack:books","kind":"stack","title":"Books"}

@@ -1,7 +1,7 @@
 import RouteCore
 
 /// A deliberately simple matcher for checking the compiled one: every route is tried on its
-/// own and the SPEC's ranking is applied literally. Quadratic and slow on purpose.
+/// own and the README's ranking is applied literally. Quadratic and slow on purpose.
 ///
 /// ```swift
 /// let oracle = ReferenceMatcher(routes: definitions)

@@ -29,7 +29,7 @@ enum DSLSchema {
         kind == .endpoint ? endpointFields : containerFields
     }
 
-    /// Presenter hooks and the kinds they apply to (SPEC §2).
+    /// Presenter hooks and the kinds they apply to (README, Presenters).
     static let hooks: [String: Set<NodeKind>] = [
         "create": Set(NodeKind.allCases), "update": [.endpoint], "unwind": Set(NodeKind.allCases),
         "presentModal": [.endpoint], "dismissModal": [.endpoint], "setStack": [.stack],

@@ -257,7 +257,7 @@ extension RouteScriptHost {
         return (nil, "'\(request.path)' no longer matches anything; nothing is shown")
     }
 
-    /// Kept screens that stay active get `update` (SPEC: kept presentables' update runs).
+    /// Kept screens that stay active get `update` (README, Hot reload: kept presentables get `update`).
     static func addUpdates(to transition: inout Transition, kept: Set<String>, tree: RouteTree) {
         var updated = Set(
             transition.plan.operations.compactMap { operation -> String? in

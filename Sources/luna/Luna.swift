@@ -22,7 +22,7 @@ struct Luna: ParsableCommand {
         ]
     )
 
-    /// SPEC §4: usage errors exit with 2 (ArgumentParser's default is 64).
+    /// Usage errors exit with 2, as the README's exit statuses say (ArgumentParser's default is 64).
     static func main() {
         do {
             // `--serve` takes an optional port: a bare one means "a free port".

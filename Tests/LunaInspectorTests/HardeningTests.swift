@@ -188,26 +188,10 @@ final class RawConnection {
 /// does.
 @Suite struct ServeReportTests {
     @Test func theWatchLoopReportsTheLintsWarnings() throws {
-        let folder = ScriptFolder()
-        let script = folder.write("w.lua", "return stack { endpoint { 'a' } }")
-        let session = LiveSession(host: try RouteScriptHost(contentsOf: script))
-        let watcher = makeFileWatcher()
-        watcher.watch(session.withHost { $0.files })
-        let reports = Inbox()
-        let stopped = Flag()
-        nonisolated(unsafe) let handedOver = watcher
-        let done = DispatchGroup()
-        done.enter()
-        Thread.detachNewThread {
-            WatchLoop.run(session: session, watcher: handedOver, report: { reports.add($0) }, until: { stopped.value })
-            done.leave()
-        }
-        defer {
-            stopped.value = true
-            done.wait()
-        }
-        folder.write("w.lua", "return stack { endpoint { 'users/:id' }, endpoint { 'users/:name' } }")
-        let report = try reports.next(timeout: .seconds(10)) { $0.hasPrefix("reloaded in") }
+        let served = try ServedScript(source: "return stack { endpoint { 'a' } }")
+        defer { served.stop() }
+        served.save("return stack { endpoint { 'users/:id' }, endpoint { 'users/:name' } }")
+        let report = try served.reports.next(timeout: .seconds(10)) { $0.hasPrefix("reloaded in") }
         #expect(report.contains("route 'users/:name' can never win"), "\(report)")
     }
 }

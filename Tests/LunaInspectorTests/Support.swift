@@ -44,6 +44,8 @@ final class ServedScript: @unchecked Sendable {
     let session: LiveSession
     let inspector: Inspector
     private let stopped = Flag()
+    /// What the watch loop reported (as `luna serve` prints it).
+    let reports = Inbox()
     private let watching = DispatchGroup()
 
     init(example: String = "books.lua", source: String? = nil, configuration: Inspector.Configuration = .init()) throws
@@ -55,13 +57,15 @@ final class ServedScript: @unchecked Sendable {
         try inspector.start()
         let session = self.session
         let stopped = self.stopped
+        let reports = self.reports
         // Watching starts here, before the test can save: no save is missed.
         let watcher = makeFileWatcher()
         watcher.watch(session.withHost { $0.files })
+        // The watcher is not Sendable; from here on only the watch thread touches it.
         nonisolated(unsafe) let handedOver = watcher
         watching.enter()
         Thread.detachNewThread { [watching] in
-            WatchLoop.run(session: session, watcher: handedOver, report: { _ in }, until: { stopped.value })
+            WatchLoop.run(session: session, watcher: handedOver, report: { reports.add($0) }, until: { stopped.value })
             watching.leave()
         }
     }

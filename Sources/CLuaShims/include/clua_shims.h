@@ -147,7 +147,7 @@ int clua_load_binary(lua_State *L, const char *bytes, size_t len, const char *ch
 /// function (§4.6 lua_dump, [-0, +0, -]).
 char *clua_dump(lua_State *L, size_t *len);
 
-/// Opens the standard libraries: the sandbox of SPEC §5 when `unsafe` is 0, or all of them.
+/// Opens the standard libraries: the sandbox (README, "The Lua sandbox") when `unsafe` is 0, or all of them.
 /// Returns the status (error message on top on failure, nothing pushed on success).
 int clua_open_libraries(lua_State *L, int unsafe);
 
