@@ -120,47 +120,42 @@ static int guarded_create(lua_State *L) {
     return lua_gettop(L);
 }
 
-// Runs the original at upvalue `fn` over the arguments with `co` as the running thread,
-// then gives the thread back to L and raises there if a limit tripped meanwhile.
-static int run_in(lua_State *L, lua_State *co, int fn) {
+// Runs the original function (upvalue 1) over the arguments with `co` as the running thread,
+// then gives the thread back to L; returns the pcall's status. Raises only when a limit had
+// already tripped.
+static int call_in(lua_State *L, lua_State *co) {
     clua_raise_if_tripped(L);
-    if (co != NULL) clua_enter_thread(co);
-    lua_pushvalue(L, lua_upvalueindex(fn));
-    lua_insert(L, 1);
-    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
-    clua_enter_thread(L);
-    clua_raise_if_tripped(L);
-    if (status != LUA_OK) return lua_error(L);
-    return lua_gettop(L);
-}
-
-static int guarded_resume(lua_State *L) {
-    lua_State *co = lua_tothread(L, 1);
-    luaL_argexpected(L, co != NULL, 1, "coroutine");
-    return run_in(L, co, 1);
-}
-
-// Upvalue 1: the function coroutine.wrap made; upvalue 2: its coroutine.
-static int wrapped_call(lua_State *L) {
-    clua_raise_if_tripped(L);
-    lua_State *co = lua_tothread(L, lua_upvalueindex(2));
     if (co != NULL) clua_enter_thread(co);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     clua_enter_thread(L);
+    return status;
+}
+
+// The results of call_in, or its error raised again; a limit that tripped meanwhile raises
+// here first. `add_where`: a string error gets the Lua caller's position (as coroutine.wrap's
+// own function adds it; the caller is one level above this guard).
+static int finish(lua_State *L, int status, int add_where) {
     clua_raise_if_tripped(L);
-    if (status != LUA_OK) {
-        // coroutine.wrap adds the caller's position to a string error; the caller is Lua
-        // code one level above this guard.
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
+    if (status == LUA_OK) return lua_gettop(L);
+    if (add_where && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
     }
-    return lua_gettop(L);
+    return lua_error(L);
+}
+
+static int guarded_resume(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co != NULL, 1, "coroutine");
+    return finish(L, call_in(L, co), 0);
+}
+
+// Upvalue 1: the function coroutine.wrap made; upvalue 2: its coroutine.
+static int wrapped_call(lua_State *L) {
+    return finish(L, call_in(L, lua_tothread(L, lua_upvalueindex(2))), 1);
 }
 
 static int guarded_wrap(lua_State *L) {
@@ -181,20 +176,14 @@ static int guarded_close(lua_State *L) {
     clua_Host *H = clua_host(L);
     lua_State *co = lua_tothread(L, 1);
     luaL_argexpected(L, co != NULL, 1, "coroutine");
+    clua_raise_if_tripped(L);
     if (H->close_depth >= CLUA_MAX_CLOSE_DEPTH) {
         return luaL_error(L, "coroutine.close: nested more than %d deep", CLUA_MAX_CLOSE_DEPTH);
     }
     H->close_depth++;
-    clua_raise_if_tripped(L);
-    clua_enter_thread(co);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    int status = call_in(L, co);
     H->close_depth--;
-    clua_enter_thread(L);
-    clua_raise_if_tripped(L);
-    if (status != LUA_OK) return lua_error(L);
-    return lua_gettop(L);
+    return finish(L, status, 0);
 }
 
 static void guard_field(lua_State *L, int table, const char *name, lua_CFunction guard) {
@@ -233,6 +222,21 @@ static void wrap_global(lua_State *L, int globals, const char *name, lua_CFuncti
     lua_setfield(L, globals, name);
 }
 
+// What keeps the limits in both profiles: library functions that loop in C charge their work,
+// the pattern functions count their steps, xpcall's handler runs hooked, no __gc, text-only
+// load, guarded coroutines (and a bounded coroutine.close where there is one).
+static void guard_libraries(lua_State *L, int g, int unsafe) {
+    clua_meter_libraries(L, g);
+    lua_pushcfunction(L, guarded_xpcall);
+    lua_setfield(L, g, "xpcall");
+    wrap_global(L, g, "setmetatable", guarded_setmetatable);
+    wrap_global(L, g, "load", text_load);
+    lua_getfield(L, g, LUA_STRLIBNAME);
+    clua_install_patterns(L, lua_gettop(L));
+    lua_pop(L, 1);
+    guard_coroutines(L, g, unsafe);
+}
+
 static int open_libraries_body(lua_State *L) {
     int unsafe = lua_toboolean(L, 1);
     if (unsafe) {
@@ -242,19 +246,11 @@ static int open_libraries_body(lua_State *L) {
         luaL_openlibs(L);
         lua_pushglobaltable(L);
         int g = lua_gettop(L);
-        clua_meter_libraries(L, g);
-        lua_pushcfunction(L, guarded_xpcall);
-        lua_setfield(L, g, "xpcall");
-        wrap_global(L, g, "setmetatable", guarded_setmetatable);
-        wrap_global(L, g, "load", text_load);
+        guard_libraries(L, g, 1);
         lua_pushcfunction(L, text_loadfile);
         lua_setfield(L, g, "loadfile");
         lua_pushcfunction(L, text_dofile);
         lua_setfield(L, g, "dofile");
-        lua_getfield(L, g, LUA_STRLIBNAME);
-        clua_install_patterns(L, lua_gettop(L));
-        lua_pop(L, 1);
-        guard_coroutines(L, g, 1);
         lua_getfield(L, g, LUA_DBLIBNAME);
         int d = lua_gettop(L);
         lua_pushcfunction(L, refused_sethook);
@@ -276,30 +272,18 @@ static int open_libraries_body(lua_State *L) {
     lua_pushglobaltable(L);
     int g = lua_gettop(L);
 
-    // base: no file access, no GC control, text-only load, no __gc.
+    // base: no file access, no GC control; string: no dump; coroutine: no close (nested
+    // closes crash 5.4.4). The guards both profiles share come after.
     remove_field(L, g, "dofile");
     remove_field(L, g, "loadfile");
     remove_field(L, g, "collectgarbage");
-    wrap_global(L, g, "load", text_load);
-    wrap_global(L, g, "setmetatable", guarded_setmetatable);
-    lua_pushcfunction(L, guarded_xpcall);
-    lua_setfield(L, g, "xpcall");
-
-    // Library functions that loop in C charge their work and check the deadline.
-    clua_meter_libraries(L, g);
-
-    // string: no dump; the pattern functions count their steps.
     lua_getfield(L, g, LUA_STRLIBNAME);
-    int s = lua_gettop(L);
-    remove_field(L, s, "dump");
-    clua_install_patterns(L, s);
+    remove_field(L, lua_gettop(L), "dump");
     lua_pop(L, 1);
-
-    // coroutine: no close (nested closes crash 5.4.4); the rest guarded.
     lua_getfield(L, g, LUA_COLIBNAME);
     remove_field(L, lua_gettop(L), "close");
     lua_pop(L, 1);
-    guard_coroutines(L, g, 0);
+    guard_libraries(L, g, 0);
 
     // os: time, clock and date only. The trimmed table also replaces package.loaded.os.
     lua_getfield(L, g, LUA_OSLIBNAME);

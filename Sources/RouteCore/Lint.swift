@@ -71,10 +71,11 @@ public struct Lint {
         for endpoint in endpoints {
             for (name, validator) in endpoint.definition.validators.sorted(by: { $0.key < $1.key })
             where !validator.isPredicate {
+                guard let syntax = validator.syntax else { continue }
                 let why: String
-                if RegexEmptiness.matchesNothing(validator.source) {
+                if RegexEmptiness.matchesNothing(syntax) {
                     why = "a required character class is empty"
-                } else if RegexEmptiness.matchesOnlyEmpty(validator.source) {
+                } else if RegexEmptiness.matchesOnlyEmpty(syntax) {
                     why = "it matches only the empty string, and segments are never empty"
                 } else {
                     continue
@@ -152,7 +153,7 @@ public struct Lint {
                     message: "route '\(text)' duplicates '\(rival.definition.displayText)'\(rivalWhere)")
             }
         }
-        let prefix = RegexEmptiness.literalSegments(regex.source)
+        let prefix = RegexEmptiness.literalSegments(regex.regex.syntax)
         guard !prefix.isEmpty else { return nil }
         for rival in tree.endpoints {
             guard let pattern = rival.definition.pattern, let last = pattern.segments.last,

@@ -137,16 +137,21 @@ extension RouteTree {
     public func resolve(_ string: String) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
-        // Where `current` came from when a guard's fallback sent it (for its errors).
-        var fallbackOf: String?
+        // The guard node whose fallback sent `current` (named in its errors only).
+        var fallbackNode: Int?
+        func from(_ message: String) -> String {
+            guard let node = fallbackNode else { return message }
+            let place = nodes[node].location.map { " (\($0))" } ?? ""
+            return "fallback '\(current)' of \(nodes[node].kind.rawValue) '\(nodes[node].id)'\(place): " + message
+        }
         while true {
             let (request, isNamed): (Request, Bool)
             do { (request, isNamed) = try parseRequest(current) } catch {
-                throw fallbackOf.map { RouteError(error.kind, "\($0): \(error.message)") } ?? error
+                throw RouteError(error.kind, from(error.message))
             }
             // A path request is matched on its raw bytes (the matcher's allocation-free path).
             guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
-                throw RouteError(.noMatch, (fallbackOf.map { $0 + ": " } ?? "") + explainMiss(request))
+                throw RouteError(.noMatch, from(explainMiss(request)))
             }
             let params = match.parameters(in: matcher)
             var next: (target: String, fallbackOf: Int?)?
@@ -163,7 +168,7 @@ extension RouteTree {
                             ? route : "\(route) (under \(nodes[guardNode].kind.rawValue) '\(nodes[guardNode].id)')"
                     })
             }
-            guard let (next, fallbackNode) = next else {
+            guard let (next, sentBy) = next else {
                 return Resolution(
                     request: request, route: match.route, params: params, redirects: chain, requested: string)
             }
@@ -173,10 +178,7 @@ extension RouteTree {
                 let reason = chain.contains(next) ? "redirect loop" : "more than \(Self.maximumRedirects) redirects"
                 throw RouteError(.redirectLoop, "\(reason): \(steps)")
             }
-            fallbackOf = fallbackNode.map { node in
-                let place = nodes[node].location.map { " (\($0))" } ?? ""
-                return "fallback '\(next)' of \(nodes[node].kind.rawValue) '\(nodes[node].id)'\(place)"
-            }
+            fallbackNode = sentBy
             current = next
         }
     }

@@ -22,26 +22,34 @@ public struct Validator {
     let program: Program
     /// The regex source, or a description of the predicate.
     public let source: String
+    /// The regex's syntax tree (the lint's proofs read it); nil for a predicate.
+    let syntax: RegexNode?
 
     /// Compiles a regular expression validator.
     ///
     /// - Throws: ``RouteDefinitionError`` when the regex does not compile.
     public init(regex source: String) throws(RouteDefinitionError) {
         self.source = source
-        // Every source is checked by the one parser of the dialect, fast path or not.
-        let regex: LinearRegex
+        // Every source is checked by the one parser of the dialect; only a source the byte
+        // fast path cannot run is compiled to an automaton.
         do throws(RegexSyntaxError) {
-            regex = try LinearRegex(source)
+            let parsed = try ParsedRegex(source)
+            syntax = parsed.syntax
+            if let fast = ByteClassProgram(source) {
+                program = .classes(fast)
+            } else {
+                program = .regex(try LinearRegex(parsed: parsed))
+            }
         } catch {
             throw RouteDefinitionError(regex: source, error)
         }
-        program = ByteClassProgram(source).map { .classes($0) } ?? .regex(regex)
     }
 
     /// A validator that calls `predicate`.
     public init(description: String = "function", predicate: @escaping (String) throws -> Bool) {
         self.source = description
         self.program = .predicate(predicate)
+        self.syntax = nil
     }
 
     /// Whether the validator runs on the fast path (for tests and `luna check`).

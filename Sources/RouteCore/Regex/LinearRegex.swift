@@ -24,11 +24,15 @@ struct LinearRegex: Sendable {
     let captureNames: [String?]
 
     init(_ source: String) throws(RegexSyntaxError) {
-        self.source = source
-        var parser = RegexParser(source)
-        syntax = try parser.parse()
-        captureNames = parser.captureNames
-        program = try RegexProgram(syntax, captureCount: parser.captureCount)
+        try self.init(parsed: try ParsedRegex(source))
+    }
+
+    /// Compiles an expression already parsed.
+    init(parsed: ParsedRegex) throws(RegexSyntaxError) {
+        source = parsed.source
+        syntax = parsed.syntax
+        captureNames = parsed.captureNames
+        program = try RegexProgram(syntax, captureCount: captureNames.count)
         dfa = RegexDFA(program)
     }
 
@@ -69,6 +73,21 @@ struct LinearRegex: Sendable {
             }
             return result
         }
+    }
+}
+
+/// A regular expression parsed (and so checked against the dialect) but not compiled: what
+/// the lint reads, and what a validator on the byte fast path keeps.
+struct ParsedRegex: Sendable {
+    let source: String
+    let syntax: RegexNode
+    let captureNames: [String?]
+
+    init(_ source: String) throws(RegexSyntaxError) {
+        self.source = source
+        var parser = RegexParser(source)
+        syntax = try parser.parse()
+        captureNames = parser.captureNames
     }
 }
 

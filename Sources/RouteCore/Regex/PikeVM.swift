@@ -132,13 +132,11 @@ struct ThreadList {
     var sparse: [Int32]
     var count = 0
     var slots: [Int]
-    let slotCount: Int
 
     init(size: Int, slotCount: Int) {
         dense = Array(repeating: 0, count: size)
         sparse = Array(repeating: 0, count: size)
         slots = Array(repeating: -1, count: size * slotCount)
-        self.slotCount = slotCount
     }
 
     @inline(__always)

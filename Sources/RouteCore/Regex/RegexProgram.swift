@@ -198,7 +198,8 @@ enum UTF8Scalars {
         return (0xFFFD, 1)
     }
 
-    /// Whether the byte before `position` is an ASCII word character (`[A-Za-z0-9_]`).
+    /// Whether a byte is an ASCII word character (`[A-Za-z0-9_]`); a byte of a multi-byte
+    /// scalar never is, so the bytes on each side of a position decide `\b`.
     @inline(__always)
     static func isWord(_ byte: UInt8) -> Bool {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
