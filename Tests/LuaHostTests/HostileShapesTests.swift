@@ -94,7 +94,17 @@ import Testing
     }
 
     /// The memory cap holds after a trip: a coroutine that survives it cannot allocate on.
+    /// The first shape took the old host to 941 MB under a 16 MiB cap (`luna check` with
+    /// `--memory-mb 16`: a coroutine that resumed the one that tripped doubled a string).
     @Test(arguments: [
+        """
+        local outer = coroutine.wrap(function()
+          local t = string.rep('x', 1 << 20)
+          coroutine.resume(coroutine.create(function() while true do end end))
+          for i = 1, 9 do t = t .. t end
+        end)
+        pcall(outer)
+        """,
         """
         local co = coroutine.wrap(function()
           pcall(function() while true do end end)
