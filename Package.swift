@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -88,6 +88,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
+        // The Swift an app writes, compiled in Swift 6 mode: a `@MainActor` UIKit presenter with an
+        // isolated conformance driving `Router` and `ScriptHost`, the SwiftUI recipe's model, a tree
+        // loaded off the main actor (RouteCore's DocC, "UIKit and SwiftUI presenters").
+        .testTarget(name: "AppCompileTests", dependencies: ["RouteCore", "RouteScript"]),
+        // The same presenter under the settings of a new Xcode 26 app target (main-actor default
+        // isolation, isolated conformances inferred): it conforms with no annotation at all.
+        .testTarget(
+            name: "AppDefaultsCompileTests", dependencies: ["RouteCore"],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]),
         // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
         .testTarget(
             name: "LunaConsoleTests",
@@ -96,3 +109,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The upcoming features routing-kit turns on: `any` spelled out on every existential, and a
+// member visible only where its module is imported.
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcoming
+}

@@ -69,13 +69,13 @@ public enum Output {
     }
 
     /// A failed request: `{"request":"…","error":{"kind":"noMatch","message":"…"}}`.
-    public static func json(request: String, error: Error) -> String {
+    public static func json(request: String, error: any Error) -> String {
         "{\"request\":\(JSONWriter.quoted(request)),\"error\":\(errorObject(error))}"
     }
 
     /// `{"kind":"…","message":"…"}` for any error Luna reports; with the script's path, the
     /// message's location as the user gave the script, and `file` and `line` fields.
-    public static func errorObject(_ error: Error, script: String? = nil) -> String {
+    public static func errorObject(_ error: any Error, script: String? = nil) -> String {
         let (kind, described) = describe(error)
         guard let script else {
             return "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(described))}"
@@ -97,7 +97,7 @@ public enum Output {
     public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The error kind (as `dispatch --json` names it) and the message.
-    public static func describe(_ error: Error) -> (kind: String, message: String) {
+    public static func describe(_ error: any Error) -> (kind: String, message: String) {
         ErrorReport.describe(error)
     }
 

@@ -21,7 +21,7 @@ private let interruptPipe: (read: Int32, write: Int32) = {
 /// also while the user sits at the prompt.
 public final class ReplLoop {
     let session: Session
-    let watcher: FileWatcher?
+    let watcher: (any FileWatcher)?
     let editor: LineEditor?
     let reader: LineReader
     private let clock = ContinuousClock()
@@ -35,7 +35,8 @@ public final class ReplLoop {
 
     /// - Parameter echoPageEvents: print a line for each change an inspector page makes.
     public init(
-        session: Session, interactive: Bool, watcher: FileWatcher?, historyPath: String?, echoPageEvents: Bool = false
+        session: Session, interactive: Bool, watcher: (any FileWatcher)?, historyPath: String?,
+        echoPageEvents: Bool = false
     ) {
         self.session = session
         self.watcher = watcher
@@ -125,7 +126,7 @@ public final class ReplLoop {
         }
     }
 
-    private func handle(_ change: FileChange, watcher: FileWatcher) {
+    private func handle(_ change: FileChange, watcher: any FileWatcher) {
         switch change {
         case .modified:
             let result = session.reloadAfterChange()

@@ -209,7 +209,7 @@ public final class Session {
     }
 
     /// The script failed its first load: the REPL starts with no tree and waits for a save.
-    public func loadFailure(_ error: Error) -> Result {
+    public func loadFailure(_ error: any Error) -> Result {
         if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
         var result = failure(error, label: "load failed: ")
         result.lines.append(style.dim("(no tree yet: fix the script and save, the REPL picks it up)"))
@@ -217,7 +217,7 @@ public final class Session {
     }
 
     /// A failed reload: `{"reload":{"error":…}}` in JSON, a labelled message in text.
-    private func reloadFailure(_ error: Error) -> Result {
+    private func reloadFailure(_ error: any Error) -> Result {
         if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
         var result = failure(error, label: "reload failed: ")
         result.lines.append(style.dim("(the previous tree is still running)"))
@@ -508,7 +508,7 @@ public final class Session {
 
     private func usage(_ text: String) -> Result { failure(message: "usage: " + text, kind: "usage") }
 
-    private func failure(_ error: Error, request: String? = nil, label: String = "error: ") -> Result {
+    private func failure(_ error: any Error, request: String? = nil, label: String = "error: ") -> Result {
         let (kind, message) = Output.describe(error)
         if json {
             if let request { return Result(lines: [Output.json(request: request, error: error)], failed: true) }

@@ -61,7 +61,7 @@ public final class Inspector: @unchecked Sendable {
     public let token: String
     let scriptName: String
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private var serverChannel: Channel?
+    private var serverChannel: (any Channel)?
     private var observer: ObserverToken?
     /// Session operations the pages ask for run here, never on the event loop.
     let work = DispatchQueue(label: "luna.inspector.session")
@@ -299,10 +299,10 @@ final class WorkLimiter: Sendable {
 
 /// The pages connected over WebSocket, and a bounded, non-blocking send to each.
 final class Clients: Sendable {
-    private let channels = NIOLockedValueBox<[ObjectIdentifier: Channel]>([:])
+    private let channels = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
 
-    func add(_ channel: Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
-    func remove(_ channel: Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = nil } }
+    func add(_ channel: any Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: any Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = nil } }
 
     /// Queues `text` to every page on its own event loop; a page that stopped reading (its
     /// queue is over the high-water mark) is disconnected instead of holding anyone up.
@@ -310,7 +310,7 @@ final class Clients: Sendable {
         for channel in channels.withLockedValue({ Array($0.values) }) { Self.send(text, to: channel) }
     }
 
-    static func send(_ text: String, to channel: Channel) {
+    static func send(_ text: String, to channel: any Channel) {
         channel.eventLoop.execute {
             guard channel.isActive else { return }
             guard channel.isWritable else {

@@ -150,12 +150,12 @@ enum Messages {
         ])
     }
 
-    static func failure(id: Int?, error: Error, explain: String?) -> String {
+    static func failure(id: Int?, error: any Error, explain: String?) -> String {
         let (kind, message) = ErrorReport.describe(error)
         return failure(id: id, kind: kind, message: message, explain: explain)
     }
 
-    static func errorObject(_ error: Error) -> String {
+    static func errorObject(_ error: any Error) -> String {
         let (kind, message) = ErrorReport.describe(error)
         return JSONWriter.object(["kind": JSONWriter.quoted(kind), "message": JSONWriter.quoted(message)])
     }

@@ -1,4 +1,6 @@
+import Dispatch
 import LunaLive
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 import RouteCore
@@ -59,7 +61,7 @@ final class SocketHandler: ChannelInboundHandler {
 
     /// Runs `body` on the work queue for this page within its quota and the global one (a
     /// `busy` reply otherwise); a page that went away meanwhile has its queued work skipped.
-    private func schedule(_ channel: Channel, id: Int? = nil, _ body: @escaping @Sendable (Inspector) -> String) {
+    private func schedule(_ channel: any Channel, id: Int? = nil, _ body: @escaping @Sendable (Inspector) -> String) {
         let inspector = self.inspector
         let owner = ObjectIdentifier(channel)
         guard

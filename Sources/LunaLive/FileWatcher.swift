@@ -221,7 +221,7 @@ public final class PollingWatcher: FileWatcher {
 }
 
 /// The best watcher for this system: inotify, or stat polling.
-public func makeFileWatcher() -> FileWatcher {
+public func makeFileWatcher() -> any FileWatcher {
     #if os(Linux)
         if let watcher = InotifyWatcher() { return watcher }
     #endif

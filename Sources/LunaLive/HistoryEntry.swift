@@ -66,11 +66,11 @@ public struct LiveEvent {
     public var summary: ReloadSummary?
     /// The request that failed, for a failed dispatch.
     public var request: String?
-    public var error: Error?
+    public var error: (any Error)?
 
     init(
         kind: Kind, origin: Origin, entry: HistoryEntry?, outcome: RouteScriptHost.Outcome? = nil,
-        summary: ReloadSummary? = nil, request: String? = nil, error: Error? = nil
+        summary: ReloadSummary? = nil, request: String? = nil, error: (any Error)? = nil
     ) {
         self.kind = kind
         self.origin = origin

@@ -1,3 +1,5 @@
+import RouteScript
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +11,7 @@
 public enum WatchLoop {
     /// Runs until `stop` returns true (checked at least every 100 ms; `luna serve` never stops).
     public static func run(
-        session: LiveSession, watcher: FileWatcher, report: (String) -> Void, until stop: () -> Bool = { false }
+        session: LiveSession, watcher: any FileWatcher, report: (String) -> Void, until stop: () -> Bool = { false }
     ) {
         let clock = ContinuousClock()
         let files = session.withHost { $0.files }

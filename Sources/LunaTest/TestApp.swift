@@ -23,15 +23,20 @@ final class TestApp {
         self.options = options
         self.coverage = coverage
         self.templates = templates
+        self.probe = probe
         self.host = try Self.load(path, options, coverage, templates)
-        // Guards and hooks report to the coverage, by node of this app's current tree.
-        probe.guardRan = { [weak self] node, kind, outcome in
-            guard let self else { return }
-            self.coverage?.guardRan(self.host, node: node, kind: kind, outcome: outcome)
-        }
-        probe.hookRan = { [weak self] node, hook in
-            guard let self else { return }
-            self.coverage?.hookRan(self.host, node: node, hook: hook)
+    }
+
+    private let probe: ScriptProbe
+
+    /// Hands what the guards and hooks did to the coverage, by node of this app's current tree.
+    private func reportProbe() {
+        for event in probe.drain() {
+            switch event {
+            case .guardRan(let node, let kind, let outcome):
+                coverage?.guardRan(host, node: node, kind: kind, outcome: outcome)
+            case .hookRan(let node, let hook): coverage?.hookRan(host, node: node, hook: hook)
+            }
         }
     }
 
@@ -54,6 +59,7 @@ final class TestApp {
             if index < arguments.count, case .string(let text) = arguments[index] { return text }
             return nil
         }
+        defer { reportProbe() }
         do {
             switch action {
             case "go":
@@ -113,6 +119,7 @@ final class TestApp {
 
     /// The explain of a request, as indented lines.
     func explain(_ request: String) -> String {
+        defer { reportProbe() }
         guard let tree = host.routeTree, let explanation = try? host.explain(request) else {
             return "    (the request does not parse)"
         }

@@ -142,7 +142,7 @@ public final class TestRunner {
         return FileResult(file: file, loadError: nil, cases: results)
     }
 
-    static func describe(_ error: Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let error = error as? LuaError { return error.message }
         return ErrorReport.describe(error).message
     }

@@ -18,7 +18,10 @@
 ///
 /// - Complexity: O(request length + visited trie nodes); a constant-only match allocates
 ///   nothing.
-public final class Matcher {
+// Unchecked: the compiled arrays live behind raw pointers (one allocation, see `storage`),
+// written once in `init` and only read afterwards; nothing mutates a matcher once it exists,
+// so sharing one between threads is safe.
+public final class Matcher: @unchecked Sendable {
     /// Each route's parameter names, in pattern order.
     public let parameterNames: ParameterNames
 

@@ -43,14 +43,14 @@ public struct RouteContext: Sendable, Equatable {
 }
 
 /// A guard declared on a container: `enabled` with `fallback`, and `redirect`.
-public struct GuardSpec {
-    public var enabled: ((RouteContext) throws -> Bool)?
+public struct GuardSpec: Sendable {
+    public var enabled: (@Sendable (RouteContext) throws -> Bool)?
     public var fallback: String?
-    public var redirect: ((RouteContext) throws -> String?)?
+    public var redirect: (@Sendable (RouteContext) throws -> String?)?
 
     public init(
-        enabled: ((RouteContext) throws -> Bool)? = nil, fallback: String? = nil,
-        redirect: ((RouteContext) throws -> String?)? = nil
+        enabled: (@Sendable (RouteContext) throws -> Bool)? = nil, fallback: String? = nil,
+        redirect: (@Sendable (RouteContext) throws -> String?)? = nil
     ) {
         self.enabled = enabled
         self.fallback = fallback
@@ -59,7 +59,7 @@ public struct GuardSpec {
 }
 
 /// What an endpoint adds to a node: its route and guards.
-public struct EndpointSpec {
+public struct EndpointSpec: Sendable {
     /// The pattern (MonarchRouter syntax), or nil when `regex` is used.
     public var pattern: String?
     /// A whole-path regular expression (FeatherweightRouter style).
@@ -69,10 +69,10 @@ public struct EndpointSpec {
     /// Parameter validators.
     public var validators: [String: Validator] = [:]
     /// `enabled(ctx)`: when it returns false, `fallback` is dispatched instead.
-    public var enabled: ((RouteContext) throws -> Bool)?
+    public var enabled: (@Sendable (RouteContext) throws -> Bool)?
     public var fallback: String?
     /// `redirect(ctx)`: a returned path is dispatched instead.
-    public var redirect: ((RouteContext) throws -> String?)?
+    public var redirect: (@Sendable (RouteContext) throws -> String?)?
 
     public init(pattern: String? = nil, regex: String? = nil, name: String? = nil) {
         self.pattern = pattern
@@ -90,7 +90,7 @@ public struct EndpointSpec {
 /// ])
 /// let tree = try RouteTree(root: root)
 /// ```
-public struct NodeSpec {
+public struct NodeSpec: Sendable {
     public var kind: NodeKind
     public var id: String?
     public var title: String?

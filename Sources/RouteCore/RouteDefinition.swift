@@ -3,9 +3,9 @@
 /// ```swift
 /// let route = try RouteDefinition(pattern: Pattern("orders/:id"), validators: ["id": Validator(regex: "[0-9]+")])
 /// ```
-public struct RouteDefinition {
+public struct RouteDefinition: Sendable {
     /// A pattern or a whole-path regex.
-    public enum Shape {
+    public enum Shape: Sendable {
         /// A MonarchRouter-style pattern.
         case pattern(Pattern)
         /// A FeatherweightRouter-style whole-path regular expression.

@@ -9,10 +9,10 @@
 /// hooks.validators["books/:id#where.id"] = { Int($0) != nil }
 /// let tree = try RouteTree(json: exported, hooks: hooks)
 /// ```
-public struct RouteHooks {
-    public var validators: [String: (String) throws -> Bool] = [:]
-    public var enabled: [String: (RouteContext) throws -> Bool] = [:]
-    public var redirects: [String: (RouteContext) throws -> String?] = [:]
+public struct RouteHooks: Sendable {
+    public var validators: [String: @Sendable (String) throws -> Bool] = [:]
+    public var enabled: [String: @Sendable (RouteContext) throws -> Bool] = [:]
+    public var redirects: [String: @Sendable (RouteContext) throws -> String?] = [:]
 
     public init() {}
 }

@@ -8,7 +8,7 @@
 /// let tree = try RouteTree(root: .stack([.endpoint("books", children: [.endpoint("./:id")])]))
 /// tree.nodes.map(\.id)   // ["stack:books", "books", "books/:id"]
 /// ```
-public final class RouteTree {
+public final class RouteTree: Sendable {
     /// How a node hangs from its parent.
     public enum Relation: String, Sendable, Equatable {
         case root
@@ -62,16 +62,16 @@ public final class RouteTree {
     }
 
     /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
-    public struct Guard {
+    public struct Guard: Sendable {
         public let node: Int
-        public let enabled: ((RouteContext) throws -> Bool)?
+        public let enabled: (@Sendable (RouteContext) throws -> Bool)?
         public let fallback: String?
-        public let redirect: ((RouteContext) throws -> String?)?
+        public let redirect: (@Sendable (RouteContext) throws -> String?)?
     }
 
     /// An endpoint's route facts. A class, like ``Node``: reading one is a retain, not a copy
     /// of its pattern, validators and guards.
-    public final class Endpoint {
+    public final class Endpoint: Sendable {
         public let node: Int
         public let definition: RouteDefinition
         public let name: String?

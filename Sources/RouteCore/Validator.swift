@@ -12,11 +12,11 @@
 /// try digits.accepts("42")    // true
 /// try digits.accepts("4a2")   // false: anchored to the whole value
 /// ```
-public struct Validator {
-    enum Program {
+public struct Validator: Sendable {
+    enum Program: Sendable {
         case classes(ByteClassProgram)
         case regex(LinearRegex)
-        case predicate((String) throws -> Bool)
+        case predicate(@Sendable (String) throws -> Bool)
     }
 
     let program: Program
@@ -46,7 +46,7 @@ public struct Validator {
     }
 
     /// A validator that calls `predicate`.
-    public init(description: String = "function", predicate: @escaping (String) throws -> Bool) {
+    public init(description: String = "function", predicate: @escaping @Sendable (String) throws -> Bool) {
         self.source = description
         self.program = .predicate(predicate)
         self.syntax = nil

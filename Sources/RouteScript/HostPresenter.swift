@@ -88,7 +88,7 @@ final class PresenterRegistry {
     @exclusivity(unchecked) var named: [String: ErasedPresenter] = [:]
     @exclusivity(unchecked) var bound: [PresenterTarget: ErasedPresenter] = [:]
     /// The app's own presentables, when the host has them (``ScriptHost``).
-    @exclusivity(unchecked) var mirror: PresentableMirror?
+    @exclusivity(unchecked) var mirror: (any PresentableMirror)?
 
     /// The Swift presenter of a node: the script's choice, then id, route name, kind. The
     /// route name is looked up only when there are bindings (every plan operation asks).

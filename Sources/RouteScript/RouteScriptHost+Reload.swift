@@ -37,6 +37,10 @@ extension RouteScriptHost {
     /// vanished ones are unwound, new ones are created lazily. On failure nothing changes.
     @discardableResult
     public func reload() throws -> ReloadSummary {
+        try exclusive { try reloading() }
+    }
+
+    private func reloading() throws -> ReloadSummary {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot reload from inside a presenter or guard") }
         let clock = ContinuousClock()
         let start = clock.now

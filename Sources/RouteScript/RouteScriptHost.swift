@@ -136,6 +136,13 @@ public final class RouteScriptHost {
         }
     }
 
+    /// Runs `body` holding the current script's gate, as every operation that may run Lua
+    /// does: the tree's hooks (called from any thread) then wait for it (``ScriptHook``).
+    func exclusive<T>(_ body: () throws -> T) rethrows -> T {
+        guard let gate = script?.callbacks.gate else { return try body() }
+        return try gate.enter(body)
+    }
+
     func loaded() throws -> (LoadedScript, Router<ScriptPresenter>) {
         guard let script, let router else { throw RouteScriptError(.notLoaded, "no script is loaded") }
         return (script, router)
@@ -189,6 +196,10 @@ public final class RouteScriptHost {
     /// Goes back to a state this host's current tree was in (time travel); nil when the
     /// state is the initial one (nothing shown).
     public func restore(_ target: RouterState) throws -> Outcome? {
+        try exclusive { try restoring(target) }
+    }
+
+    private func restoring(_ target: RouterState) throws -> Outcome? {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot travel from inside a presenter or guard") }
         let (script, router) = try loaded()
         busy = true
@@ -206,6 +217,14 @@ public final class RouteScriptHost {
     }
 
     private func run(
+        _ request: String, _ body: (Router<ScriptPresenter>) throws -> Router<ScriptPresenter>.Result
+    )
+        throws -> Outcome
+    {
+        try exclusive { try running(request, body) }
+    }
+
+    private func running(
         _ request: String, _ body: (Router<ScriptPresenter>) throws -> Router<ScriptPresenter>.Result
     )
         throws -> Outcome
@@ -243,6 +262,10 @@ public final class RouteScriptHost {
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.
     public func explain(_ request: String) throws -> MatchExplanation {
+        try exclusive { try explaining(request) }
+    }
+
+    private func explaining(_ request: String) throws -> MatchExplanation {
         let (script, _) = try loaded()
         let parsed = try script.tree.request(from: request)
         var explanation = script.tree.explain(parsed.segments)
@@ -264,6 +287,10 @@ public final class RouteScriptHost {
     /// When that dispatch fails (a guard that throws on the new value), the flag goes back to
     /// its previous value, as a failed device change does: the app stays as it was.
     public func setFlag(_ name: String, _ value: String?) throws -> Outcome? {
+        try exclusive { try settingFlag(name, value) }
+    }
+
+    private func settingFlag(_ name: String, _ value: String?) throws -> Outcome? {
         let previous = options.flags[name]
         options.flags[name] = value
         if !sharesScript { script?.callbacks.setFlag(name, value) }
@@ -291,7 +318,11 @@ public final class RouteScriptHost {
     /// Whether `chunk` is Lua that is not finished yet (an open block, string or bracket),
     /// as `lua.c`'s `incomplete` decides: the REPL then reads a continuation line.
     public func isIncomplete(_ chunk: String) -> Bool {
-        guard let vm = script?.vm else { return false }
+        exclusive { isIncomplete(chunk, in: script?.vm) }
+    }
+
+    private func isIncomplete(_ chunk: String, in vm: LuaVM?) -> Bool {
+        guard let vm else { return false }
         if (try? vm.load("return " + chunk, chunkName: "=repl")) != nil { return false }
         do {
             _ = try vm.load(chunk, chunkName: "=repl")
@@ -308,7 +339,7 @@ public final class RouteScriptHost {
     public func evaluate(_ chunk: String) throws -> [String] {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot run Lua from inside a callback") }
         let (script, _) = try loaded()
-        do { return try evaluate(chunk, in: script) } catch let error as LuaError {
+        do { return try exclusive { try evaluate(chunk, in: script) } } catch let error as LuaError {
             throw RouteScriptError(.evaluation, error.message, traceback: error.traceback)
         }
     }

@@ -27,7 +27,7 @@ public struct RouteScriptOptions: Sendable {
     /// Where `print` writes (default: standard output).
     public var output: (@Sendable (String) -> Void)?
     /// Told when a guard or a presenter hook runs (route coverage in `luna test`).
-    public var probe: ScriptProbe?
+    package var probe: ScriptProbe?
     /// Whether a presenter the host did not register (`presenter = "Sheet"`, which the app
     /// supplies) is shown headless instead of failing the load: the `luna` tool opens the
     /// script the app runs. The names stay (an export keeps them); ``RouteScriptHost``'s
@@ -37,11 +37,32 @@ public struct RouteScriptOptions: Sendable {
     public init() {}
 }
 
-/// Callbacks a host can set to see the script's code run: each guard with its outcome and
-/// each Lua presenter hook, by node index in the compiled tree.
-public final class ScriptProbe: @unchecked Sendable {
-    /// `kind` is `enabled` or `redirect`; `outcome` is `allowed`/`refused` or `redirected`/`stayed`.
-    public var guardRan: ((_ node: Int, _ kind: String, _ outcome: String) -> Void)?
-    public var hookRan: ((_ node: Int, _ hook: String) -> Void)?
-    public init() {}
+/// What the script's code did, for route coverage (`luna test`): each guard with its outcome
+/// and each Lua presenter hook, by node index in the compiled tree. Hooks may run on any
+/// thread (the tree is `Sendable`), so the probe only records; its owner reads the record with
+/// ``drain()`` on its own thread.
+package final class ScriptProbe: Sendable {
+    package enum Event: Sendable, Equatable {
+        /// `kind` is `enabled` or `redirect`; `outcome` is `allowed`/`refused` or `redirected`/`stayed`.
+        case guardRan(node: Int, kind: String, outcome: String)
+        case hookRan(node: Int, hook: String)
+    }
+
+    private let events = Locked<[Event]>([])
+
+    package init() {}
+
+    func guardRan(_ node: Int, _ kind: String, _ outcome: String) {
+        events.withLock { $0.append(.guardRan(node: node, kind: kind, outcome: outcome)) }
+    }
+
+    func hookRan(_ node: Int, _ hook: String) { events.withLock { $0.append(.hookRan(node: node, hook: hook)) } }
+
+    /// What ran since the last call, in order.
+    package func drain() -> [Event] {
+        events.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+    }
 }

@@ -15,6 +15,9 @@ final class ScriptCallbacks {
     @exclusivity(unchecked) private var slotContext: RouteContext?
     @exclusivity(unchecked) private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
+    /// Held by every host operation on this state and by every hook call (``ScriptHook``):
+    /// Lua never runs on two threads at once.
+    let gate = ReentrantGate()
     /// Where `view` writes go besides the headless model: the app's presentables.
     private let sink = ViewSink()
     /// The host's presenters and app presentables (set when a presenter is made for it).
@@ -115,4 +118,63 @@ final class ScriptCallbacks {
 /// counts to a side table, and the script's presenter retains it on every operation.
 final class ViewSink {
     var registry: PresenterRegistry?
+}
+
+/// A script function that the route tree's guards, redirects and validators call.
+///
+/// A ``RouteTree`` is `Sendable`, so its hooks may be called from any thread, but a Lua state
+/// is not thread-safe. Every call goes through the state's gate (``ScriptCallbacks/gate``),
+/// which every operation of the host on that state holds as well: Lua never runs on two
+/// threads at once, and a hook called from another thread waits until the host's operation
+/// is over. On the host's own thread (its dispatch calling its guards) the gate is already
+/// held and the call goes straight through.
+final class ScriptHook: @unchecked Sendable {
+    // Unchecked: `callbacks` and `function` are only used inside `callbacks.gate` (the
+    // function's registry entry too: it is released there, below).
+    private let callbacks: ScriptCallbacks
+    private let function: LuaValue
+
+    init(_ function: LuaValue, callbacks: ScriptCallbacks) {
+        self.function = function
+        self.callbacks = callbacks
+    }
+
+    /// Calls the function with the route's `ctx` (a guard or a redirect).
+    func call(
+        context: RouteContext, _ body: (ScriptProbe?, LuaValue) throws(RouteError) -> Bool
+    )
+        throws(RouteError) -> Bool
+    {
+        try enter { () throws(RouteError) in
+            try body(callbacks.probe, try callbacks.call(function, context: context).first ?? .nil)
+        }
+    }
+
+    /// Calls a redirect: the path it returned, or nil.
+    func redirect(
+        context: RouteContext, _ body: (ScriptProbe?, LuaValue) throws(RouteError) -> String?
+    )
+        throws(RouteError) -> String?
+    {
+        try enter { () throws(RouteError) in
+            try body(callbacks.probe, try callbacks.call(function, context: context).first ?? .nil)
+        }
+    }
+
+    /// Calls a validator with a parameter's value.
+    func validate(_ text: String) throws(RouteError) -> Bool {
+        try enter { () throws(RouteError) in try callbacks.call(function, .string(text)).first?.isTruthy ?? false }
+    }
+
+    private func enter<T>(_ body: () throws(RouteError) -> T) throws(RouteError) -> T {
+        let result: Result<T, RouteError> = callbacks.gate.enter {
+            do throws(RouteError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    deinit {
+        let (callbacks, function) = (self.callbacks, self.function)
+        callbacks.gate.enter { function.reference?.release() }
+    }
 }

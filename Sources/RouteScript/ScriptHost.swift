@@ -109,7 +109,7 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
     }
 
     func decorate(_ model: HeadlessPresentable, _ name: String, _ value: AttributeValue?) throws {
-        guard let viewable = presentables[model.id] as? ScriptViewable else { return }
+        guard let viewable = presentables[model.id] as? any ScriptViewable else { return }
         try viewable.setScriptAttribute(name, to: value)
     }
 

@@ -21,14 +21,14 @@ struct ScriptPresenter: Presenter {
         script.callbacks.registry = registry
     }
 
-    private var mirror: PresentableMirror? { registry.mirror }
+    private var mirror: (any PresentableMirror)? { registry.mirror }
 
     private var callbacks: ScriptCallbacks { script.callbacks }
 
     /// The node's Lua hook, if it has one (it is about to run: the probe is told).
     private func lua(_ node: RouteTree.Node, _ hook: String) -> LuaValue? {
         guard case .hooks(let hooks)? = script.presenters[node.index], let function = hooks[hook] else { return nil }
-        callbacks.probe?.hookRan?(node.index, hook)
+        callbacks.probe?.hookRan(node.index, hook)
         return function
     }
 

@@ -60,25 +60,31 @@ struct SpecConverter {
         var result = GuardSpec(fallback: node.fallback)
         let callbacks = self.callbacks
         if let enabled = node.enabled {
+            let hook = ScriptHook(enabled, callbacks: callbacks)
             result.enabled = { context in
-                let allowed = try callbacks.call(enabled, context: context).first?.isTruthy ?? false
-                callbacks.probe?.guardRan?(index, "enabled", allowed ? "allowed" : "refused")
-                return allowed
+                try hook.call(context: context) { probe, value in
+                    let allowed = value.isTruthy
+                    probe?.guardRan(index, "enabled", allowed ? "allowed" : "refused")
+                    return allowed
+                }
             }
         }
         if let redirect = node.redirect {
             let location = prefix(node)
+            let hook = ScriptHook(redirect, callbacks: callbacks)
             result.redirect = { context in
-                let value = try callbacks.call(redirect, context: context).first ?? .nil
-                switch value {
-                case .nil:
-                    callbacks.probe?.guardRan?(index, "redirect", "stayed")
-                    return nil
-                case .string(let path):
-                    callbacks.probe?.guardRan?(index, "redirect", "redirected")
-                    return path
-                default:
-                    throw RouteError(.script, location + "redirect must return a path or nil, not \(value.typeName)")
+                try hook.redirect(context: context) { probe, value throws(RouteError) in
+                    switch value {
+                    case .nil:
+                        probe?.guardRan(index, "redirect", "stayed")
+                        return nil
+                    case .string(let path):
+                        probe?.guardRan(index, "redirect", "redirected")
+                        return path
+                    default:
+                        throw RouteError(
+                            .script, location + "redirect must return a path or nil, not \(value.typeName)")
+                    }
                 }
             }
         }
@@ -96,10 +102,8 @@ struct SpecConverter {
                 throw RouteScriptError(.load, prefix(node) + "where.\(parameter): \(error.message)")
             }
         default:
-            let callbacks = self.callbacks
-            return Validator(description: "function") { text in
-                try callbacks.call(value, .string(text)).first?.isTruthy ?? false
-            }
+            let hook = ScriptHook(value, callbacks: callbacks)
+            return Validator(description: "function") { text in try hook.validate(text) }
         }
     }
 }

@@ -128,7 +128,7 @@ func noteHeadlessPresenters(_ host: RouteScriptHost) {
 }
 
 /// Prints `luna: error: …` on standard error, locations as the user gave the script.
-func fail(_ error: Error, script: String? = nil) {
+func fail(_ error: any Error, script: String? = nil) {
     let message = Output.describe(error).message
     writeError("luna: error: " + (script.map { ScriptPaths.relocate(message, script: $0) } ?? message))
 }

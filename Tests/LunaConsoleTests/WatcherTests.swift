@@ -9,7 +9,7 @@ import Testing
 @Suite struct WatcherTests {
     enum Kind: String, CaseIterable, Sendable { case inotify, polling }
 
-    static func watcher(_ kind: Kind) -> FileWatcher {
+    static func watcher(_ kind: Kind) -> any FileWatcher {
         switch kind {
         case .inotify:
             #if os(Linux)

@@ -1,4 +1,7 @@
 import Foundation
+import LunaLive
+import RouteCore
+import RouteScript
 import Testing
 
 /// The page in a real browser (Debian's chromium, headless, through chromedriver), on a copy

@@ -3,6 +3,7 @@ import LunaInspector
 import LunaLive
 import NIOCore
 import NIOWebSocket
+import RouteCore
 import RouteScript
 import Testing
 

@@ -2,7 +2,10 @@ import Foundation
 import LunaInspector
 import LunaLive
 import NIOCore
+import NIOHTTP1
 import NIOWebSocket
+import RouteCore
+import RouteScript
 import Testing
 
 /// The inspector's API and push stream, over real sockets on loopback.

@@ -1,4 +1,5 @@
 import Foundation
+import LunaLive
 import Testing
 
 /// Figures for the README and closing notes, not assertions: run by scripts/measure-inspector

@@ -96,7 +96,7 @@ final class Flag: @unchecked Sendable {
 final class PageClient: @unchecked Sendable {
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
-    let channel: Channel
+    let channel: any Channel
     let inbox: Inbox
 
     enum Failure: Error { case refused(Int), timeout(String) }
@@ -142,7 +142,7 @@ final class PageClient: @unchecked Sendable {
         return PageClient(channel: channel, inbox: inbox)
     }
 
-    private init(channel: Channel, inbox: Inbox) {
+    private init(channel: any Channel, inbox: Inbox) {
         self.channel = channel
         self.inbox = inbox
     }
@@ -264,7 +264,7 @@ func httpRequest(
             try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
         }
     }
-    let channel: Channel
+    let channel: any Channel
     do { channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait() } catch {
         done.fail(error)
         throw error

@@ -1,4 +1,5 @@
 import Foundation
+import LunaInspector
 import NIOHTTP1
 
 /// A W3C WebDriver client for Debian's chromium through chromedriver: enough to open a page,

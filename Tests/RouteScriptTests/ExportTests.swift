@@ -115,8 +115,9 @@ import Testing
                 == "exported tree: the app supplied no hook for main#enabled, books/:id#redirect, books/:id#where.id")
 
         var hooks = RouteHooks()
-        var signedIn = false
-        hooks.enabled["main#enabled"] = { _ in signedIn }
+        // Hooks are @Sendable (a tree may be used from any thread): app state they read is too.
+        let signedIn = Locked(false)
+        hooks.enabled["main#enabled"] = { _ in signedIn.withLock { $0 } }
         hooks.validators["books/:id#where.id"] = { $0.count < 4 }
         hooks.redirects["books/:id#redirect"] = { context in context.params["id"] == "0" ? "login" : nil }
         let tree = try RouteTree(json: json, hooks: hooks)
@@ -124,7 +125,7 @@ import Testing
         #expect(tree.nodes[tree.nodeIndex["books/:id"]!].presenter == "books/:id#presenter")
         let router = Router(tree: tree, presenter: HeadlessPresenter())
         #expect(try router.dispatch("books/12").resolution.request.path == "login", "refused: the fallback")
-        signedIn = true
+        signedIn.withLock { $0 = true }
         #expect(try router.dispatch("books/12").resolution.request.path == "books/12")
         #expect(try router.dispatch("books/0").resolution.request.path == "login", "the app's redirect")
         #expect(throws: RouteError.self) { try router.dispatch("books/12345") }

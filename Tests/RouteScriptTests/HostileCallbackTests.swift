@@ -163,7 +163,7 @@ import Testing
         let folder = ScriptFolder()
         let path = folder.write("re.lua", "return stack { endpoint { 'a', presenter = 'Sneaky' }, endpoint { 'b' } }")
         let host = RouteScriptHost()
-        final class Box: @unchecked Sendable { var error: Error? }
+        final class Box: @unchecked Sendable { var error: (any Error)? }
         let box = Box()
         var sneaky = HostPresenter<HeadlessPresentable>()
         sneaky.create = { [unowned host] _, _ in
