@@ -12,10 +12,6 @@ let package = Package(
         .library(name: "RouteCore", targets: ["RouteCore"]),
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RouteScript", targets: ["RouteScript"]),
-        .library(name: "LunaTest", targets: ["LunaTest"]),
-        // Test support: the reference matcher the fuzzer and the tests check the matcher against,
-        // and a seeded random generator for property tests.
-        .library(name: "RouteCoreOracle", targets: ["RouteCoreOracle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -2,7 +2,7 @@ import RouteCore
 
 extension RouteTree {
     /// Route patterns (as written) and route names, for tab completion.
-    public var completionWords: [String] {
+    package var completionWords: [String] {
         var words = Set<String>()
         for endpoint in endpoints {
             if let pattern = endpoint.definition.pattern, !pattern.description.isEmpty {

@@ -3,8 +3,8 @@ import RouteCore
 /// `luna graph`: the route tree as Graphviz DOT. Kinds are shapes (switcher: diamond,
 /// junction: tab, stack: folder, endpoint: rounded box with its pattern), children edges
 /// are solid, modal edges dashed.
-public enum Graph {
-    public static func dot(_ tree: RouteTree, title: String = "luna") -> String {
+package enum Graph {
+    package static func dot(_ tree: RouteTree, title: String = "luna") -> String {
         var lines = [
             "digraph \(JSONWriter.quoted(title)) {",
             "  rankdir=LR;",

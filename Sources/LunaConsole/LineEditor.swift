@@ -13,15 +13,15 @@ import CEdit
 ///
 /// libedit's C interface is process-global (one prompt, one completion function), so the
 /// editor keeps its state in process globals; there is only ever one editor.
-public final class LineEditor {
-    public private(set) var prompt: String
+package final class LineEditor {
+    package private(set) var prompt: String
     /// The prompt of a first line; ``continuationPrompt`` is shown while a Lua chunk goes on.
     let firstPrompt: String
-    public static let continuationPrompt = ">> "
+    package static let continuationPrompt = ">> "
     let historyPath: String?
 
     /// `completions` gets the word being completed and the text of the line before it.
-    public init(prompt: String, historyPath: String?, completions: @escaping (String, String) -> [String]) {
+    package init(prompt: String, historyPath: String?, completions: @escaping (String, String) -> [String]) {
         self.prompt = prompt
         self.firstPrompt = prompt
         self.historyPath = historyPath
@@ -41,7 +41,7 @@ public final class LineEditor {
 
     /// Shows a fresh prompt after the output of the lines just read: the continuation
     /// prompt when `continuing` an unfinished Lua chunk.
-    public func resume(continuing: Bool = false) {
+    package func resume(continuing: Bool = false) {
         prompt = continuing ? Self.continuationPrompt : firstPrompt
         rl_callback_handler_install(prompt, lunaLineHandler)
     }
@@ -49,7 +49,7 @@ public final class LineEditor {
     /// Reads the available keystrokes; returns the lines completed (nil at Ctrl-D). When it
     /// returns lines, the prompt is taken down until ``resume()``, so output does not land
     /// after a prompt already drawn.
-    public func readAvailable() -> [String]? {
+    package func readAvailable() -> [String]? {
         rl_callback_read_char()
         let lines = EditorState.lines
         EditorState.lines = []
@@ -65,14 +65,14 @@ public final class LineEditor {
     /// Prints text above the prompt, keeping what the user was typing: erase the visible
     /// line, print, then let libedit redraw the prompt and the line buffer (it still holds the
     /// text; rl_replace_line cannot be used, libedit ignores an empty replacement).
-    public func printAbovePrompt(_ text: String) {
+    package func printAbovePrompt(_ text: String) {
         writeAll(STDOUT_FILENO, "\r\u{1B}[K" + text + "\n")
         rl_forced_update_display()
     }
 
     /// Ctrl-C: drop the line being typed and show a fresh prompt. (libedit's
     /// rl_replace_line ignores an empty replacement, so the text is deleted instead.)
-    public func cancelLine() {
+    package func cancelLine() {
         let end = luna_rl_end()
         if end > 0 { rl_delete_text(0, end) }
         luna_rl_set_point(0)
@@ -84,7 +84,7 @@ public final class LineEditor {
 
     /// Restores the terminal and lets go of the completion closure (it holds the host, which
     /// must not outlive the REPL in a process-global).
-    public func close() {
+    package func close() {
         EditorState.completions = { _, _ in [] }
         EditorState.candidates = []
         rl_callback_handler_remove()

@@ -4,13 +4,13 @@ import RouteCore
 import RouteScript
 
 /// How results are printed: the JSON objects the README describes, or text for people.
-public enum Output {
+package enum Output {
     /// `KEY=VALUE` words (`luna path`, the REPL's `path`) as a dictionary, or the first word
     /// that is not one.
     /// Splits a command line into words as a shell does: white space separates, `"…"` and
     /// `'…'` quote (`path book "title=Dune Messiah"`), a backslash escapes the next character.
     /// Nil for an unclosed quote.
-    public static func words(_ text: String) -> [String]? {
+    package static func words(_ text: String) -> [String]? {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -42,7 +42,7 @@ public enum Output {
         return words
     }
 
-    public static func keyValues(_ words: [String]) -> (values: [String: String], bad: String?) {
+    package static func keyValues(_ words: [String]) -> (values: [String: String], bad: String?) {
         var values: [String: String] = [:]
         for word in words {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return (values, word) }
@@ -52,7 +52,7 @@ public enum Output {
     }
 
     /// `dispatch --json`: one object per request, keys in the documented order.
-    public static func json(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) -> String {
+    package static func json(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) -> String {
         let request = outcome.resolution.request
         let fields: [(String, String)] = [
             ("request", JSONWriter.quoted(outcome.request)),
@@ -69,13 +69,13 @@ public enum Output {
     }
 
     /// A failed request: `{"request":"…","error":{"kind":"noMatch","message":"…"}}`.
-    public static func json(request: String, error: any Error) -> String {
+    package static func json(request: String, error: any Error) -> String {
         "{\"request\":\(JSONWriter.quoted(request)),\"error\":\(errorObject(error))}"
     }
 
     /// `{"kind":"…","message":"…"}` for any error Luna reports; with the script's path, the
     /// message's location as the user gave the script, and `file` and `line` fields.
-    public static func errorObject(_ error: any Error, script: String? = nil) -> String {
+    package static func errorObject(_ error: any Error, script: String? = nil) -> String {
         let (kind, described) = describe(error)
         guard let script else {
             return "{\"kind\":\(JSONWriter.quoted(kind)),\"message\":\(JSONWriter.quoted(described))}"
@@ -87,22 +87,22 @@ public enum Output {
     }
 
     /// `file` and `line` of a message starting `file:line:`.
-    public static func fileAndLine(_ message: String) -> (file: String, line: Int)? {
+    package static func fileAndLine(_ message: String) -> (file: String, line: Int)? {
         let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[0].contains(" "), let line = Int(parts[1]) else { return nil }
         return (String(parts[0]), line)
     }
 
     /// `1 error`, `2 errors`.
-    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    package static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The error kind (as `dispatch --json` names it) and the message.
-    public static func describe(_ error: any Error) -> (kind: String, message: String) {
+    package static func describe(_ error: any Error) -> (kind: String, message: String) {
         ErrorReport.describe(error)
     }
 
     /// A dispatch as text: the request and what it matched, the plan, then the tree.
-    public static func text(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?, style: Style) -> String {
+    package static func text(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?, style: Style) -> String {
         let resolution = outcome.resolution
         var header = style.bold(outcome.request) + " → " + style.green(outcome.route.isEmpty ? "/" : outcome.route)
         if let name = outcome.name { header += " (\(name))" }
@@ -126,7 +126,7 @@ public enum Output {
     }
 
     /// The route table, most specific first.
-    public static func routes(_ tree: RouteTree, json: Bool, style: Style) -> String {
+    package static func routes(_ tree: RouteTree, json: Bool, style: Style) -> String {
         let order = tree.rankOrder()
         let rows = order.enumerated().map { rank, route -> (Int, String, String?, String, [String]) in
             let endpoint = tree.endpoints[route]

@@ -19,7 +19,7 @@ private let interruptPipe: (read: Int32, write: Int32) = {
 /// Runs a ``Session``: reads commands from a terminal (with line editing) or a pipe (no
 /// prompt, no colour), and reloads the script when the watcher reports a settled change —
 /// also while the user sits at the prompt.
-public final class ReplLoop {
+package final class ReplLoop {
     let session: Session
     let watcher: (any FileWatcher)?
     let editor: LineEditor?
@@ -34,7 +34,7 @@ public final class ReplLoop {
     private var observer: ObserverToken?
 
     /// - Parameter echoPageEvents: print a line for each change an inspector page makes.
-    public init(
+    package init(
         session: Session, interactive: Bool, watcher: (any FileWatcher)?, historyPath: String?,
         echoPageEvents: Bool = false
     ) {
@@ -61,7 +61,7 @@ public final class ReplLoop {
     }
 
     /// Runs `first` (if any), then commands until end of input or `quit`.
-    public func run(first: String? = nil) {
+    package func run(first: String? = nil) {
         if let first {
             let result = session.execute(first)
             if let editor { editor.printAbovePrompt(result.lines.joined(separator: "\n")) } else { emit(result.lines) }
@@ -171,8 +171,8 @@ public final class ReplLoop {
 /// Tab completion: commands at the start of a line; then what each command takes — route
 /// patterns and names (`name|{` for named requests), `phone`/`pad` after `device`, the
 /// options `--keep` and `--json` where they apply.
-public enum Completion {
-    public static func candidates(for word: String, after before: String, tree: RouteTree?) -> [String] {
+package enum Completion {
+    package static func candidates(for word: String, after before: String, tree: RouteTree?) -> [String] {
         let words = before.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.isEmpty && !word.hasPrefix("/") {
             return Session.commands.map(\.name).filter { $0.hasPrefix(word) && $0 != "=" }

@@ -11,29 +11,29 @@ import RouteScript
 /// let result = session.execute("go books/42")
 /// print(result.lines.joined(separator: "\n"))
 /// ```
-public final class Session {
+package final class Session {
     /// The live session this REPL is a view of (the inspector may be another).
-    public let live: LiveSession
+    package let live: LiveSession
     /// The host, for a caller that holds the session's lock or runs alone (pipe mode, tests).
-    public var host: RouteScriptHost { live.hostUnderLock }
-    public let json: Bool
-    public let style: Style
+    package var host: RouteScriptHost { live.hostUnderLock }
+    package let json: Bool
+    package let style: Style
 
     /// What a command printed, and whether the REPL should end.
-    public struct Result: Equatable {
-        public var lines: [String]
-        public var quit = false
-        public var failed = false
+    package struct Result: Equatable {
+        package var lines: [String]
+        package var quit = false
+        package var failed = false
         /// The line opened a Lua chunk that is not finished: the next line continues it
         /// (the loop shows the continuation prompt).
-        public var continues = false
+        package var continues = false
     }
 
     /// A `lua` or `=` chunk still being typed over several lines.
     private var pendingLua: (prefix: String, text: String)?
 
     /// What an unfinished Lua chunk (`= 1 +`) does.
-    public enum Continuation: Sendable {
+    package enum Continuation: Sendable {
         /// The next line continues it silently (a terminal: the loop shows `..>`).
         case interactive
         /// The line is answered `{"continue":true}` and the next continues it; an empty line
@@ -44,10 +44,10 @@ public final class Session {
     }
 
     /// How unfinished Lua chunks continue; the REPL sets it from its mode.
-    public var continuation: Continuation = .interactive
+    package var continuation: Continuation = .interactive
 
     /// The commands, for `help` and completion.
-    public static let commands: [(name: String, usage: String, help: String)] = [
+    package static let commands: [(name: String, usage: String, help: String)] = [
         ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
         ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
@@ -78,20 +78,20 @@ public final class Session {
         ("quit", "quit", "leave (Ctrl-D too)"),
     ]
 
-    public init(live: LiveSession, json: Bool, style: Style) {
+    package init(live: LiveSession, json: Bool, style: Style) {
         self.live = live
         self.json = json
         self.style = style
     }
 
     /// A session of its own over `host`.
-    public convenience init(host: RouteScriptHost, json: Bool, style: Style) {
+    package convenience init(host: RouteScriptHost, json: Bool, style: Style) {
         self.init(live: LiveSession(host: host), json: json, style: style)
     }
 
     /// Runs one line. Errors are printed, never thrown: the REPL goes on. The whole command
     /// runs under the live session's lock, so an inspector page never sees half of it.
-    public func execute(_ line: String) -> Result {
+    package func execute(_ line: String) -> Result {
         live.withHost { _ in executeLocked(line) }
     }
 
@@ -162,7 +162,7 @@ public final class Session {
     }
 
     /// Drops a Lua chunk being continued (Ctrl-C at the continuation prompt).
-    public func cancelContinuation() { pendingLua = nil }
+    package func cancelContinuation() { pendingLua = nil }
 
     /// The request of `go`, `/` and `sync`: the rest of the line (spaces and all, so JSON
     /// fits), or one quoted string; `--keep` only as a trailing word.
@@ -202,14 +202,14 @@ public final class Session {
     }
 
     /// Called by the loop when the watcher saw the script change.
-    public func reloadAfterChange() -> Result {
+    package func reloadAfterChange() -> Result {
         do { return Result(lines: reloadLines(try live.reload(from: .watcher)).lines) } catch {
             return reloadFailure(error)
         }
     }
 
     /// The script failed its first load: the REPL starts with no tree and waits for a save.
-    public func loadFailure(_ error: any Error) -> Result {
+    package func loadFailure(_ error: any Error) -> Result {
         if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
         var result = failure(error, label: "load failed: ")
         result.lines.append(style.dim("(no tree yet: fix the script and save, the REPL picks it up)"))

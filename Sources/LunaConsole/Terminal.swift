@@ -5,7 +5,7 @@
 #endif
 
 /// Writes all of `text` to a descriptor, retrying short writes and interruptions.
-public func writeAll(_ fd: Int32, _ text: String) {
+package func writeAll(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -19,15 +19,15 @@ public func writeAll(_ fd: Int32, _ text: String) {
 
 /// Reads lines from a descriptor without blocking the loop: call ``readAvailable()`` when
 /// poll says it is readable.
-public final class LineReader {
+package final class LineReader {
     let fd: Int32
     private var buffer: [UInt8] = []
-    public private(set) var isAtEnd = false
+    package private(set) var isAtEnd = false
 
-    public init(fd: Int32) { self.fd = fd }
+    package init(fd: Int32) { self.fd = fd }
 
     /// The complete lines read now (a last line without newline comes at end of input).
-    public func readAvailable() -> [String] {
+    package func readAvailable() -> [String] {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }

@@ -27,38 +27,38 @@ import RouteScript
 /// let inspector = Inspector(session: session, scriptName: "books.lua")
 /// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
 /// ```
-public final class Inspector: @unchecked Sendable {
-    public struct Configuration: Sendable {
+package final class Inspector: @unchecked Sendable {
+    package struct Configuration: Sendable {
         /// The address to bind (loopback unless the user asks).
-        public var host = "127.0.0.1"
+        package var host = "127.0.0.1"
         /// 0 picks a free port.
-        public var port = 0
+        package var port = 0
         /// The token; a random one when nil.
-        public var token: String?
+        package var token: String?
         /// The largest WebSocket message accepted.
-        public var maxMessageBytes = 64 * 1024
+        package var maxMessageBytes = 64 * 1024
         /// Bytes queued to one page before it counts as too slow and is disconnected (it
         /// catches up when it reconnects). Its first snapshot counts too.
-        public var maxQueuedBytes = 1024 * 1024
+        package var maxQueuedBytes = 1024 * 1024
         /// Time a connection has to send a whole request head (and, kept alive, the next one).
-        public var headerTimeout: TimeAmount = .seconds(10)
+        package var headerTimeout: TimeAmount = .seconds(10)
         /// A page that sends nothing (not even the pong to the server's ping every third of
         /// this) for this long is disconnected.
-        public var socketIdleTimeout: TimeAmount = .seconds(90)
+        package var socketIdleTimeout: TimeAmount = .seconds(90)
         /// Connections open at once; more are closed at once. Below the process's file limit
         /// (nil: 512, or that limit less 32 when it is lower), so the server can always accept.
-        public var maxConnections: Int?
+        package var maxConnections: Int?
         /// Requests of one page in flight (queued or running); more get a `busy` reply.
-        public var maxRequestsPerPage = 8
+        package var maxRequestsPerPage = 8
         /// Requests of all pages in flight; more get a `busy` reply.
-        public var maxQueuedRequests = 64
+        package var maxQueuedRequests = 64
 
-        public init() {}
+        package init() {}
     }
 
-    public let session: LiveSession
-    public let configuration: Configuration
-    public let token: String
+    package let session: LiveSession
+    package let configuration: Configuration
+    package let token: String
     let scriptName: String
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private var serverChannel: (any Channel)?
@@ -78,7 +78,7 @@ public final class Inspector: @unchecked Sendable {
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
-    public init(session: LiveSession, scriptName: String, configuration: Configuration = .init()) {
+    package init(session: LiveSession, scriptName: String, configuration: Configuration = .init()) {
         self.session = session
         self.configuration = configuration
         self.scriptName = scriptName
@@ -88,7 +88,7 @@ public final class Inspector: @unchecked Sendable {
 
     /// Binds and starts serving; returns the page's URL (with the token).
     @discardableResult
-    public func start() throws -> String {
+    package func start() throws -> String {
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: configuration.maxMessageBytes, automaticErrorHandling: true,
             shouldUpgrade: { [self] channel, head in
@@ -142,13 +142,13 @@ public final class Inspector: @unchecked Sendable {
     }
 
     /// The bound port.
-    public var port: Int { serverChannel?.localAddress?.port ?? configuration.port }
+    package var port: Int { serverChannel?.localAddress?.port ?? configuration.port }
 
     /// The page's address, token included.
-    public var url: String { "http://\(Self.hostHeader(configuration.host, port))/?token=\(token)" }
+    package var url: String { "http://\(Self.hostHeader(configuration.host, port))/?token=\(token)" }
 
     /// Stops serving and disconnects every page.
-    public func stop() {
+    package func stop() {
         observer?.cancel()
         observer = nil
         clients.closeAll()

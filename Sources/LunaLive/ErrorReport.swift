@@ -3,9 +3,9 @@ import RouteCore
 import RouteScript
 
 /// Any error Luna reports, as its kind (the error kinds of `dispatch --json`, README) and message.
-public enum ErrorReport {
+package enum ErrorReport {
     /// The error kind and the message (a Lua error with its traceback).
-    public static func describe(_ error: any Error) -> (kind: String, message: String) {
+    package static func describe(_ error: any Error) -> (kind: String, message: String) {
         switch error {
         case let error as RouteError: (error.kind.rawValue, error.message)
         case let error as RouteScriptError:

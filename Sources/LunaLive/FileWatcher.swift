@@ -8,7 +8,7 @@ import RouteScript
 #endif
 
 /// What the watched files did once they settled.
-public enum FileChange: Equatable, Sendable {
+package enum FileChange: Equatable, Sendable {
     /// Written (in place, truncated, renamed over, or recreated): reload once.
     case modified
     /// The script is gone: keep the last tree until it reappears.
@@ -18,7 +18,7 @@ public enum FileChange: Equatable, Sendable {
 /// Watches a script and its modules. Changes are collected as they arrive and reported
 /// once no new one came for ``settleInterval``: every way an editor saves gives exactly one
 /// report. Time is passed in, so tests drive it without sleeping.
-public protocol FileWatcher: AnyObject {
+package protocol FileWatcher: AnyObject {
     /// A descriptor to poll for readability (inotify), or nil (stat polling).
     var descriptor: Int32? { get }
     /// The files to watch (replaces the previous set).
@@ -89,15 +89,15 @@ struct Settler {
 #if os(Linux)
     /// inotify on the folders that hold the files: a watch on a file itself dies when an
     /// editor renames a new file over it.
-    public final class InotifyWatcher: FileWatcher {
+    package final class InotifyWatcher: FileWatcher {
         private let fd: Int32
         private var folders: [Int32: String] = [:]
         private var files: [String] = []
-        public var watchedFiles: [String] { files }
+        package var watchedFiles: [String] { files }
         private var settler: Settler
 
         /// Nil when inotify is unavailable.
-        public init?(settleInterval: Duration = .milliseconds(80)) {
+        package init?(settleInterval: Duration = .milliseconds(80)) {
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard fd >= 0 else { return nil }
             self.fd = fd
@@ -106,11 +106,11 @@ struct Settler {
 
         deinit { close(fd) }
 
-        public var descriptor: Int32? { fd }
+        package var descriptor: Int32? { fd }
 
         /// Folders still needed keep their watch (adding a watched folder again returns the
         /// same watch), so a save that lands while the set is renewed is not lost.
-        public func watch(_ files: [String]) {
+        package func watch(_ files: [String]) {
             self.files = files.map(Self.absolute)
             let needed = Set(self.files.map(Self.folder))
             for (watch, folder) in folders where !needed.contains(folder) {
@@ -125,7 +125,7 @@ struct Settler {
             }
         }
 
-        public func collect(now: ContinuousClock.Instant) {
+        package func collect(now: ContinuousClock.Instant) {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -144,9 +144,9 @@ struct Settler {
             }
         }
 
-        public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { settler.deadline }
+        package func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { settler.deadline }
 
-        public func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
+        package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
         static func absolute(_ path: String) -> String {
             if path.hasPrefix("/") { return path }
@@ -165,31 +165,31 @@ struct Settler {
 
 /// The fallback where inotify is unavailable: a stat of every file every
 /// ``pollInterval`` (inode, size and modification time).
-public final class PollingWatcher: FileWatcher {
-    public let pollInterval: Duration
+package final class PollingWatcher: FileWatcher {
+    package let pollInterval: Duration
     private var signatures: [String: [Int]] = [:]
     private var lastPoll: ContinuousClock.Instant?
     private var files: [String] = []
-    public var watchedFiles: [String] { files }
+    package var watchedFiles: [String] { files }
     private var settler: Settler
 
-    public init(pollInterval: Duration = .milliseconds(250), settleInterval: Duration = .milliseconds(80)) {
+    package init(pollInterval: Duration = .milliseconds(250), settleInterval: Duration = .milliseconds(80)) {
         self.pollInterval = pollInterval
         self.settler = Settler(interval: settleInterval)
     }
 
-    public var descriptor: Int32? { nil }
+    package var descriptor: Int32? { nil }
 
     /// A file already watched keeps its last signature, so a save that lands while the set is
     /// renewed is still seen as a change.
-    public func watch(_ files: [String]) {
+    package func watch(_ files: [String]) {
         self.files = files
         var next: [String: [Int]] = [:]
         for file in files { next[file] = signatures[file] ?? Self.signature(file) }
         signatures = next
     }
 
-    public func collect(now: ContinuousClock.Instant) {
+    package func collect(now: ContinuousClock.Instant) {
         lastPoll = now
         for file in files {
             let signature = Self.signature(file)
@@ -200,13 +200,13 @@ public final class PollingWatcher: FileWatcher {
         }
     }
 
-    public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    package func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let poll = (lastPoll ?? now) + pollInterval
         guard let settle = settler.deadline else { return poll }
         return min(poll, settle)
     }
 
-    public func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
+    package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
     static func signature(_ path: String) -> [Int] {
         var info = stat()
@@ -221,7 +221,7 @@ public final class PollingWatcher: FileWatcher {
 }
 
 /// The best watcher for this system: inotify, or stat polling.
-public func makeFileWatcher() -> any FileWatcher {
+package func makeFileWatcher() -> any FileWatcher {
     #if os(Linux)
         if let watcher = InotifyWatcher() { return watcher }
     #endif

@@ -3,38 +3,38 @@ import RouteScript
 
 /// One change in a ``LiveSession``: what was done, to which route, and the state after it
 /// (kept so the session can travel back to it).
-public struct HistoryEntry: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct HistoryEntry: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         case dispatch, sync, back, flag, device, reload, reset
     }
 
     /// Its place in the history, from 0.
-    public var index: Int
+    package var index: Int
     /// Milliseconds since the session started.
-    public var milliseconds: Double
-    public var kind: Kind
+    package var milliseconds: Double
+    package var kind: Kind
     /// The request dispatched (or re-resolved), if any.
-    public var request: String?
+    package var request: String?
     /// The matched route afterwards (pattern text, the root as `/`).
-    public var route: String?
+    package var route: String?
     /// Operations in the plan the change ran.
-    public var planSize: Int
+    package var planSize: Int
     /// `beta=on` for a flag, `pad` for a device.
-    public var detail: String?
+    package var detail: String?
     /// The router state after the change.
-    public var state: RouterState
+    package var state: RouterState
     /// Which loaded tree the state belongs to (a reload starts a new one).
     var generation: Int
 
     /// `3  12.5 ms  dispatch books/42 → books/:id (4 ops)`.
-    public var line: String {
+    package var line: String {
         let what = [kind.rawValue, detail, request].compactMap { $0 }.joined(separator: " ")
         let rounded = (milliseconds * 10).rounded() / 10
         return "\(index)  \(rounded) ms  \(what)" + (route.map { " → \($0)" } ?? "") + "  (\(planSize) ops)"
     }
 
     /// `{"index":…,"ms":…,"kind":…,"request":…,"route":…,"plan":N,"detail":…}`.
-    public var json: String {
+    package var json: String {
         let fields: [(String, String)] = [
             ("index", String(index)), ("ms", String((milliseconds * 100).rounded() / 100)),
             ("kind", JSONWriter.quoted(kind.rawValue)), ("request", request.map(JSONWriter.quoted) ?? "null"),
@@ -46,27 +46,27 @@ public struct HistoryEntry: Sendable, Equatable {
 }
 
 /// What happened in a ``LiveSession``, as observers see it.
-public struct LiveEvent {
-    public enum Kind: String, Sendable {
+package struct LiveEvent {
+    package enum Kind: String, Sendable {
         case dispatched, wentBack, flagChanged, deviceChanged, reloaded, reloadFailed, travelled, failed
     }
 
     /// Which view asked for the change.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         case repl
         case page
         case watcher
     }
 
-    public var kind: Kind
-    public var origin: Origin
+    package var kind: Kind
+    package var origin: Origin
     /// The history entry the change added (nil for failures and travels).
-    public var entry: HistoryEntry?
-    public var outcome: RouteScriptHost.Outcome?
-    public var summary: ReloadSummary?
+    package var entry: HistoryEntry?
+    package var outcome: RouteScriptHost.Outcome?
+    package var summary: ReloadSummary?
     /// The request that failed, for a failed dispatch.
-    public var request: String?
-    public var error: (any Error)?
+    package var request: String?
+    package var error: (any Error)?
 
     init(
         kind: Kind, origin: Origin, entry: HistoryEntry?, outcome: RouteScriptHost.Outcome? = nil,

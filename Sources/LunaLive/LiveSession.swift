@@ -15,7 +15,7 @@ import RouteScript
 /// _ = try session.dispatch("books/42")     // observers see .dispatched
 /// try session.undo()                       // back to the state before it
 /// ```
-public final class LiveSession: @unchecked Sendable {
+package final class LiveSession: @unchecked Sendable {
     /// The host. Touch it only inside ``withHost(_:)``.
     private let host: RouteScriptHost
     private let lock = RecursiveLock()
@@ -28,7 +28,7 @@ public final class LiveSession: @unchecked Sendable {
     /// Entries dropped from the front (the oldest); entry `k` is `entries[k - dropped]`.
     private var dropped = 0
     /// The history entries always kept: older ones are dropped (a tenth at a time), and counted.
-    public static let maximumHistory = 1_000
+    package static let maximumHistory = 1_000
     /// The entry whose state is on screen (moves with undo and goto).
     private var position: Int?
     /// Bumped by every successful reload: states of an older tree cannot be restored directly.
@@ -39,29 +39,29 @@ public final class LiveSession: @unchecked Sendable {
     /// Entries undone, newest last (`redo` goes back to them); any new action clears it.
     private var redoStack: [Int] = []
 
-    public init(host: RouteScriptHost) {
+    package init(host: RouteScriptHost) {
         self.host = host
         self.started = clock.now
     }
 
     /// The host, for a caller already holding the lock (inside ``withHost(_:)`` or an
     /// observer) or running alone (tests, a REPL without an inspector).
-    public var hostUnderLock: RouteScriptHost { host }
+    package var hostUnderLock: RouteScriptHost { host }
 
     /// Runs `body` with the host, under the session's lock (the REPL's Lua evaluation,
     /// rendering, completion).
-    public func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
+    package func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
         try lock.locked { try body(host) }
     }
 
     /// Runs `body` with the host when no other thread is working on the session; nil at once
     /// when one is (the inspector's network side never waits behind a slow dispatch).
-    public func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
+    package func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
         try lock.lockedIfFree { try body(host) }
     }
 
     /// Registers an observer; it is called for every event until the token is cancelled.
-    public func observe(_ handler: @escaping (LiveEvent) -> Void) -> ObserverToken {
+    package func observe(_ handler: @escaping (LiveEvent) -> Void) -> ObserverToken {
         lock.locked {
             nextObserver += 1
             observers.append((nextObserver, handler))
@@ -77,7 +77,7 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Dispatches a request, records it and tells the observers.
     @discardableResult
-    public func dispatch(
+    package func dispatch(
         _ request: String, keepStack: Bool = false, from origin: LiveEvent.Origin = .repl
     ) throws
         -> RouteScriptHost.Outcome
@@ -89,19 +89,19 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Records a change the UI already made (`sync`: the plan keeps only create, update and unwind).
     @discardableResult
-    public func sync(_ request: String, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
+    package func sync(_ request: String, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
         try change(.sync, request: request, origin: origin) { try $0.sync(request) }
     }
 
     /// The user went back: pops the top stack or dismisses the top modal.
     @discardableResult
-    public func back(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
+    package func back(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
         try change(.back, request: nil, origin: origin) { try $0.back() }
     }
 
     /// Sets (nil clears) an app flag; the current request is resolved again.
     @discardableResult
-    public func setFlag(
+    package func setFlag(
         _ name: String, _ value: String?, from origin: LiveEvent.Origin = .repl
     ) throws
         -> RouteScriptHost.Outcome?
@@ -122,24 +122,24 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Re-evaluates the script for another device, keeping the state.
     @discardableResult
-    public func setDevice(_ device: Device, from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
+    package func setDevice(_ device: Device, from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
         try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
     }
 
     /// Reloads the script now (or because the watcher saw a save).
     @discardableResult
-    public func reload(from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
+    package func reload(from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
         try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
     }
 
     /// Explains a request; changes nothing and records nothing.
-    public func explain(_ request: String) throws -> MatchExplanation {
+    package func explain(_ request: String) throws -> MatchExplanation {
         try lock.locked { try host.explain(request) }
     }
 
     /// Back to the script's initial state (nothing shown): every presentable is unwound. The
     /// history keeps going; `save-test` starts from the last reset.
-    public func reset(from origin: LiveEvent.Origin = .repl) throws {
+    package func reset(from origin: LiveEvent.Origin = .repl) throws {
         try lock.locked {
             do {
                 _ = try host.restore(.initial)
@@ -154,23 +154,23 @@ public final class LiveSession: @unchecked Sendable {
     // MARK: History
 
     /// The history kept (the last ``maximumHistory`` entries), oldest first.
-    public var history: [HistoryEntry] { lock.locked { entries } }
+    package var history: [HistoryEntry] { lock.locked { entries } }
 
     /// How many entries the history has had (kept and dropped).
-    public var historyCount: Int { lock.locked { dropped + entries.count } }
+    package var historyCount: Int { lock.locked { dropped + entries.count } }
 
     /// How many of the oldest entries were dropped to keep the history bounded.
-    public var historyDropped: Int { lock.locked { dropped } }
+    package var historyDropped: Int { lock.locked { dropped } }
 
     /// The index of the entry on screen, if any.
-    public var currentEntry: Int? { lock.locked { position } }
+    package var currentEntry: Int? { lock.locked { position } }
 
     /// Goes back to the state of entry `index` (and can be undone): the plan from the state on screen to that
     /// state, applied through the presenters like any dispatch (kept presentables are
     /// reused; `create` and `unwind` run as needed). An entry from before a reload is
     /// reached by dispatching its request on the current tree.
     @discardableResult
-    public func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+    package func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
             let before = position
             let redo = redoStack
@@ -217,7 +217,7 @@ public final class LiveSession: @unchecked Sendable {
     /// Goes back to what was on screen before the last action (a dispatch, back, flag, reload
     /// or travel), as an editor's undo does; ``redo(from:)`` goes forward again.
     @discardableResult
-    public func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+    package func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
             // Entries dropped from the history cannot be gone back to.
             while let last = undoStack.last, let index = last, index < dropped { undoStack.removeLast() }
@@ -237,7 +237,7 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Goes forward to what the last ``undo(from:)`` left.
     @discardableResult
-    public func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+    package func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
         try lock.locked {
             guard let target = redoStack.last, target >= dropped else {
                 throw LiveSessionError("there is nothing to redo")
@@ -254,8 +254,8 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     /// Whether ``undo(from:)`` and ``redo(from:)`` have somewhere to go (for buttons).
-    public var canUndo: Bool { lock.locked { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
-    public var canRedo: Bool { lock.locked { redoStack.last.map { $0 >= dropped } ?? false } }
+    package var canUndo: Bool { lock.locked { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
+    package var canRedo: Bool { lock.locked { redoStack.last.map { $0 >= dropped } ?? false } }
 
     // MARK: Recording
 
@@ -335,22 +335,22 @@ public final class LiveSession: @unchecked Sendable {
         for observer in observers { observer.handler(event) }
     }
 
-    public static func milliseconds(_ duration: Duration) -> Double {
+    package static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 
 /// Keeps an observer registered; ``cancel()`` (or dropping every copy's session) stops it.
-public struct ObserverToken: Sendable {
+package struct ObserverToken: Sendable {
     let id: Int
     weak var session: LiveSession?
 
-    public func cancel() { session?.removeObserver(id) }
+    package func cancel() { session?.removeObserver(id) }
 }
 
 /// A session operation that could not be done (no such history entry, nothing to undo).
-public struct LiveSessionError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct LiveSessionError: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

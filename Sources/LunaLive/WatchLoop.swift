@@ -8,9 +8,9 @@ import RouteScript
 
 /// Hot reload without a REPL (`luna serve`): waits for the watcher's settled changes and
 /// reloads the session, reporting each outcome. Runs until the process ends.
-public enum WatchLoop {
+package enum WatchLoop {
     /// Runs until `stop` returns true (checked at least every 100 ms; `luna serve` never stops).
-    public static func run(
+    package static func run(
         session: LiveSession, watcher: any FileWatcher, report: (String) -> Void, until stop: () -> Bool = { false }
     ) {
         let clock = ContinuousClock()

@@ -3,21 +3,21 @@ import RouteScript
 
 /// Route coverage over a test run: which endpoints were reached, which containers shown,
 /// which modals presented — per script, each with the file:line of its declaration.
-public final class Coverage {
-    public enum Kind: String, Sendable { case endpoint, container, modal, guardBranch = "guard branch", hook }
+package final class Coverage {
+    package enum Kind: String, Sendable { case endpoint, container, modal, guardBranch = "guard branch", hook }
 
-    public struct Item: Sendable, Equatable {
-        public var kind: Kind
-        public var id: String
+    package struct Item: Sendable, Equatable {
+        package var kind: Kind
+        package var id: String
         /// `file:line` relative to the script's folder (as Lua names it).
-        public var location: String?
-        public var hits: Int
+        package var location: String?
+        package var hits: Int
     }
 
     /// Items by script path, then by kind and id.
     private(set) var scripts: [String: [String: Item]] = [:]
 
-    public init() {}
+    package init() {}
 
     static func key(_ kind: Kind, _ id: String) -> String { kind.rawValue + "|" + id }
 
@@ -88,7 +88,7 @@ public final class Coverage {
     }
 
     /// Percentages and the uncovered items, per script.
-    public func report(display: (String) -> String) -> [String] {
+    package func report(display: (String) -> String) -> [String] {
         var lines: [String] = []
         for path in scripts.keys.sorted() {
             let items = scripts[path]?.values.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) } ?? []
@@ -109,7 +109,7 @@ public final class Coverage {
     }
 
     /// LCOV: one record per file that declares nodes, a `DA` line per declaration line.
-    public func lcov(resolve: (_ script: String, _ file: String) -> String) -> String {
+    package func lcov(resolve: (_ script: String, _ file: String) -> String) -> String {
         var perFile: [String: [Int: Int]] = [:]
         for (script, items) in scripts {
             for item in items.values {

@@ -1,9 +1,9 @@
 import RouteCore
 
 /// What `luna test` prints and writes: text for people, JSON Lines, JUnit XML.
-public enum Reports {
+package enum Reports {
     /// One JSON object per case.
-    public static func json(_ file: TestRunner.FileResult) -> [String] {
+    package static func json(_ file: TestRunner.FileResult) -> [String] {
         if let error = file.loadError {
             return [
                 JSONWriter.object([
@@ -26,7 +26,7 @@ public enum Reports {
 
     /// JUnit XML (the schema CI systems read): a testsuite per file, a testcase per case,
     /// `failure` for a failed case and `error` for a file that did not load.
-    public static func junit(_ files: [TestRunner.FileResult]) -> String {
+    package static func junit(_ files: [TestRunner.FileResult]) -> String {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         let tests = files.reduce(0) { $0 + max(1, $1.cases.count) }
         let failures = files.reduce(0) { $0 + $1.cases.filter { $0.status == .failed }.count }

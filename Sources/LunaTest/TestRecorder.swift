@@ -3,9 +3,9 @@ import RouteScript
 
 /// `save-test NAME` in the REPL: the actions since the start (or the last `reset`) as a
 /// ready-to-run test file, with the tree on screen as its golden file.
-public enum TestRecorder {
+package enum TestRecorder {
     /// The test file's text.
-    public static func source(
+    package static func source(
         name: String, script: String, entries: [HistoryEntry], route: String?, device: Device, flags: [String: String]
     ) -> String {
         let since = entries.lastIndex { $0.kind == .reset }.map { entries[($0 + 1)...] } ?? entries[...]
@@ -52,7 +52,7 @@ public enum TestRecorder {
     /// Writes `NAME_test.lua` beside the script and its golden tree; returns the test file's
     /// path. An existing test file is kept unless `force` is set; nothing is written through a
     /// link or outside the script's folder.
-    public static func save(
+    package static func save(
         name: String, scriptPath: String, source: String, tree: String, force: Bool = false
     )
         throws -> String
@@ -72,7 +72,7 @@ public enum TestRecorder {
 
     /// A Lua string literal for `text`: quotes and backslashes escaped, control characters as
     /// three-digit `\ddd` escapes (a raw carriage return or newline would end the literal).
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

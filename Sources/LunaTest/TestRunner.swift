@@ -17,50 +17,50 @@ import RouteScript
 /// let result = runner.run(file: "examples/books_test.lua")
 /// print(result.cases.map(\.status))
 /// ```
-public final class TestRunner {
-    public struct Options: Sendable {
+package final class TestRunner {
+    package struct Options: Sendable {
         /// Only cases whose name contains this.
-        public var filter: String?
+        package var filter: String?
         /// Rewrite golden files instead of comparing with them.
-        public var update = false
+        package var update = false
         /// Limits of the test file's own Lua (per load and per case).
-        public var limits = LuaLimits(instructions: 50_000_000, deadline: .seconds(5))
-        public var memoryLimit = 64 * 1024 * 1024
+        package var limits = LuaLimits(instructions: 50_000_000, deadline: .seconds(5))
+        package var memoryLimit = 64 * 1024 * 1024
         /// Limits of the scripts the tests open.
-        public var scriptOptions = RouteScriptOptions()
-        public init() {}
+        package var scriptOptions = RouteScriptOptions()
+        package init() {}
     }
 
-    public struct CaseResult: Sendable {
-        public enum Status: String, Sendable { case passed, failed }
-        public var name: String
+    package struct CaseResult: Sendable {
+        package enum Status: String, Sendable { case passed, failed }
+        package var name: String
         /// `file:line` of the case's `test(...)` call.
-        public var line: String?
-        public var status: Status
-        public var message: String?
+        package var line: String?
+        package var status: Status
+        package var message: String?
         /// `file:line` of the failing expectation.
-        public var location: String?
-        public var milliseconds: Double
+        package var location: String?
+        package var milliseconds: Double
     }
 
-    public struct FileResult: Sendable {
-        public var file: String
+    package struct FileResult: Sendable {
+        package var file: String
         /// Set when the test file (or a script it opens at load) failed to load: exit status 2.
-        public var loadError: String?
-        public var cases: [CaseResult]
+        package var loadError: String?
+        package var cases: [CaseResult]
     }
 
-    public let options: Options
-    public let coverage = Coverage()
+    package let options: Options
+    package let coverage = Coverage()
     let templates = Templates()
     /// The test API's prelude, compiled by the first world of the run.
     var preludeBytecode: [UInt8]?
     private let clock = ContinuousClock()
 
-    public init(options: Options) { self.options = options }
+    package init(options: Options) { self.options = options }
 
     /// The `*_test.lua` files under `paths` (files as given, folders recursively), sorted.
-    public static func discover(_ paths: [String]) -> [String] {
+    package static func discover(_ paths: [String]) -> [String] {
         var found: [String] = []
         // Each real directory once (a link back up, `inner/up -> ..`, would repeat files or
         // never end); regular files only (a named pipe called `f_test.lua` would block).
@@ -99,7 +99,7 @@ public final class TestRunner {
     }
 
     /// Runs one test file.
-    public func run(file: String) -> FileResult {
+    package func run(file: String) -> FileResult {
         let source: String
         do { source = try readText(file) } catch {
             return FileResult(file: file, loadError: "\(error)", cases: [])

@@ -3,9 +3,9 @@
 /// ```swift
 /// JSONWriter.quoted("a/b \"c\"")   // "\"a/b \\\"c\\\"\""
 /// ```
-public enum JSONWriter {
+package enum JSONWriter {
     /// A JSON string literal for `string`.
-    public static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var result = "\""
         result.reserveCapacity(string.utf8.count + 2)
         for scalar in string.unicodeScalars {
@@ -28,17 +28,17 @@ public enum JSONWriter {
     }
 
     /// An object from already-encoded values, keys sorted.
-    public static func object(_ fields: [String: String]) -> String {
+    package static func object(_ fields: [String: String]) -> String {
         "{" + fields.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 
     /// An object of string values, keys sorted.
-    public static func stringObject(_ fields: [String: String]) -> String {
+    package static func stringObject(_ fields: [String: String]) -> String {
         object(fields.mapValues(quoted))
     }
 
     /// An array from already-encoded values.
-    public static func array(_ items: [String]) -> String {
+    package static func array(_ items: [String]) -> String {
         "[" + items.joined(separator: ",") + "]"
     }
 }

@@ -3,26 +3,26 @@
 /// - Complexity: near-linear in the routes: a route is compared only with the routes an
 ///   index of patterns (constant segments by text, every other kind together) says could
 ///   cover it.
-public struct Lint {
+package struct Lint {
     /// One problem, with where it is.
-    public struct Finding: Equatable, Sendable {
+    package struct Finding: Equatable, Sendable {
         /// Errors fail `check` (status 1); warnings do not.
-        public enum Severity: String, Sendable { case error, warning }
-        public var severity: Severity
+        package enum Severity: String, Sendable { case error, warning }
+        package var severity: Severity
         /// `books.lua:12`, when the node has one.
-        public var location: String?
-        public var message: String
+        package var location: String?
+        package var message: String
 
-        public var line: String {
+        package var line: String {
             (location.map { "\($0): " } ?? "") + severity.rawValue + ": " + message
         }
     }
 
-    public let tree: RouteTree
+    package let tree: RouteTree
 
-    public init(tree: RouteTree) { self.tree = tree }
+    package init(tree: RouteTree) { self.tree = tree }
 
-    public func findings() -> [Finding] {
+    package func findings() -> [Finding] {
         var findings: [Finding] = []
         let endpoints = tree.endpoints
         var neverWins = Set<Int>()
@@ -186,7 +186,7 @@ public struct Lint {
 
     /// Route indexes of the endpoints under a node (the node included).
     /// A pattern as the output shows it (the root as `/`).
-    public static func show(_ pattern: String) -> String { pattern.isEmpty ? "/" : pattern }
+    package static func show(_ pattern: String) -> String { pattern.isEmpty ? "/" : pattern }
 
     /// Whether every request `inner` matches is also matched by `outer`.
     static func covers(

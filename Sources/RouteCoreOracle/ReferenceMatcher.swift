@@ -7,13 +7,13 @@ import RouteCore
 /// let oracle = ReferenceMatcher(routes: definitions)
 /// oracle.match(["books", "42"])   // (route: 3, params: ["id": "42"])
 /// ```
-public struct ReferenceMatcher {
-    public let routes: [RouteDefinition]
+package struct ReferenceMatcher {
+    package let routes: [RouteDefinition]
 
-    public init(routes: [RouteDefinition]) { self.routes = routes }
+    package init(routes: [RouteDefinition]) { self.routes = routes }
 
     /// The winning route and its parameters, or nil. Regex routes are not supported.
-    public func match(_ segments: [String]) throws -> (route: Int, params: [String: String])? {
+    package func match(_ segments: [String]) throws -> (route: Int, params: [String: String])? {
         var best: (rank: [Int], route: Int, params: [String: String])?
         for (index, route) in routes.enumerated() {
             guard let pattern = route.pattern, let params = try bind(pattern, route, segments) else { continue }
@@ -70,14 +70,14 @@ public struct ReferenceMatcher {
 
 /// Turns fuzzer bytes into a small route table and requests over a tiny alphabet, so that
 /// collisions between routes (the interesting cases) are common.
-public struct FuzzCase {
-    public var routes: [RouteDefinition]
-    public var requests: [String]
+package struct FuzzCase {
+    package var routes: [RouteDefinition]
+    package var requests: [String]
 
     static let patternSegments = ["a", "b", "c", "1", ":p", ":q", ":_", "...", "...rest", ":d"]
     static let requestSegments = ["a", "b", "c", "1", "22", "x", "%61", "a%2Fb", "", "é"]
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         var reader = bytes.makeIterator()
         func next() -> Int { Int(reader.next() ?? 0) }
         var routes: [RouteDefinition] = []
@@ -125,7 +125,7 @@ public struct FuzzCase {
 
     /// Compares the compiled matcher (both its raw-string path and its segment path) with
     /// the reference; returns a description of the first disagreement.
-    public func disagreement() -> String? {
+    package func disagreement() -> String? {
         let compiled = Matcher(routes: routes)
         let oracle = ReferenceMatcher(routes: routes)
         for request in requests {

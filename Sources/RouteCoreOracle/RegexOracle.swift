@@ -12,16 +12,16 @@ import RouteCore
 /// let regexCase = RegexCase(&choices)
 /// regexCase.disagreement()   // nil when both engines agree on every input
 /// ```
-public struct RegexCase: Sendable, CustomStringConvertible {
-    public let pattern: String
-    public let inputs: [String]
+package struct RegexCase: Sendable, CustomStringConvertible {
+    package let pattern: String
+    package let inputs: [String]
 
-    public init(pattern: String, inputs: [String]) {
+    package init(pattern: String, inputs: [String]) {
         self.pattern = pattern
         self.inputs = inputs
     }
 
-    public init(_ choices: inout RegexChoices) {
+    package init(_ choices: inout RegexChoices) {
         var writer = PatternWriter()
         let asciiOnly = choices.pick(4) == 0
         let pattern = writer.alternation(&choices, depth: 0).0
@@ -39,10 +39,10 @@ public struct RegexCase: Sendable, CustomStringConvertible {
         self.inputs = inputs
     }
 
-    public var description: String { "pattern \(pattern.debugDescription) inputs \(inputs.map(\.debugDescription))" }
+    package var description: String { "pattern \(pattern.debugDescription) inputs \(inputs.map(\.debugDescription))" }
 
     /// A description of the first input on which the engines disagree, or nil.
-    public func disagreement() -> String? {
+    package func disagreement() -> String? {
         let swift: Regex<AnyRegexOutput>
         do {
             swift = try Regex(pattern).asciiOnlyCharacterClasses().matchingSemantics(.unicodeScalar)
@@ -92,23 +92,23 @@ public struct RegexCase: Sendable, CustomStringConvertible {
 
 /// Where a ``RegexCase`` takes its choices from: a seeded generator (property tests) or the
 /// fuzzer's bytes (so coverage guidance steers the shapes).
-public struct RegexChoices {
+package struct RegexChoices {
     private var generator: SeededGenerator?
     private var bytes: [UInt8]
     private var position = 0
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
         bytes = []
     }
 
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         generator = nil
         self.bytes = bytes
     }
 
     /// A number in 0..<n.
-    public mutating func pick(_ n: Int) -> Int {
+    package mutating func pick(_ n: Int) -> Int {
         guard n > 1 else { return 0 }
         if generator != nil { return Int.random(in: 0..<n, using: &generator!) }
         guard position < bytes.count else { return 0 }

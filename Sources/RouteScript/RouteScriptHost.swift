@@ -167,7 +167,10 @@ public final class RouteScriptHost {
     }
 
     /// The Lua state of the current script.
-    public var vm: LuaVM? { script?.vm }
+    package var vm: LuaVM? { script?.vm }
+
+    /// Bytes the script's Lua state holds (0 before a script is loaded).
+    public var luaMemoryInUse: Int { exclusive { script?.vm.memoryInUse ?? 0 } }
 
     /// Presenters the script names (`presenter = "Sheet"`) that this host did not register,
     /// shown headless (with ``RouteScriptOptions/unknownHostPresentersAreHeadless``).

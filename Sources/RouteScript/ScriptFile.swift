@@ -125,32 +125,32 @@ enum ScriptFile {
 
 /// Reading the files a script or a test names, by one rule: inside the folder (links
 /// resolved), regular files only, at most 16 MiB.
-public enum ScriptFiles {
+package enum ScriptFiles {
     /// A regular file's bytes (no pipes or devices; at most 16 MiB, refused up front).
-    public static func readBytes(_ path: String) throws -> [UInt8] { try ScriptFile.readBytes(path) }
+    package static func readBytes(_ path: String) throws -> [UInt8] { try ScriptFile.readBytes(path) }
 
     /// A regular file's text (UTF-8).
-    public static func readText(_ path: String) throws -> String { try ScriptFile.read(path) }
+    package static func readText(_ path: String) throws -> String { try ScriptFile.read(path) }
 
     /// `relative` resolved inside `folder`, or an error saying why not.
-    public static func contained(_ relative: String, in folder: String) throws -> String {
+    package static func contained(_ relative: String, in folder: String) throws -> String {
         try ScriptFile.contained(relative, in: folder).get()
     }
 
     /// The canonical path (links resolved), or nil when it does not exist.
-    public static func canonical(_ path: String) -> String? { ScriptFile.canonical(path) }
+    package static func canonical(_ path: String) -> String? { ScriptFile.canonical(path) }
 }
 
 /// Where errors point: Lua names a script and its modules relative to the script's folder
 /// (`books.lua`, `tabs/books.lua`, short enough for Lua's 60-character source names); the
 /// command line shows them as the user gave the script (`mod2/tabs/books.lua:2:`), relative to
 /// the working directory, so editors' problem matchers can open them.
-public enum ScriptPaths {
+package enum ScriptPaths {
     /// A path as errors show it: relative to the working directory when below it.
-    public static func display(_ path: String) -> String { ScriptFile.display(path) }
+    package static func display(_ path: String) -> String { ScriptFile.display(path) }
 
     /// `message` with each `chunk:line:` of a file beside `script` rewritten to its display path.
-    public static func relocate(_ message: String, script: String) -> String {
+    package static func relocate(_ message: String, script: String) -> String {
         let folder = ScriptFile.folder(of: script)
         var result = ""
         for (offset, line) in message.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -10,6 +10,11 @@ import Testing
         let version = try luna(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == "luna 0.1.0 (Lua 5.4)\n")
+        // In step with the changelog: its first released version is the one luna prints.
+        let changelog = try String(contentsOfFile: repositoryRoot + "/CHANGELOG.md", encoding: .utf8)
+        let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.contains("Unreleased") }
+        let number = released?.dropFirst(4).prefix { $0 != "]" }
+        #expect(number.map { version.stdout.hasPrefix("luna \($0) ") } == true, "CHANGELOG: \(released ?? "none")")
         let help = try luna(["--help"])
         #expect(help.status == 0)
         for command in ["repl", "dispatch", "routes", "check", "graph"] {

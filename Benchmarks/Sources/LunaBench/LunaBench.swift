@@ -418,7 +418,7 @@ struct Bench {
             let host = try RouteScriptHost(contentsOf: path, options: options)
             if let first { _ = try host.dispatch(first) }
             totals.append(Double(heapInUse() - before) / Double(n))
-            luas.append(Double(host.vm?.memoryInUse ?? 0) / Double(n))
+            luas.append(Double(host.luaMemoryInUse) / Double(n))
             blackHole(host)
         }
         scalars["host_bytes_per_route_\(n / 1000)k"] = Harness.median(totals)
