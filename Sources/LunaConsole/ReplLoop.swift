@@ -50,14 +50,16 @@ package final class ReplLoop {
             }
         }
         if interactive {
-            let host = session.host
+            // The tree is read under the session's lock (a page may be reloading the host) and,
+            // being immutable and Sendable, used after it.
+            let live = session.live
             editor = LineEditor(prompt: "luna> ", historyPath: historyPath) { word, before in
-                Completion.candidates(for: word, after: before, tree: host.routeTree)
+                Completion.candidates(for: word, after: before, tree: live.withHost { $0.routeTree })
             }
         } else {
             editor = nil
         }
-        watcher?.watch(session.host.files)
+        watcher?.watch(session.live.withHost { $0.files })
     }
 
     /// Runs `first` (if any), then commands until end of input or `quit`.

@@ -14,8 +14,12 @@ import RouteScript
 package final class Session {
     /// The live session this REPL is a view of (the inspector may be another).
     package let live: LiveSession
-    /// The host, for a caller that holds the session's lock or runs alone (pipe mode, tests).
-    package var host: RouteScriptHost { live.hostUnderLock }
+    /// The host while a command runs (``execute(_:)`` holds the session's lock and sets it).
+    private var lockedHost: RouteScriptHost?
+    private var host: RouteScriptHost {
+        guard let lockedHost else { preconditionFailure("Session.host read outside execute") }
+        return lockedHost
+    }
     package let json: Bool
     package let style: Style
 
@@ -92,7 +96,17 @@ package final class Session {
     /// Runs one line. Errors are printed, never thrown: the REPL goes on. The whole command
     /// runs under the live session's lock, so an inspector page never sees half of it.
     package func execute(_ line: String) -> Result {
-        live.withHost { _ in executeLocked(line) }
+        withLockedHost { executeLocked(line) }
+    }
+
+    /// Runs `body` under the session's lock with ``host`` set to the session's host.
+    private func withLockedHost<T>(_ body: () -> T) -> T {
+        live.withHost { host in
+            let outer = lockedHost
+            lockedHost = host
+            defer { lockedHost = outer }
+            return body()
+        }
     }
 
     private func executeLocked(_ line: String) -> Result {
@@ -203,13 +217,19 @@ package final class Session {
 
     /// Called by the loop when the watcher saw the script change.
     package func reloadAfterChange() -> Result {
-        do { return Result(lines: reloadLines(try live.reload(from: .watcher)).lines) } catch {
-            return reloadFailure(error)
+        withLockedHost {
+            do { return Result(lines: reloadLines(try live.reload(from: .watcher)).lines) } catch {
+                return reloadFailure(error)
+            }
         }
     }
 
     /// The script failed its first load: the REPL starts with no tree and waits for a save.
     package func loadFailure(_ error: any Error) -> Result {
+        withLockedHost { loadFailureLocked(error) }
+    }
+
+    private func loadFailureLocked(_ error: any Error) -> Result {
         if json { return Result(lines: ["{\"reload\":{\"error\":\(Output.errorObject(error))}}"], failed: true) }
         var result = failure(error, label: "load failed: ")
         result.lines.append(style.dim("(no tree yet: fix the script and save, the REPL picks it up)"))

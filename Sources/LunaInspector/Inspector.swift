@@ -1,6 +1,5 @@
 import Dispatch
 import LunaLive
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -68,9 +67,9 @@ package final class Inspector: @unchecked Sendable {
     let clients = Clients()
     let limiter = WorkLimiter()
     /// Connections open now (the cap is ``connectionLimit``).
-    private let connections = NIOLockedValueBox(0)
+    private let connections = Locked(0)
     /// The last full snapshot, served while the session is busy.
-    let latest = NIOLockedValueBox<String?>(nil)
+    let latest = Locked<String?>(nil)
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private(set) var reloadError: String?
     /// The last reload's warnings (a request that no longer matches, the lint's findings).
@@ -110,11 +109,11 @@ package final class Inspector: @unchecked Sendable {
             .childChannelInitializer { [self] channel in
                 // A connection over the cap is closed at once; each one leaves the count when
                 // it closes.
-                let open = connections.withLockedValue { count in
+                let open = connections.withLock { count in
                     count += 1
                     return count
                 }
-                channel.closeFuture.whenComplete { [connections] _ in connections.withLockedValue { $0 -= 1 } }
+                channel.closeFuture.whenComplete { [connections] _ in connections.withLock { $0 -= 1 } }
                 guard open <= connectionLimit else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
@@ -242,29 +241,32 @@ package final class Inspector: @unchecked Sendable {
         default: break
         }
         let message = Messages.event(
-            event, snapshot: snapshotLocked(routes: event.kind == .reloaded || event.kind == .deviceChanged))
+            event,
+            snapshot: session.withHost {
+                snapshotLocked($0, routes: event.kind == .reloaded || event.kind == .deviceChanged)
+            })
         clients.send(message)
     }
 
     /// The whole state a page draws, as JSON. Takes the session's lock.
     func snapshot(routes: Bool) -> String {
-        session.withHost { _ in snapshotLocked(routes: routes) }
+        session.withHost { snapshotLocked($0, routes: routes) }
     }
 
     /// A fresh snapshot when the session is free; while it works (a slow dispatch), the last
     /// one with `"busy": true`, so the network side never waits on the session.
     func snapshotWithoutWaiting() -> String? {
-        if let fresh = session.withHostIfFree({ _ in snapshotLocked(routes: true) }) { return fresh }
-        return latest.withLockedValue { $0 }.map { "{\"busy\":true," + $0.dropFirst() }
+        if let fresh = session.withHostIfFree({ snapshotLocked($0, routes: true) }) { return fresh }
+        return latest.withLock { $0 }.map { "{\"busy\":true," + $0.dropFirst() }
     }
 
-    private func snapshotLocked(routes: Bool) -> String {
+    private func snapshotLocked(_ host: RouteScriptHost, routes: Bool) -> String {
         let text = Messages.snapshot(
-            host: session.hostUnderLock, script: scriptName, history: routes ? session.history : nil,
+            host: host, script: scriptName, history: routes ? session.history : nil,
             historyCount: session.historyCount, historyDropped: session.historyDropped,
             current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings,
             canUndo: session.canUndo, canRedo: session.canRedo, routes: routes)
-        if routes { latest.withLockedValue { $0 = text } }
+        if routes { latest.withLock { $0 = text } }
         return text
     }
 }
@@ -275,11 +277,11 @@ final class WorkLimiter: Sendable {
         var perOwner: [ObjectIdentifier: Int] = [:]
         var total = 0
     }
-    private let counts = NIOLockedValueBox(Counts())
+    private let counts = Locked(Counts())
 
     /// Counts one more for `owner` when both limits allow it.
     func enter(_ owner: ObjectIdentifier, limit: Int, total maximum: Int) -> Bool {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             let mine = counts.perOwner[owner, default: 0]
             guard mine < limit, counts.total < maximum else { return false }
             counts.perOwner[owner] = mine + 1
@@ -289,7 +291,7 @@ final class WorkLimiter: Sendable {
     }
 
     func leave(_ owner: ObjectIdentifier) {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             guard let mine = counts.perOwner[owner] else { return }
             counts.perOwner[owner] = mine > 1 ? mine - 1 : nil
             counts.total -= 1
@@ -299,15 +301,15 @@ final class WorkLimiter: Sendable {
 
 /// The pages connected over WebSocket, and a bounded, non-blocking send to each.
 final class Clients: Sendable {
-    private let channels = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+    private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
 
-    func add(_ channel: any Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
-    func remove(_ channel: any Channel) { channels.withLockedValue { $0[ObjectIdentifier(channel)] = nil } }
+    func add(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = nil } }
 
     /// Queues `text` to every page on its own event loop; a page that stopped reading (its
     /// queue is over the high-water mark) is disconnected instead of holding anyone up.
     func send(_ text: String) {
-        for channel in channels.withLockedValue({ Array($0.values) }) { Self.send(text, to: channel) }
+        for channel in channels.withLock({ Array($0.values) }) { Self.send(text, to: channel) }
     }
 
     static func send(_ text: String, to channel: any Channel) {
@@ -324,7 +326,7 @@ final class Clients: Sendable {
     }
 
     func closeAll() {
-        for channel in channels.withLockedValue({ Array($0.values) }) { channel.close(promise: nil) }
+        for channel in channels.withLock({ Array($0.values) }) { channel.close(promise: nil) }
     }
 
     #if canImport(Glibc)

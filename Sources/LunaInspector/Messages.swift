@@ -116,9 +116,9 @@ extension Inspector {
 
     /// `explain` as JSON: every route tried, why it failed, the winner and its guards.
     func explanation(_ request: String) -> String? {
-        guard let explanation = try? session.explain(request) else { return nil }
-        return session.withHost { host -> String? in
-            guard let tree = host.routeTree else { return nil }
+        // One lock acquisition: the explanation's route indexes are read in the tree that made them.
+        session.withHost { host -> String? in
+            guard let explanation = try? host.explain(request), let tree = host.routeTree else { return nil }
             let attempts = explanation.attempts.map { attempt in
                 "{\"pattern\":\(JSONWriter.quoted(Lint.show(attempt.pattern))),\"matched\":\(attempt.outcome == .matched),\"reason\":\(JSONWriter.quoted(attempt.reason))}"
             }

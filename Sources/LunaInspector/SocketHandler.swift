@@ -1,6 +1,5 @@
 import Dispatch
 import LunaLive
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 import RouteCore
@@ -27,7 +26,7 @@ final class SocketHandler: ChannelInboundHandler {
         let channel = context.channel
         inspector.clients.add(channel)
         // The last snapshot at once (the session may be busy), then a fresh one.
-        if let latest = inspector.latest.withLockedValue({ $0 }) {
+        if let latest = inspector.latest.withLock({ $0 }) {
             Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
         }
         schedule(channel) { inspector in inspector.snapshotMessage() }

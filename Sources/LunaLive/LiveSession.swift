@@ -15,10 +15,15 @@ import RouteScript
 /// _ = try session.dispatch("books/42")     // observers see .dispatched
 /// try session.undo()                       // back to the state before it
 /// ```
+// Unchecked: every stored property is read and written only inside `lock` (the host, the
+// history, the observers), which is what makes one session safe to share between the REPL's
+// thread and the inspector's event loops.
 package final class LiveSession: @unchecked Sendable {
     /// The host. Touch it only inside ``withHost(_:)``.
     private let host: RouteScriptHost
-    private let lock = RecursiveLock()
+    /// Re-entrant: the session's operations call one another, and observers called under it may
+    /// read the session.
+    private let lock = ReentrantGate()
     private var observers: [(id: Int, handler: (LiveEvent) -> Void)] = []
     private var nextObserver = 0
     private let clock = ContinuousClock()
@@ -44,25 +49,21 @@ package final class LiveSession: @unchecked Sendable {
         self.started = clock.now
     }
 
-    /// The host, for a caller already holding the lock (inside ``withHost(_:)`` or an
-    /// observer) or running alone (tests, a REPL without an inspector).
-    package var hostUnderLock: RouteScriptHost { host }
-
     /// Runs `body` with the host, under the session's lock (the REPL's Lua evaluation,
     /// rendering, completion).
     package func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
-        try lock.locked { try body(host) }
+        try lock.enter { try body(host) }
     }
 
     /// Runs `body` with the host when no other thread is working on the session; nil at once
     /// when one is (the inspector's network side never waits behind a slow dispatch).
     package func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
-        try lock.lockedIfFree { try body(host) }
+        try lock.enterIfFree { try body(host) }
     }
 
     /// Registers an observer; it is called for every event until the token is cancelled.
     package func observe(_ handler: @escaping (LiveEvent) -> Void) -> ObserverToken {
-        lock.locked {
+        lock.enter {
             nextObserver += 1
             observers.append((nextObserver, handler))
             return ObserverToken(id: nextObserver, session: self)
@@ -70,7 +71,7 @@ package final class LiveSession: @unchecked Sendable {
     }
 
     func removeObserver(_ id: Int) {
-        lock.locked { observers.removeAll { $0.id == id } }
+        lock.enter { observers.removeAll { $0.id == id } }
     }
 
     // MARK: Operations
@@ -106,7 +107,7 @@ package final class LiveSession: @unchecked Sendable {
     ) throws
         -> RouteScriptHost.Outcome?
     {
-        try lock.locked {
+        try lock.enter {
             do {
                 let outcome = try host.setFlag(name, value)
                 record(
@@ -134,13 +135,13 @@ package final class LiveSession: @unchecked Sendable {
 
     /// Explains a request; changes nothing and records nothing.
     package func explain(_ request: String) throws -> MatchExplanation {
-        try lock.locked { try host.explain(request) }
+        try lock.enter { try host.explain(request) }
     }
 
     /// Back to the script's initial state (nothing shown): every presentable is unwound. The
     /// history keeps going; `save-test` starts from the last reset.
     package func reset(from origin: LiveEvent.Origin = .repl) throws {
-        try lock.locked {
+        try lock.enter {
             do {
                 _ = try host.restore(.initial)
                 record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
@@ -154,16 +155,16 @@ package final class LiveSession: @unchecked Sendable {
     // MARK: History
 
     /// The history kept (the last ``maximumHistory`` entries), oldest first.
-    package var history: [HistoryEntry] { lock.locked { entries } }
+    package var history: [HistoryEntry] { lock.enter { entries } }
 
     /// How many entries the history has had (kept and dropped).
-    package var historyCount: Int { lock.locked { dropped + entries.count } }
+    package var historyCount: Int { lock.enter { dropped + entries.count } }
 
     /// How many of the oldest entries were dropped to keep the history bounded.
-    package var historyDropped: Int { lock.locked { dropped } }
+    package var historyDropped: Int { lock.enter { dropped } }
 
     /// The index of the entry on screen, if any.
-    package var currentEntry: Int? { lock.locked { position } }
+    package var currentEntry: Int? { lock.enter { position } }
 
     /// Goes back to the state of entry `index` (and can be undone): the plan from the state on screen to that
     /// state, applied through the presenters like any dispatch (kept presentables are
@@ -171,7 +172,7 @@ package final class LiveSession: @unchecked Sendable {
     /// reached by dispatching its request on the current tree.
     @discardableResult
     package func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.locked {
+        try lock.enter {
             let before = position
             let redo = redoStack
             undoStack.append(before)
@@ -185,7 +186,7 @@ package final class LiveSession: @unchecked Sendable {
     }
 
     private func move(to index: Int, from origin: LiveEvent.Origin) throws -> RouteScriptHost.Outcome? {
-        try lock.locked {
+        try lock.enter {
             guard index >= dropped, entries.indices.contains(index - dropped) else {
                 if index >= 0, index < dropped {
                     throw LiveSessionError(
@@ -218,7 +219,7 @@ package final class LiveSession: @unchecked Sendable {
     /// or travel), as an editor's undo does; ``redo(from:)`` goes forward again.
     @discardableResult
     package func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.locked {
+        try lock.enter {
             // Entries dropped from the history cannot be gone back to.
             while let last = undoStack.last, let index = last, index < dropped { undoStack.removeLast() }
             guard let last = undoStack.last, let target = last, let current = position else {
@@ -238,7 +239,7 @@ package final class LiveSession: @unchecked Sendable {
     /// Goes forward to what the last ``undo(from:)`` left.
     @discardableResult
     package func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.locked {
+        try lock.enter {
             guard let target = redoStack.last, target >= dropped else {
                 throw LiveSessionError("there is nothing to redo")
             }
@@ -254,8 +255,8 @@ package final class LiveSession: @unchecked Sendable {
     }
 
     /// Whether ``undo(from:)`` and ``redo(from:)`` have somewhere to go (for buttons).
-    package var canUndo: Bool { lock.locked { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
-    package var canRedo: Bool { lock.locked { redoStack.last.map { $0 >= dropped } ?? false } }
+    package var canUndo: Bool { lock.enter { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
+    package var canRedo: Bool { lock.enter { redoStack.last.map { $0 >= dropped } ?? false } }
 
     // MARK: Recording
 
@@ -263,7 +264,7 @@ package final class LiveSession: @unchecked Sendable {
         _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin, detail: String? = nil,
         _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
     ) throws -> RouteScriptHost.Outcome {
-        try lock.locked {
+        try lock.enter {
             do {
                 let outcome = try body(host)
                 // `back` names no request: the entry shows where it went.
@@ -281,7 +282,7 @@ package final class LiveSession: @unchecked Sendable {
         _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?,
         _ body: (RouteScriptHost) throws -> ReloadSummary
     ) throws -> ReloadSummary {
-        try lock.locked {
+        try lock.enter {
             do {
                 let summary = try body(host)
                 generation += 1

@@ -88,4 +88,16 @@ package final class ReentrantGate: Sendable {
             return try body()
         }
     }
+
+    /// Runs `body` holding the gate when no other thread holds it; nil (without waiting) when
+    /// one does.
+    package func enterIfFree<T>(_ body: () throws -> T) rethrows -> T? {
+        let me = Self.currentThread
+        if holder.withLock({ $0 == me }) { return try body() }
+        return try work.withLockIfFree { _ in
+            holder.withLock { $0 = me }
+            defer { holder.withLock { $0 = nil } }
+            return try body()
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import LunaLive
 import LunaTest
 import RouteCore
 import RouteScript
@@ -21,7 +22,7 @@ import Testing
         #expect(
             firstLine(session, #"go book|{"id": 42, "title": "Dune Messiah"}"#)
                 == #"book|{"id": 42, "title": "Dune Messiah"} → books/:id (book)  id=42"#)
-        #expect(session.host.tree?.rendered().contains(#"screen books/:id "Dune Messiah""#) == true)
+        #expect(session.live.withHost { $0.tree }?.rendered().contains(#"screen books/:id "Dune Messiah""#) == true)
     }
 
     @Test func quotesGroupAndKeepIsOnlyATrailingWord() throws {
@@ -29,7 +30,7 @@ import Testing
         #expect(firstLine(session, #"go "books/7""#) == "books/7 → books/:id (book)  id=7")
         _ = session.execute("go today")
         #expect(firstLine(session, "go 'books' --keep") == "books → books")
-        #expect(session.host.state.request?.path == "books/7")
+        #expect(session.live.withHost { $0.state }.request?.path == "books/7")
         #expect(
             firstLine(session, "go books --kep")
                 == "error: usage: go PATH [--keep]: unknown option '--kep' (did you mean '--keep'?)")
@@ -88,11 +89,12 @@ import Testing
         _ = session.execute("go today/story/news/7")
         let back = session.execute("back").lines.joined(separator: "\n")
         #expect(back.hasPrefix("back → today\n  plan:\n    unwind today/story/:type/:id"))
-        #expect(session.host.tree?.rendered().contains("Story") == false)
+        #expect(session.live.withHost { $0.tree }?.rendered().contains("Story") == false)
         #expect(firstLine(session, "back") == "error: there is no screen to go back to and no modal to dismiss")
         let sync = session.execute("sync books/3").lines.joined(separator: "\n")
         #expect(sync.contains("create books/:id") && !sync.contains("setStack"))
-        #expect(session.host.tree?.rendered().contains(#"stack stack:books "Books" (selected)"#) == true)
+        #expect(
+            session.live.withHost { $0.tree }?.rendered().contains(#"stack stack:books "Books" (selected)"#) == true)
     }
 
     @Test func jsonModeFramesEverything() throws {
