@@ -82,11 +82,7 @@ package final class ReentrantGate: Sendable {
     package func enter<T>(_ body: () throws -> T) rethrows -> T {
         let me = Self.currentThread
         if holder.withLock({ $0 == me }) { return try body() }
-        return try work.withLock { _ in
-            holder.withLock { $0 = me }
-            defer { holder.withLock { $0 = nil } }
-            return try body()
-        }
+        return try work.withLock { _ in try holding(me, body) }
     }
 
     /// Runs `body` holding the gate when no other thread holds it; nil (without waiting) when
@@ -94,10 +90,13 @@ package final class ReentrantGate: Sendable {
     package func enterIfFree<T>(_ body: () throws -> T) rethrows -> T? {
         let me = Self.currentThread
         if holder.withLock({ $0 == me }) { return try body() }
-        return try work.withLockIfFree { _ in
-            holder.withLock { $0 = me }
-            defer { holder.withLock { $0 = nil } }
-            return try body()
-        }
+        return try work.withLockIfFree { _ in try holding(me, body) }
+    }
+
+    /// `body`, with `me` recorded as the holder while it runs (the caller holds `work`).
+    private func holding<T>(_ me: UInt, _ body: () throws -> T) rethrows -> T {
+        holder.withLock { $0 = me }
+        defer { holder.withLock { $0 = nil } }
+        return try body()
     }
 }
