@@ -26,6 +26,11 @@ import RouteScript
 /// let inspector = Inspector(session: session, scriptName: "books.lua")
 /// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
 /// ```
+// Unchecked: `serverChannel`, `observer` and `allowedHosts` are written only by `start` and
+// `stop` (before the server accepts and after it closed); `reloadError` and `reloadWarnings`
+// only by `broadcast`, which runs in the session's observer under the session's gate, as do
+// the snapshots that read them; the counters are `Locked`. The event loops read the rest,
+// which is immutable.
 package final class Inspector: @unchecked Sendable {
     package struct Configuration: Sendable {
         /// The address to bind (loopback unless the user asks).

@@ -16,9 +16,9 @@
 ///
 /// (`Synchronization.Mutex` would be the standard type, but it needs iOS 18 / macOS 15 and
 /// RouteCore supports iOS 16 / macOS 13.)
+// Unchecked: `state` is only touched between `pthread_mutex_lock` and `pthread_mutex_unlock`
+// of `mutex` (in `withLock` and `withLockIfFree`); that is what makes sharing the object safe.
 package final class Locked<State>: @unchecked Sendable {
-    // Unchecked: `state` is only touched between `pthread_mutex_lock` and
-    // `pthread_mutex_unlock` of `mutex`; that is what makes sharing the object safe.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
