@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLuaShims"]),
         .testTarget(
             name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
-        .testTarget(name: "LunaTestTests", dependencies: ["LunaTest"], exclude: ["Fixtures"]),
+        .testTarget(name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive"], exclude: ["Fixtures"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
         .testTarget(
             name: "LunaInspectorTests",

@@ -44,7 +44,7 @@ package final class ReplLoop {
         if echoPageEvents {
             let others = self.others
             let json = session.json
-            observer = session.live.observe { event in
+            observer = session.live.observe { event, _ in
                 guard event.origin == .page, let line = Self.describe(event, json: json) else { return }
                 others.post(line)
             }
@@ -150,7 +150,7 @@ package final class ReplLoop {
         if let entry = event.entry {
             text = entry.line
         } else if let error = event.error {
-            text = "error: " + ErrorReport.describe(error).message
+            text = "error: " + Failure(error).message
         } else if event.kind == .travelled {
             text = "travelled"
         } else {

@@ -27,10 +27,8 @@ import RouteScript
 /// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
 /// ```
 // Unchecked: `serverChannel`, `observer` and `allowedHosts` are written only by `start` and
-// `stop` (before the server accepts and after it closed); `reloadError` and `reloadWarnings`
-// only by `broadcast`, which runs in the session's observer under the session's gate, as do
-// the snapshots that read them; the counters are `Locked`. The event loops read the rest,
-// which is immutable.
+// `stop` (before the server accepts and after it closed); the counters and the last snapshot
+// are `Locked`. The event loops read the rest, which is immutable.
 package final class Inspector: @unchecked Sendable {
     package struct Configuration: Sendable {
         /// The address to bind (loopback unless the user asks).
@@ -75,10 +73,6 @@ package final class Inspector: @unchecked Sendable {
     private let connections = Locked(0)
     /// The last full snapshot, served while the session is busy.
     let latest = Locked<String?>(nil)
-    /// The last failed reload (cleared by the next good one), for pages that connect later.
-    private(set) var reloadError: String?
-    /// The last reload's warnings (a request that no longer matches, the lint's findings).
-    private(set) var reloadWarnings: [String] = []
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -141,7 +135,7 @@ package final class Inspector: @unchecked Sendable {
         var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
         hosts.insert(Self.hostHeader(configuration.host, port))
         allowedHosts = hosts
-        observer = session.observe { [weak self] event in self?.broadcast(event) }
+        observer = session.observe { [weak self] event, reader in self?.broadcast(event, reader) }
         return url
     }
 
@@ -236,42 +230,30 @@ package final class Inspector: @unchecked Sendable {
 
     /// Sends an event to every page; called under the session's lock, so it only encodes
     /// and hands the text to each page's event loop.
-    private func broadcast(_ event: LiveEvent) {
-        switch event.kind {
-        case .reloadFailed: reloadError = event.error.map { ErrorReport.describe($0).message }
-        case .reloaded, .deviceChanged:
-            reloadError = nil
-            // The reload's warnings stay on the page until the next reload.
-            reloadWarnings = (event.summary?.warning.map { [$0] } ?? []) + (event.summary?.lint ?? [])
-        default: break
-        }
-        let message = Messages.event(
-            event,
-            snapshot: session.withHost {
-                snapshotLocked($0, routes: event.kind == .reloaded || event.kind == .deviceChanged)
-            })
-        clients.send(message)
+    private func broadcast(_ event: LiveEvent, _ reader: SessionReader) {
+        let routes = event.kind == .reloaded || event.kind == .deviceChanged
+        clients.send(Messages.event(event, snapshot: remember(reader.snapshot(routes: routes))))
     }
 
-    /// The whole state a page draws, as JSON. Takes the session's lock.
-    func snapshot(routes: Bool) -> String {
-        session.withHost { snapshotLocked($0, routes: routes) }
+    /// The whole state a page draws, as JSON.
+    func snapshot() -> String {
+        guard case .snapshot(let view)? = try? session.perform(.snapshot(routes: true)) else { return "null" }
+        return remember(view)
     }
 
     /// A fresh snapshot when the session is free; while it works (a slow dispatch), the last
     /// one with `"busy": true`, so the network side never waits on the session.
     func snapshotWithoutWaiting() -> String? {
-        if let fresh = session.withHostIfFree({ snapshotLocked($0, routes: true) }) { return fresh }
+        if case .snapshot(let view)? = (try? session.performIfFree(.snapshot(routes: true))) ?? nil {
+            return remember(view)
+        }
         return latest.withLock { $0 }.map { "{\"busy\":true," + $0.dropFirst() }
     }
 
-    private func snapshotLocked(_ host: RouteScriptHost, routes: Bool) -> String {
-        let text = Messages.snapshot(
-            host: host, script: scriptName, history: routes ? session.history : nil,
-            historyCount: session.historyCount, historyDropped: session.historyDropped,
-            current: session.currentEntry, reloadError: reloadError, reloadWarnings: reloadWarnings,
-            canUndo: session.canUndo, canRedo: session.canRedo, routes: routes)
-        if routes { latest.withLock { $0 = text } }
+    /// The snapshot's JSON; a full one is kept for pages that connect while the session works.
+    private func remember(_ view: SnapshotView) -> String {
+        let text = view.json(script: scriptName)
+        if view.routes != nil { latest.withLock { $0 = text } }
         return text
     }
 }

@@ -29,7 +29,7 @@ final class SocketHandler: ChannelInboundHandler {
         if let latest = inspector.latest.withLock({ $0 }) {
             Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
         }
-        schedule(channel) { inspector in inspector.snapshotMessage() }
+        schedule(channel) { inspector in "{\"type\":\"snapshot\",\"snapshot\":" + inspector.snapshot() + "}" }
         let idle = inspector.configuration.socketIdleTimeout
         let tick = TimeAmount.nanoseconds(idle.nanoseconds / 3)
         // Read and written on this channel's event loop only (the box checks it).
@@ -70,9 +70,12 @@ final class SocketHandler: ChannelInboundHandler {
         else {
             return Clients.send(
                 Messages.failure(
-                    id: id, kind: "busy",
-                    message:
-                        "too many requests in flight (\(inspector.configuration.maxRequestsPerPage) per page); send the next when one is answered"
+                    id: id,
+                    Failure(
+                        kind: "busy",
+                        message:
+                            "too many requests in flight (\(inspector.configuration.maxRequestsPerPage) per page); send the next when one is answered"
+                    )
                 ), to: channel)
         }
         inspector.work.async {
@@ -107,8 +110,11 @@ final class SocketHandler: ChannelInboundHandler {
                 pending = []
                 return reply(
                     Messages.failure(
-                        id: nil, kind: "invalidMessage",
-                        message: "the message is larger than \(inspector.configuration.maxMessageBytes) bytes"), context
+                        id: nil,
+                        Failure(
+                            kind: "invalidMessage",
+                            message: "the message is larger than \(inspector.configuration.maxMessageBytes) bytes")),
+                    context
                 )
             }
             guard frame.fin else { return }
@@ -116,7 +122,11 @@ final class SocketHandler: ChannelInboundHandler {
             pending = []
             guard pendingIsText, let text = String(validUTF8: bytes) else {
                 return reply(
-                    Messages.failure(id: nil, kind: "invalidMessage", message: "messages are UTF-8 JSON text"), context)
+                    Messages.failure(
+                        id: nil,
+                        Failure(
+                            kind: "invalidMessage",
+                            message: "messages are UTF-8 JSON text")), context)
             }
             handle(text, context)
         case .ping:
@@ -139,7 +149,12 @@ final class SocketHandler: ChannelInboundHandler {
         do { request = try PageRequest(parsing: text) } catch {
             // The reply keeps the message's id when it has one, so the page can match it.
             let id = (try? JSONValue.parse(text))?["id"]?.integer
-            return reply(Messages.failure(id: id, kind: "invalidMessage", message: "\(error)"), context)
+            return reply(
+                Messages.failure(
+                    id: id,
+                    Failure(
+                        kind: "invalidMessage",
+                        message: "\(error)")), context)
         }
         schedule(context.channel, id: request.id) { inspector in inspector.perform(request) }
     }

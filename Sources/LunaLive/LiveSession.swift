@@ -6,36 +6,148 @@ import RouteScript
 /// what one view does shows in all of them.
 ///
 /// The session is thread-safe: the REPL calls it from the main thread, the inspector from
-/// its server's threads. Each operation runs under one lock; observers are called under that
-/// lock, in order, and must only hand the event on (never block).
+/// its server's threads. Its state (the host, the history, the observers) is one value behind
+/// one lock, taken once per ``perform(_:from:)``; observers are called under that lock, in
+/// order, get a ``SessionReader`` for what they draw, and must only hand the event on.
 ///
 /// ```swift
 /// let session = LiveSession(host: try RouteScriptHost(contentsOf: "examples/books.lua"))
-/// let token = session.observe { event in print(event.kind) }
-/// _ = try session.dispatch("books/42")     // observers see .dispatched
-/// try session.undo()                       // back to the state before it
+/// let token = session.observe { event, _ in print(event.kind) }
+/// let view = try session.perform(.dispatch("books/42"))   // observers see .dispatched
+/// print(view.text(.plain).joined(separator: "\n"))
+/// try session.perform(.undo)                              // back to the state before it
 /// ```
-// Unchecked: every stored property is read and written only inside `lock` (the host, the
-// history, the observers), which is what makes one session safe to share between the REPL's
-// thread and the inspector's event loops.
-package final class LiveSession: @unchecked Sendable {
-    /// The host. Touch it only inside ``withHost(_:)``.
-    private let host: RouteScriptHost
-    /// Re-entrant: the session's operations call one another, and observers called under it may
-    /// read the session.
-    private let lock = ReentrantGate()
-    private var observers: [(id: Int, handler: (LiveEvent) -> Void)] = []
-    private var nextObserver = 0
-    private let clock = ContinuousClock()
-    private let started: ContinuousClock.Instant
-    /// The last ``maximumHistory`` changes (up to a tenth more), oldest first.
-    private var entries: [HistoryEntry] = []
-    /// Entries dropped from the front (the oldest); entry `k` is `entries[k - dropped]`.
-    private var dropped = 0
+package final class LiveSession: Sendable {
+    private let state: Locked<SessionState>
+
     /// The history entries always kept: older ones are dropped (a tenth at a time), and counted.
     package static let maximumHistory = 1_000
+
+    package init(host: RouteScriptHost) {
+        state = Locked(SessionState(host: host))
+    }
+
+    /// Runs one command under the session's lock: what it changed is recorded and observed
+    /// before this returns; the view holds values only.
+    @discardableResult
+    package func perform(_ command: Command, from origin: LiveEvent.Origin = .repl) throws(Failure) -> View {
+        do { return try state.withLock { try $0.perform(command, origin: origin) } } catch { throw Failure(error) }
+    }
+
+    /// Runs `body` with the host under the session's lock (loading a script, reading what
+    /// files to watch, a test's checks). Not from an observer: the lock is held there.
+    package func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
+        try state.withLock { try body($0.host) }
+    }
+
+    /// Runs `body` with the host when no other thread is working on the session; nil at once
+    /// when one is (the inspector's network side never waits behind a slow dispatch).
+    package func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
+        try state.withLockIfFree { try body($0.host) }
+    }
+
+    /// ``perform(_:from:)`` when no other thread is working on the session; nil at once when
+    /// one is.
+    package func performIfFree(_ command: Command, from origin: LiveEvent.Origin = .repl) throws(Failure) -> View? {
+        do { return try state.withLockIfFree { try $0.perform(command, origin: origin) } } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// Registers an observer; it is called for every event until the token is cancelled.
+    package func observe(_ handler: @escaping (LiveEvent, SessionReader) -> Void) -> ObserverToken {
+        state.withLock { state in
+            state.nextObserver += 1
+            state.observers.append((state.nextObserver, handler))
+            return ObserverToken(id: state.nextObserver, session: self)
+        }
+    }
+
+    func removeObserver(_ id: Int) {
+        state.withLock { $0.observers.removeAll { $0.id == id } }
+    }
+
+    // MARK: Shorthands (tests and the inspector's replies)
+
+    /// Dispatches a request, records it and tells the observers.
+    @discardableResult
+    package func dispatch(
+        _ request: String, keepStack: Bool = false, from origin: LiveEvent.Origin = .repl
+    ) throws -> RouteScriptHost.Outcome? {
+        try perform(.dispatch(request, keepStack: keepStack), from: origin).change?.outcome
+    }
+
+    @discardableResult
+    package func back(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try perform(.back, from: origin).change?.outcome
+    }
+
+    @discardableResult
+    package func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try perform(.undo, from: origin).change?.outcome
+    }
+
+    @discardableResult
+    package func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try perform(.redo, from: origin).change?.outcome
+    }
+
+    @discardableResult
+    package func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
+        try perform(.travel(index), from: origin).change?.outcome
+    }
+
+    /// The history kept (the last ``maximumHistory`` entries), oldest first.
+    package var history: [HistoryEntry] { state.withLock { $0.entries } }
+    /// How many entries the history has had (kept and dropped).
+    package var historyCount: Int { state.withLock { $0.dropped + $0.entries.count } }
+    /// How many of the oldest entries were dropped to keep the history bounded.
+    package var historyDropped: Int { state.withLock { $0.dropped } }
+    /// The index of the entry on screen, if any.
+    package var currentEntry: Int? { state.withLock { $0.position } }
+
+    package static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// What an observer may read while it is called (under the session's lock): valid only
+/// during the call.
+package struct SessionReader {
+    fileprivate let state: SessionState
+
+    /// What a page draws now.
+    package func snapshot(routes: Bool) -> SnapshotView { state.snapshot(routes: routes) }
+}
+
+/// Keeps an observer registered; ``cancel()`` (or dropping every copy's session) stops it.
+package struct ObserverToken: Sendable {
+    let id: Int
+    weak var session: LiveSession?
+
+    package func cancel() { session?.removeObserver(id) }
+}
+
+/// A session operation that could not be done (no such history entry, nothing to undo).
+package struct LiveSessionError: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
+/// Everything a session holds, behind its one lock.
+final class SessionState {
+    let host: RouteScriptHost
+    var observers: [(id: Int, handler: (LiveEvent, SessionReader) -> Void)] = []
+    var nextObserver = 0
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    /// The last ``LiveSession/maximumHistory`` changes (up to a tenth more), oldest first.
+    var entries: [HistoryEntry] = []
+    /// Entries dropped from the front (the oldest); entry `k` is `entries[k - dropped]`.
+    var dropped = 0
     /// The entry whose state is on screen (moves with undo and goto).
-    private var position: Int?
+    var position: Int?
     /// Bumped by every successful reload: states of an older tree cannot be restored directly.
     private var generation = 0
     /// The entry on screen before each action, newest last (`undo` goes back to it) — as an
@@ -43,256 +155,240 @@ package final class LiveSession: @unchecked Sendable {
     private var undoStack: [Int?] = []
     /// Entries undone, newest last (`redo` goes back to them); any new action clears it.
     private var redoStack: [Int] = []
+    /// The last failed reload (cleared by the next good one), for pages that connect later.
+    private var reloadError: String?
+    /// The last reload's warnings (a request that no longer matches, the lint's findings).
+    private var reloadWarnings: [String] = []
 
-    package init(host: RouteScriptHost) {
+    init(host: RouteScriptHost) {
         self.host = host
         self.started = clock.now
     }
 
-    /// Runs `body` with the host, under the session's lock (the REPL's Lua evaluation,
-    /// rendering, completion).
-    package func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
-        try lock.enter { try body(host) }
-    }
+    private var maximumHistory: Int { LiveSession.maximumHistory }
 
-    /// Runs `body` with the host when no other thread is working on the session; nil at once
-    /// when one is (the inspector's network side never waits behind a slow dispatch).
-    package func withHostIfFree<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T? {
-        try lock.enterIfFree { try body(host) }
-    }
-
-    /// Registers an observer; it is called for every event until the token is cancelled.
-    package func observe(_ handler: @escaping (LiveEvent) -> Void) -> ObserverToken {
-        lock.enter {
-            nextObserver += 1
-            observers.append((nextObserver, handler))
-            return ObserverToken(id: nextObserver, session: self)
+    /// Runs `command`; any error comes out as a ``Failure`` (with the request it concerned and
+    /// its location as the user gave the script).
+    func perform(_ command: Command, origin: LiveEvent.Origin) throws(Failure) -> View {
+        do { return try run(command, origin: origin) } catch {
+            let request: String? =
+                switch command {
+                case .dispatch(let request, _), .sync(let request), .explain(let request): request
+                case .flag: host.state.requested
+                default: nil
+                }
+            throw Failure(error, request: request).relocated(script: host.path)
         }
     }
 
-    func removeObserver(_ id: Int) {
-        lock.enter { observers.removeAll { $0.id == id } }
-    }
-
-    // MARK: Operations
-
-    /// Dispatches a request, records it and tells the observers.
-    @discardableResult
-    package func dispatch(
-        _ request: String, keepStack: Bool = false, from origin: LiveEvent.Origin = .repl
-    ) throws
-        -> RouteScriptHost.Outcome
-    {
-        try change(.dispatch, request: request, origin: origin, detail: keepStack ? "--keep" : nil) {
-            try $0.dispatch(request, keepStack: keepStack)
-        }
-    }
-
-    /// Records a change the UI already made (`sync`: the plan keeps only create, update and unwind).
-    @discardableResult
-    package func sync(_ request: String, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
-        try change(.sync, request: request, origin: origin) { try $0.sync(request) }
-    }
-
-    /// The user went back: pops the top stack or dismisses the top modal.
-    @discardableResult
-    package func back(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome {
-        try change(.back, request: nil, origin: origin) { try $0.back() }
-    }
-
-    /// Sets (nil clears) an app flag; the current request is resolved again.
-    @discardableResult
-    package func setFlag(
-        _ name: String, _ value: String?, from origin: LiveEvent.Origin = .repl
-    ) throws
-        -> RouteScriptHost.Outcome?
-    {
-        try lock.enter {
-            do {
+    private func run(_ command: Command, origin: LiveEvent.Origin) throws -> View {
+        switch command {
+        case .dispatch(let request, let keep):
+            return try change(.dispatch, request: request, origin: origin, detail: keep ? "--keep" : nil) {
+                try $0.dispatch(request, keepStack: keep)
+            }
+        case .sync(let request):
+            return try change(.sync, request: request, origin: origin) { try $0.sync(request) }
+        case .open(let id, let params, let keep):
+            let request = try filled(id, params)
+            return try change(.dispatch, request: request, origin: origin, detail: keep ? "--keep" : nil) {
+                try $0.dispatch(request, keepStack: keep)
+            }
+        case .back:
+            return try change(.back, request: nil, origin: origin) { try $0.back() }
+        case .undo: return try undo(origin)
+        case .redo: return try redo(origin)
+        case .travel(let index): return try travel(to: index, origin: origin)
+        case .reset:
+            return try failing(origin, request: nil) {
+                _ = try host.restore(.initial)
+                record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
+                return .reset
+            }
+        case .flag(let name, let value):
+            return try failing(origin, request: nil) {
                 let outcome = try host.setFlag(name, value)
                 record(
                     .flag, request: outcome?.request, outcome: outcome, summary: nil, origin: origin,
                     detail: value.map { "\(name)=\($0)" } ?? "\(name) cleared")
-                return outcome
-            } catch {
-                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
-                throw error
+                return .flag(
+                    name: name, value: value, change: outcome.map { ChangeView($0, tree: host.tree) },
+                    flags: host.options.flags)
             }
+        case .device(let device):
+            return try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
+        case .reload:
+            return try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
+        case .explain(let request): return .explain(try ExplainView(request, host: host))
+        case .state: return .state(StateView(host))
+        case .tree: return .tree(TreeView(host.tree))
+        case .routes: return .routes(RouteRow.table(try loadedTree()))
+        case .flags: return .flags(host.options.flags)
+        case .history(let before):
+            guard let before else { return .history(HistoryView(entries: entries, current: position)) }
+            let page = entries.filter { $0.index < before }.suffix(SnapshotView.historyPage)
+            return .history(HistoryView(entries: Array(page), current: position))
+        case .path(let name, let values):
+            return .path(try loadedTree().path(forRouteNamed: name, values: values))
+        case .recording(let name): return .recording(try recording(name))
+        case .evaluate(let chunk, let allowIncomplete):
+            if allowIncomplete, host.isIncomplete(chunk) { return .incomplete }
+            return .values(try host.evaluate(chunk))
+        case .snapshot(let routes): return .snapshot(snapshot(routes: routes))
         }
     }
 
-    /// Re-evaluates the script for another device, keeping the state.
-    @discardableResult
-    package func setDevice(_ device: Device, from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
-        try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
+    private func loadedTree() throws -> RouteTree {
+        guard let tree = host.routeTree else { throw RouteScriptError(.notLoaded, "no script is loaded") }
+        return tree
     }
 
-    /// Reloads the script now (or because the watcher saw a save).
-    @discardableResult
-    package func reload(from origin: LiveEvent.Origin = .repl) throws -> ReloadSummary {
-        try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
+    /// The request that opens endpoint `id` with `params`.
+    private func filled(_ id: String, _ params: [String: String]) throws -> String {
+        let tree = try loadedTree()
+        guard let node = tree.nodeIndex[id] else { throw RouteError(.unknownRoute, "no node '\(id)' in the tree") }
+        return try tree.request(for: node, params: params).original
     }
 
-    /// Explains a request; changes nothing and records nothing.
-    package func explain(_ request: String) throws -> MatchExplanation {
-        try lock.enter { try host.explain(request) }
+    func snapshot(routes: Bool) -> SnapshotView {
+        let tree = host.routeTree
+        return SnapshotView(
+            device: host.options.device, flags: host.options.flags, tree: TreeView(host.tree),
+            state: StateView(host), current: position, historyCount: dropped + entries.count,
+            historyDropped: dropped, reloadError: reloadError, reloadWarnings: reloadWarnings, canUndo: canUndo,
+            canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(RouteRow.table) : nil,
+            entries: routes ? SnapshotView.entries(tree) : nil,
+            requests: SnapshotView.requests(host.tree, tree: tree))
     }
 
-    /// Back to the script's initial state (nothing shown): every presentable is unwound. The
-    /// history keeps going; `save-test` starts from the last reset.
-    package func reset(from origin: LiveEvent.Origin = .repl) throws {
-        try lock.enter {
-            do {
-                _ = try host.restore(.initial)
-                record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
-            } catch {
-                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
-                throw error
-            }
+    private func recording(_ name: String) throws -> RecordingView {
+        guard let path = host.path else {
+            throw LiveSessionError("save-test needs a script loaded from a file")
         }
+        let route = StateView(host)?.route
+        let script = String(path.split(separator: "/").last ?? Substring(path))
+        let source = TestSource.text(
+            name: name, script: script, entries: entries, route: route, device: host.options.device,
+            flags: host.options.flags)
+        return RecordingView(name: name, script: path, source: source, tree: host.tree?.rendered() ?? "(nothing shown)")
     }
 
     // MARK: History
 
-    /// The history kept (the last ``maximumHistory`` entries), oldest first.
-    package var history: [HistoryEntry] { lock.enter { entries } }
+    private var canUndo: Bool { (undoStack.last ?? nil).map { $0 >= dropped } ?? false }
+    private var canRedo: Bool { redoStack.last.map { $0 >= dropped } ?? false }
 
-    /// How many entries the history has had (kept and dropped).
-    package var historyCount: Int { lock.enter { dropped + entries.count } }
-
-    /// How many of the oldest entries were dropped to keep the history bounded.
-    package var historyDropped: Int { lock.enter { dropped } }
-
-    /// The index of the entry on screen, if any.
-    package var currentEntry: Int? { lock.enter { position } }
-
-    /// Goes back to the state of entry `index` (and can be undone): the plan from the state on screen to that
-    /// state, applied through the presenters like any dispatch (kept presentables are
-    /// reused; `create` and `unwind` run as needed). An entry from before a reload is
-    /// reached by dispatching its request on the current tree.
-    @discardableResult
-    package func travel(to index: Int, from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.enter {
-            let before = position
-            let redo = redoStack
-            undoStack.append(before)
-            redoStack.removeAll()
-            do { return try move(to: index, from: origin) } catch {
-                undoStack.removeLast()
-                redoStack = redo
-                throw error
-            }
-        }
-    }
-
-    private func move(to index: Int, from origin: LiveEvent.Origin) throws -> RouteScriptHost.Outcome? {
-        try lock.enter {
-            guard index >= dropped, entries.indices.contains(index - dropped) else {
-                if index >= 0, index < dropped {
-                    throw LiveSessionError(
-                        "history entry \(index) was dropped (the last \(Self.maximumHistory) entries are kept)")
-                }
-                throw LiveSessionError(
-                    "there is no history entry \(index) (the history has \(dropped + entries.count))")
-            }
-            let target = entries[index - dropped]
-            do {
-                let outcome: RouteScriptHost.Outcome?
-                if target.generation == generation {
-                    outcome = try host.restore(target.state)
-                } else if let request = target.state.requested ?? target.state.request?.original {
-                    outcome = try host.dispatch(request)
-                } else {
-                    outcome = try host.restore(.initial)
-                }
-                position = index
-                notify(LiveEvent(kind: .travelled, origin: origin, entry: target, outcome: outcome))
-                return outcome
-            } catch {
-                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, error: error))
-                throw error
-            }
-        }
-    }
-
-    /// Goes back to what was on screen before the last action (a dispatch, back, flag, reload
-    /// or travel), as an editor's undo does; ``redo(from:)`` goes forward again.
-    @discardableResult
-    package func undo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.enter {
-            // Entries dropped from the history cannot be gone back to.
-            while let last = undoStack.last, let index = last, index < dropped { undoStack.removeLast() }
-            guard let last = undoStack.last, let target = last, let current = position else {
-                throw LiveSessionError("there is nothing to undo")
-            }
-            // The stacks change first, so the event's observers see what can be undone now.
+    /// Goes back to the state of entry `index` (and can be undone): the plan from the state on
+    /// screen to that state, applied through the presenters like any dispatch (kept
+    /// presentables are reused; `create` and `unwind` run as needed). An entry from before a
+    /// reload is reached by dispatching its request on the current tree.
+    private func travel(to index: Int, origin: LiveEvent.Origin) throws -> View {
+        let before = position
+        let redo = redoStack
+        undoStack.append(before)
+        redoStack.removeAll()
+        do { return try move(to: index, from: origin) } catch {
             undoStack.removeLast()
-            redoStack.append(current)
-            do { return try move(to: target, from: origin) } catch {
-                redoStack.removeLast()
-                undoStack.append(target)
-                throw error
-            }
+            redoStack = redo
+            throw error
         }
     }
 
-    /// Goes forward to what the last ``undo(from:)`` left.
-    @discardableResult
-    package func redo(from origin: LiveEvent.Origin = .repl) throws -> RouteScriptHost.Outcome? {
-        try lock.enter {
-            guard let target = redoStack.last, target >= dropped else {
-                throw LiveSessionError("there is nothing to redo")
+    private func move(to index: Int, from origin: LiveEvent.Origin) throws -> View {
+        guard index >= dropped, entries.indices.contains(index - dropped) else {
+            if index >= 0, index < dropped {
+                throw LiveSessionError(
+                    "history entry \(index) was dropped (the last \(maximumHistory) entries are kept)")
             }
-            let before = position
+            throw LiveSessionError("there is no history entry \(index) (the history has \(dropped + entries.count))")
+        }
+        let target = entries[index - dropped]
+        return try failing(origin, request: nil) {
+            let outcome: RouteScriptHost.Outcome?
+            if target.generation == generation {
+                outcome = try host.restore(target.state)
+            } else if let request = target.state.requested ?? target.state.request?.original {
+                outcome = try host.dispatch(request)
+            } else {
+                outcome = try host.restore(.initial)
+            }
+            position = index
+            notify(LiveEvent(kind: .travelled, origin: origin, entry: target, outcome: outcome))
+            return outcome.map { .changed(ChangeView($0, tree: host.tree)) } ?? .nothingShown
+        }
+    }
+
+    /// Back to what was on screen before the last action (a dispatch, back, flag, reload or
+    /// travel), as an editor's undo does; `redo` goes forward again.
+    private func undo(_ origin: LiveEvent.Origin) throws -> View {
+        // Entries dropped from the history cannot be gone back to.
+        while let last = undoStack.last, let index = last, index < dropped { undoStack.removeLast() }
+        guard let last = undoStack.last, let target = last, let current = position else {
+            throw LiveSessionError("there is nothing to undo")
+        }
+        // The stacks change first, so the event's observers see what can be undone now.
+        undoStack.removeLast()
+        redoStack.append(current)
+        do { return try move(to: target, from: origin) } catch {
             redoStack.removeLast()
-            undoStack.append(before)
-            do { return try move(to: target, from: origin) } catch {
-                undoStack.removeLast()
-                redoStack.append(target)
-                throw error
-            }
+            undoStack.append(target)
+            throw error
         }
     }
 
-    /// Whether ``undo(from:)`` and ``redo(from:)`` have somewhere to go (for buttons).
-    package var canUndo: Bool { lock.enter { (undoStack.last ?? nil).map { $0 >= dropped } ?? false } }
-    package var canRedo: Bool { lock.enter { redoStack.last.map { $0 >= dropped } ?? false } }
+    private func redo(_ origin: LiveEvent.Origin) throws -> View {
+        guard let target = redoStack.last, target >= dropped else {
+            throw LiveSessionError("there is nothing to redo")
+        }
+        let before = position
+        redoStack.removeLast()
+        undoStack.append(before)
+        do { return try move(to: target, from: origin) } catch {
+            undoStack.removeLast()
+            redoStack.append(target)
+            throw error
+        }
+    }
 
     // MARK: Recording
+
+    /// Runs `body`; a failure is observed (`failed`, with the request) and rethrown.
+    private func failing<T>(_ origin: LiveEvent.Origin, request: String?, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            notify(LiveEvent(kind: .failed, origin: origin, entry: nil, request: request, error: error))
+            throw error
+        }
+    }
 
     private func change(
         _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin, detail: String? = nil,
         _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
-    ) throws -> RouteScriptHost.Outcome {
-        try lock.enter {
-            do {
-                let outcome = try body(host)
-                // `back` names no request: the entry shows where it went.
-                let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
-                record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)
-                return outcome
-            } catch {
-                notify(LiveEvent(kind: .failed, origin: origin, entry: nil, request: request, error: error))
-                throw error
-            }
+    ) throws -> View {
+        try failing(origin, request: request) {
+            let outcome = try body(host)
+            // `back` names no request: the entry shows where it went.
+            let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
+            record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)
+            return .changed(ChangeView(outcome, tree: host.tree))
         }
     }
 
     private func reloading(
         _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?,
         _ body: (RouteScriptHost) throws -> ReloadSummary
-    ) throws -> ReloadSummary {
-        try lock.enter {
-            do {
-                let summary = try body(host)
-                generation += 1
-                record(
-                    kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
-                return summary
-            } catch {
-                notify(LiveEvent(kind: .reloadFailed, origin: origin, entry: nil, error: error))
-                throw error
-            }
+    ) throws -> View {
+        do {
+            let summary = try body(host)
+            generation += 1
+            reloadError = nil
+            // The reload's warnings stay on the pages until the next reload.
+            reloadWarnings = (summary.warning.map { [$0] } ?? []) + summary.lint
+            record(kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
+            return .reloaded(ReloadView(summary: summary, tree: TreeView(host.tree), script: host.path))
+        } catch {
+            reloadError = Failure(error).message
+            notify(LiveEvent(kind: .reloadFailed, origin: origin, entry: nil, error: error))
+            throw error
         }
     }
 
@@ -302,20 +398,17 @@ package final class LiveSession: @unchecked Sendable {
     ) {
         let state = host.state
         let entry = HistoryEntry(
-            index: dropped + entries.count, milliseconds: Self.milliseconds(clock.now - started), kind: kind,
-            request: request,
-            route: state.route.flatMap { route in
-                host.routeTree.map { Lint.show($0.endpoints[route].definition.displayText) }
-            },
+            index: dropped + entries.count, milliseconds: LiveSession.milliseconds(clock.now - started), kind: kind,
+            request: request, route: StateView(host)?.route,
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
             state: state, generation: generation)
         undoStack.append(position)
         redoStack.removeAll()
-        if undoStack.count > Self.maximumHistory * 2 { undoStack.removeFirst(Self.maximumHistory) }
+        if undoStack.count > maximumHistory * 2 { undoStack.removeFirst(maximumHistory) }
         entries.append(entry)
         // Dropped a tenth at a time, so a dispatch does not shift the whole array each time.
-        if entries.count > Self.maximumHistory + Self.maximumHistory / 10 {
-            let excess = entries.count - Self.maximumHistory
+        if entries.count > maximumHistory + maximumHistory / 10 {
+            let excess = entries.count - maximumHistory
             entries.removeFirst(excess)
             dropped += excess
         }
@@ -333,25 +426,7 @@ package final class LiveSession: @unchecked Sendable {
     }
 
     private func notify(_ event: LiveEvent) {
-        for observer in observers { observer.handler(event) }
+        let reader = SessionReader(state: self)
+        for observer in observers { observer.handler(event, reader) }
     }
-
-    package static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-}
-
-/// Keeps an observer registered; ``cancel()`` (or dropping every copy's session) stops it.
-package struct ObserverToken: Sendable {
-    let id: Int
-    weak var session: LiveSession?
-
-    package func cancel() { session?.removeObserver(id) }
-}
-
-/// A session operation that could not be done (no such history entry, nothing to undo).
-package struct LiveSessionError: Error, CustomStringConvertible, Sendable {
-    package var message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
 }

@@ -31,14 +31,10 @@ package enum WatchLoop {
             switch watcher.settled(now: now) {
             case .modified:
                 do {
-                    let summary = try session.reload(from: .watcher)
-                    // The lint's warnings too ("can never win"), as the REPL prints them.
-                    let warnings = (summary.warning.map { ["warning: " + $0] } ?? []) + summary.lint
-                    report(([summary.line] + warnings).joined(separator: "\n"))
+                    // What the REPL prints for a reload: the summary, the plan, the lint's warnings.
+                    report(try session.perform(.reload, from: .watcher).text(.plain).joined(separator: "\n"))
                 } catch {
-                    report(
-                        "reload failed: " + ErrorReport.describe(error).message
-                            + "\n(the previous tree is still running)")
+                    report("reload failed: " + error.message + "\n(the previous tree is still running)")
                 }
                 watcher.watch(session.withHost { $0.files })
             case .deleted(let files):

@@ -9,8 +9,8 @@ package final class Coverage {
     package struct Item: Sendable, Equatable {
         package var kind: Kind
         package var id: String
-        /// `file:line` relative to the script's folder (as Lua names it).
-        package var location: String?
+        /// The declaration, its file relative to the script's folder (as Lua names it).
+        package var location: SourceLocation?
         package var hits: Int
     }
 
@@ -113,11 +113,9 @@ package final class Coverage {
         var perFile: [String: [Int: Int]] = [:]
         for (script, items) in scripts {
             for item in items.values {
-                guard let location = item.location, let colon = location.lastIndex(of: ":"),
-                    let line = Int(location[location.index(after: colon)...])
-                else { continue }
-                let file = resolve(script, String(location[..<colon]))
-                perFile[file, default: [:]][line, default: 0] += item.hits
+                guard let location = item.location else { continue }
+                let file = resolve(script, location.file)
+                perFile[file, default: [:]][location.line, default: 0] += item.hits
             }
         }
         var text = ""

@@ -3,12 +3,15 @@ import LunaLive
 import RouteCore
 import RouteScript
 
-/// One `luna.open(...)` of a test: a script host of its own (a fresh Lua state), what it was
-/// opened with (for `reset`), and the last request, plan and error.
+/// One `luna.open(...)` of a test: a session of its own over a fresh script host (its own Lua
+/// state), what it was opened with (for `reset`), and the last request, plan and error. Its
+/// actions are session commands, as the REPL's and the page's are; the test runner is its one
+/// thread, so it reads the host's tree directly for coverage and `expect_tree`.
 final class TestApp {
     let path: String
     let options: RouteScriptOptions
     private(set) var host: RouteScriptHost
+    private(set) var session: LiveSession
     var lastRequest: String?
     var lastPlan: Plan?
     var lastError: (kind: String, message: String)?
@@ -24,7 +27,9 @@ final class TestApp {
         self.coverage = coverage
         self.templates = templates
         self.probe = probe
-        self.host = try Self.load(path, options, coverage, templates)
+        let host = try Self.load(path, options, coverage, templates)
+        self.host = host
+        self.session = LiveSession(host: host)
     }
 
     private let probe: ScriptProbe
@@ -60,50 +65,62 @@ final class TestApp {
             return nil
         }
         defer { reportProbe() }
-        do {
-            switch action {
-            case "go":
-                guard let request = string(0) else { return failed("usage", "go needs a request (a string)") }
-                lastRequest = request
-                let keep = arguments.count > 1 && arguments[1] == .boolean(true)
-                record(try host.dispatch(request, keepStack: keep))
-            case "sync":
-                guard let request = string(0) else { return failed("usage", "sync needs a request (a string)") }
-                lastRequest = request
-                record(try host.sync(request))
-            case "back":
-                record(try host.back())
-            case "flag":
-                guard let name = string(0) else { return failed("usage", "flag needs a name") }
-                let value: String? =
-                    switch arguments.count > 1 ? arguments[1] : .nil {
-                    case .string(let text): text.isEmpty ? nil : text
-                    case .integer(let n): String(n)
-                    case .boolean(let b): b ? "true" : nil
-                    default: nil
-                    }
-                if let outcome = try host.setFlag(name, value) { record(outcome) } else { lastPlan = Plan([]) }
-            case "device":
-                guard let name = string(0), let device = Device(rawValue: name) else {
-                    return failed("usage", "device is phone or pad")
+        let command: Command
+        switch action {
+        case "go":
+            guard let request = string(0) else { return failed("usage", "go needs a request (a string)") }
+            lastRequest = request
+            command = .dispatch(request, keepStack: arguments.count > 1 && arguments[1] == .boolean(true))
+        case "sync":
+            guard let request = string(0) else { return failed("usage", "sync needs a request (a string)") }
+            lastRequest = request
+            command = .sync(request)
+        case "back": command = .back
+        case "flag":
+            guard let name = string(0) else { return failed("usage", "flag needs a name") }
+            let value: String? =
+                switch arguments.count > 1 ? arguments[1] : .nil {
+                case .string(let text): text.isEmpty ? nil : text
+                case .integer(let n): String(n)
+                case .boolean(let b): b ? "true" : nil
+                default: nil
                 }
-                lastPlan = try host.setDevice(device).plan
-                coverage?.declare(host)
-            case "reload":
-                lastPlan = try host.reload().plan
-                coverage?.declare(host)
-            case "reset":
+            command = .flag(name, value)
+        case "device":
+            guard let name = string(0), let device = Device(rawValue: name) else {
+                return failed("usage", "device is phone or pad")
+            }
+            command = .device(device)
+        case "reload": command = .reload
+        case "reset":
+            do {
                 host = try Self.load(path, options, coverage, templates)
-                lastRequest = nil
-                lastPlan = nil
+                session = LiveSession(host: host)
+            } catch {
+                let failure = Failure(error)
+                return failed(failure.kind, failure.message)
+            }
+            lastRequest = nil
+            lastPlan = nil
+            lastError = nil
+            return nil
+        default:
+            return failed("usage", "unknown action '\(action)'")
+        }
+        do {
+            let view = try session.perform(command)
+            switch view {
+            case .reloaded(let reload):
+                lastPlan = reload.summary.plan
+                coverage?.declare(host)
             default:
-                return failed("usage", "unknown action '\(action)'")
+                lastPlan = view.change?.outcome.plan ?? Plan([])
+                if let outcome = view.change?.outcome { coverage?.reached(outcome, host: host) }
             }
             lastError = nil
             return nil
         } catch {
-            let (kind, message) = ErrorReport.describe(error)
-            return failed(kind, message)
+            return failed(error.kind, error.message)
         }
     }
 
@@ -112,32 +129,16 @@ final class TestApp {
         return (kind, message)
     }
 
-    private func record(_ outcome: RouteScriptHost.Outcome) {
-        lastPlan = outcome.plan
-        coverage?.reached(outcome, host: host)
-    }
+    /// Where the app stands (nil before anything matched).
+    var state: StateView? { StateView(host) }
 
-    /// The explain of a request, as indented lines.
+    /// The explain of a request, as indented lines (the REPL's `explain`, in plain text).
     func explain(_ request: String) -> String {
         defer { reportProbe() }
-        guard let tree = host.routeTree, let explanation = try? host.explain(request) else {
+        guard case .explain(let view)? = try? session.perform(.explain(request)) else {
             return "    (the request does not parse)"
         }
-        // Routes whose first segment already differs say little one by one.
-        let near = explanation.attempts.filter {
-            if case .constantMismatch(0, _, _) = $0.outcome { return false }
-            return true
-        }
-        var lines = near.map { "    \($0.outcome == .matched ? "✓" : "✗") \(Lint.show($0.pattern))  — \($0.reason)" }
-        let elsewhere = explanation.attempts.count - near.count
-        if elsewhere > 0 { lines.append("    ✗ \(elsewhere) more whose first segment differs") }
-        if let winner = explanation.winner {
-            lines.append("    wins: " + Lint.show(tree.endpoints[winner].definition.displayText))
-        } else {
-            lines.append("    no route wins")
-        }
-        lines += explanation.guards.map { "    guard: " + $0.text }
-        return lines.joined(separator: "\n")
+        return view.lines(.plain).map { "    " + $0 }.joined(separator: "\n")
     }
 
     /// The plan of the last action, one operation a line.

@@ -144,7 +144,7 @@ package final class TestRunner {
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? LuaError { return error.message }
-        return ErrorReport.describe(error).message
+        return Failure(error).message
     }
 
     func readText(_ path: String) throws -> String {

@@ -1,4 +1,5 @@
 import LuaHost
+import LunaLive
 import RouteCore
 import RouteScript
 
@@ -191,20 +192,15 @@ final class TestWorld {
     // MARK: Observations
 
     private func observe(_ app: TestApp, _ key: String) throws -> LuaValue {
-        let state = app.host.state
-        let tree = app.host.routeTree
+        let state = app.state
         switch key {
-        case "route":
-            guard let route = state.route, let tree else { return .nil }
-            return .string(Lint.show(tree.endpoints[route].definition.displayText))
-        case "name":
-            guard let route = state.route, let name = tree?.endpoints[route].name else { return .nil }
-            return .string(name)
-        case "path": return state.request.map { .string($0.path) } ?? .nil
+        case "route": return state.map { .string($0.route) } ?? .nil
+        case "name": return state?.name.map { .string($0) } ?? .nil
+        case "path": return state.map { .string($0.path) } ?? .nil
         case "request": return app.lastRequest.map { .string($0) } ?? .nil
-        case "params": return strings(state.params)
-        case "query": return strings(state.request?.query ?? [:])
-        case "fragment": return state.request?.fragment.map { .string($0) } ?? .nil
+        case "params": return strings(state?.params ?? [:])
+        case "query": return strings(state?.query ?? [:])
+        case "fragment": return state?.fragment.map { .string($0) } ?? .nil
         case "plan":
             let operations = app.lastPlan?.operations ?? []
             let list = vm.newTable(arrayCapacity: operations.count)

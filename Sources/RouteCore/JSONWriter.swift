@@ -32,6 +32,11 @@ package enum JSONWriter {
         "{" + fields.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 
+    /// An object with its keys in the given order (already-encoded values).
+    package static func ordered(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
     /// An object of string values, keys sorted.
     package static func stringObject(_ fields: [String: String]) -> String {
         object(fields.mapValues(quoted))

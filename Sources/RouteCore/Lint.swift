@@ -10,7 +10,7 @@ package struct Lint {
         package enum Severity: String, Sendable { case error, warning }
         package var severity: Severity
         /// `books.lua:12`, when the node has one.
-        package var location: String?
+        package var location: SourceLocation?
         package var message: String
 
         package var line: String {

@@ -1,5 +1,5 @@
-/// What every error a Luna host throws has in common: a kind, a message and, when the
-/// message starts with one, the `file:line` it points at.
+/// What every error a Luna host throws has in common: a kind, a message and the `file:line`
+/// it points at, carried as data from where the error was raised.
 ///
 /// ``RouteError`` (a dispatch failed), ``RouteDefinitionError`` (a tree is invalid) and
 /// `RouteScriptError` (a script did not load, or was used wrongly) conform, so a host
@@ -17,16 +17,12 @@ public protocol LunaError: Error, Sendable, CustomStringConvertible {
     var kindName: String { get }
     /// The message, starting with `file:line:` where there is one.
     var message: String { get }
-    /// Where the error points, read from the start of the message.
+    /// Where the error points, if it points into a script.
     var location: SourceLocation? { get }
 }
 
-extension LunaError {
-    public var location: SourceLocation? { SourceLocation(leadingIn: message) }
-}
-
 /// A place in a script: `books.lua:12`.
-public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// 1-based.
     public var line: Int

@@ -611,7 +611,7 @@ public final class Matcher: @unchecked Sendable {
 
     private func accepts(_ validator: Validator, _ value: String) throws(RouteError) -> Bool {
         do { return try validator.accepts(value) } catch let error as RouteError { throw error } catch {
-            throw RouteError(.script, "\(error)")
+            throw RouteError(.script, "\(error)", location: (error as? any LunaError)?.location)
         }
     }
 

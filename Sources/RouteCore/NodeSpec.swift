@@ -103,14 +103,14 @@ public struct NodeSpec: Sendable {
     /// endpoint below the node, outermost guard first.
     public var guardSpec: GuardSpec?
     /// Where the node was declared (`books.lua:12`), for error messages.
-    public var location: String?
+    public var location: SourceLocation?
     /// The name of the presenter the app uses for the node (an exported tree's
     /// `"presenter"`); RouteCore only carries it to ``RouteTree/Node/presenter``.
     public var presenter: String?
 
     public init(
         kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],
-        endpoint: EndpointSpec? = nil, location: String? = nil
+        endpoint: EndpointSpec? = nil, location: SourceLocation? = nil
     ) {
         self.kind = kind
         self.id = id

@@ -26,10 +26,14 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// The script line the error points at (a failing guard, redirect or validator), carried
+    /// from where it was raised.
+    public var location: SourceLocation?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, location: SourceLocation? = nil) {
         self.kind = kind
         self.message = message
+        self.location = location
     }
 
     public var description: String { message }
@@ -39,6 +43,11 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
 /// is built, never while dispatching.
 public struct RouteDefinitionError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The declaration the error is about, when the tree came from a script.
+    public var location: SourceLocation?
+    public init(_ message: String, location: SourceLocation? = nil) {
+        self.message = message
+        self.location = location
+    }
     public var description: String { message }
 }

@@ -82,7 +82,9 @@ extension RouteTree {
             if let presenter = presenters[node.index] ?? node.presenter {
                 fields.append(field("presenter", JSONWriter.quoted(presenter)))
             }
-            if let location = node.location { fields.append(field("location", JSONWriter.quoted(location))) }
+            if let location = node.location {
+                fields.append(field("location", JSONWriter.quoted(location.description)))
+            }
             for (key, members) in [("children", node.children), ("modals", node.modals)] where !members.isEmpty {
                 let items = members.map { inner + "  " + write(nodes[$0], indent: inner + "  ") }
                 fields.append(field(key, "[\n" + items.joined(separator: ",\n") + "\n" + inner + "]"))
@@ -210,7 +212,7 @@ private struct ExportReader {
         try checkFields(value, kind == .endpoint ? Self.endpointFields : Self.containerFields, at: path)
         var spec = NodeSpec(
             kind: kind, id: try string(value, "id", at: path), title: try string(value, "title", at: path),
-            location: try string(value, "location", at: path))
+            location: try string(value, "location", at: path).flatMap { SourceLocation(leadingIn: $0 + ":") })
         spec.presenter = try string(value, "presenter", at: path)
         let enabled = try string(value, "enabled", at: path).map { name in
             if hooks.enabled[name] == nil { missing.append(name) }

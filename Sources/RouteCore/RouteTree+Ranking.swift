@@ -59,7 +59,7 @@ public struct GuardOutcome: Sendable, Equatable {
     /// The node that declares the guard, and whether it is its `enabled` or its `redirect`.
     public var node: String
     public var kind: NodeKind
-    public var location: String?
+    public var location: SourceLocation?
     public var isRedirect: Bool
     public var result: Result
 

@@ -83,6 +83,22 @@ extension RouteTree {
             query: values.filter { !names.contains($0.key) })
     }
 
+    /// The request that shows endpoint `node` as it was activated: the request it was
+    /// activated with, or (for a screen below the one a request matched, which was never
+    /// activated itself) its pattern filled with the activation's parameters.
+    ///
+    /// A presenter uses it to tell the router where the user went by themselves (an
+    /// interactive pop, a sheet swiped down, a tab tapped): `router.sync(request.original)`.
+    ///
+    /// ```swift
+    /// let request = try tree.request(showing: node.index, activation: screen.activation)
+    /// try router.sync(request.original)
+    /// ```
+    public func request(showing node: Int, activation: Activation?) throws(RouteError) -> Request {
+        if let request = activation?.request { return request }
+        return try request(for: node, params: activation?.params ?? [:])
+    }
+
     /// The request that shows an endpoint with `params` (its pattern filled in).
     public func request(for node: Int, params: [String: String]) throws(RouteError) -> Request {
         guard let route = nodes[node].route else {
@@ -121,7 +137,9 @@ extension RouteTree {
     private func check(_ value: String, name: String, route: Int) throws(RouteError) {
         guard let validator = endpoints[route].definition.validators[name] else { return }
         let accepted: Bool
-        do { accepted = try validator.accepts(value) } catch { throw RouteError(.script, "\(error)") }
+        do { accepted = try validator.accepts(value) } catch {
+            throw RouteError(.script, "\(error)", location: (error as? any LunaError)?.location)
+        }
         guard accepted else {
             throw RouteError(
                 .unknownRoute,
@@ -211,7 +229,7 @@ extension RouteTree {
 
     private static func call<T>(_ body: () throws -> T) throws(RouteError) -> T {
         do { return try body() } catch let error as RouteError { throw error } catch {
-            throw RouteError(.script, "\(error)")
+            throw RouteError(.script, "\(error)", location: (error as? any LunaError)?.location)
         }
     }
 }

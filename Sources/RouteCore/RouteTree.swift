@@ -35,7 +35,7 @@ public final class RouteTree: Sendable {
         public let modals: [Int]
         /// The route index in ``RouteTree/matcher`` (endpoints only).
         public let route: Int?
-        public let location: String?
+        public let location: SourceLocation?
         /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
         public let routeText: String?
         /// The presenter the declaration names (``NodeSpec/presenter``), for the app's presenter
@@ -44,7 +44,7 @@ public final class RouteTree: Sendable {
 
         init(
             index: Int, kind: NodeKind, id: String, title: String, parent: Int?, relation: Relation, children: [Int],
-            modals: [Int], route: Int?, location: String?, routeText: String?, presenter: String?
+            modals: [Int], route: Int?, location: SourceLocation?, routeText: String?, presenter: String?
         ) {
             self.index = index
             self.kind = kind
@@ -164,7 +164,7 @@ struct TreeBuilder {
         var children: [Int] = []
         var modals: [Int] = []
         var route: Int?
-        var location: String?
+        var location: SourceLocation?
         var presenter: String?
 
         func frozen(routeText: String?) -> RouteTree.Node {
@@ -182,7 +182,7 @@ struct TreeBuilder {
 
     private func failure(_ spec: NodeSpec, _ message: String) -> RouteDefinitionError {
         let prefix = spec.location.map { "\($0): " } ?? ""
-        return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)")
+        return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)", location: spec.location)
     }
 
     @discardableResult
@@ -295,7 +295,8 @@ struct TreeBuilder {
             if let first = seen[id] {
                 let where1 = nodes[first].location.map { " (first at \($0))" } ?? ""
                 let prefix = node.location.map { "\($0): " } ?? ""
-                throw RouteDefinitionError("\(prefix)\(node.kind.rawValue): duplicate id '\(id)'\(where1)")
+                throw RouteDefinitionError(
+                    "\(prefix)\(node.kind.rawValue): duplicate id '\(id)'\(where1)", location: node.location)
             }
             seen[id] = node.index
         }

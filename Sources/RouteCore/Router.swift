@@ -108,7 +108,7 @@ public final class Router<P: Presenter> {
 
     /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
     private func goBack(to node: Int, _ activation: Activation?, change: () throws -> Void) throws -> Result {
-        let request = try activation?.request ?? tree.request(for: node, params: activation?.params ?? [:])
+        let request = try tree.request(showing: node, activation: activation)
         let resolution = try tree.resolve(request.original)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition, after: change)

@@ -76,7 +76,8 @@ final class LoadedScript {
                     error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function '\(name)'") == true
                 } || error.traceback?.hasPrefix("stack traceback:\n\t[C]: in function 'require'") == true
             throw RouteScriptError(
-                .load, Self.hinted(error.message), traceback: fromBuilder ? nil : error.traceback)
+                .load, Self.hinted(error.message), traceback: fromBuilder ? nil : error.traceback,
+                location: error.location.map(SourceLocation.init))
         } catch {
             throw RouteScriptError(.load, "\(error)")
         }
@@ -89,7 +90,7 @@ final class LoadedScript {
             self.headlessHostPresenters = converter.headless
             environment.tree = tree
         } catch let error as RouteDefinitionError {
-            throw RouteScriptError(.load, error.message)
+            throw RouteScriptError(.load, error.message, location: error.location)
         } catch let error as RouteScriptError {
             throw error
         } catch {

@@ -25,11 +25,15 @@ public struct RouteScriptError: LunaError, Equatable {
     /// The message, with `file:line:` where there is one.
     public var message: String
     public var traceback: String?
+    /// The script line the error points at, carried from where it was raised (Lua's own
+    /// position for a syntax or runtime error, the declaration for a DSL mistake).
+    public var location: SourceLocation?
 
-    public init(_ kind: Kind, _ message: String, traceback: String? = nil) {
+    public init(_ kind: Kind, _ message: String, traceback: String? = nil, location: SourceLocation? = nil) {
         self.kind = kind
         self.message = message
         self.traceback = traceback
+        self.location = location
     }
 
     public var description: String { message }

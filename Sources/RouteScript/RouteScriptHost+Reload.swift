@@ -68,7 +68,7 @@ extension RouteScriptHost {
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
             fresh.vm.close()
-            throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"))
+            throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
         }
         busy = true
         defer { busy = false }
@@ -92,7 +92,8 @@ extension RouteScriptHost {
                 // limit): the reload failed, and says why; the old tree and state stay.
                 fresh.vm.close()
                 throw RouteScriptError(
-                    .load, "\(error.message)\n(while re-resolving '\(request.original)' on the new script)")
+                    .load, "\(error.message)\n(while re-resolving '\(request.original)' on the new script)",
+                    location: error.location)
             }
         }
         let startState = RouterState(

@@ -343,7 +343,9 @@ public final class RouteScriptHost {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot run Lua from inside a callback") }
         let (script, _) = try loaded()
         do { return try exclusive { try evaluate(chunk, in: script) } } catch let error as LuaError {
-            throw RouteScriptError(.evaluation, error.message, traceback: error.traceback)
+            throw RouteScriptError(
+                .evaluation, error.message, traceback: error.traceback,
+                location: error.location.map(SourceLocation.init))
         }
     }
 

@@ -109,7 +109,8 @@ final class ScriptCallbacks {
     }
 
     private static func scriptError(_ error: any Error) -> RouteError {
-        RouteError(.script, (error as? LuaError)?.fullDescription ?? "\(error)")
+        guard let error = error as? LuaError else { return RouteError(.script, "\(error)") }
+        return RouteError(.script, error.fullDescription, location: error.location.map(SourceLocation.init))
     }
 }
 

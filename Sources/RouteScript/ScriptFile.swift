@@ -149,6 +149,16 @@ package enum ScriptPaths {
     /// A path as errors show it: relative to the working directory when below it.
     package static func display(_ path: String) -> String { ScriptFile.display(path) }
 
+    /// A location in a file beside `script`, with the file's display path.
+    package static func relocate(_ location: SourceLocation, script: String) -> SourceLocation {
+        let chunk = location.file
+        guard chunk.hasSuffix(".lua"), !chunk.hasPrefix("/") else { return location }
+        let folder = ScriptFile.folder(of: script)
+        let path = folder == "." ? chunk : folder + "/" + chunk
+        guard ScriptFile.exists(path) else { return location }
+        return SourceLocation(file: ScriptFile.display(path), line: location.line)
+    }
+
     /// `message` with each `chunk:line:` of a file beside `script` rewritten to its display path.
     package static func relocate(_ message: String, script: String) -> String {
         let folder = ScriptFile.folder(of: script)

@@ -16,7 +16,7 @@ final class ScriptNode {
     let kind: NodeKind
     /// The builder's name as called (`fork` for a junction declared with `fork`).
     let builder: String
-    let location: LuaError.Location?
+    let location: SourceLocation?
     var pattern: String?
     var regex: String?
     var id: String?
@@ -37,9 +37,11 @@ final class ScriptNode {
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind
         self.builder = builder
-        self.location = location
+        self.location = location.map(SourceLocation.init)
     }
+}
 
-    /// `books.lua:12`, for error messages.
-    var locationText: String? { location.map { "\($0.file):\($0.line)" } }
+extension SourceLocation {
+    /// The position Lua reported, as a RouteCore location.
+    init(_ location: LuaError.Location) { self.init(file: location.file, line: location.line) }
 }

@@ -32,11 +32,12 @@ struct SpecConverter {
             let hint =
                 DSLSchema.suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" }
                 ?? (known.isEmpty ? " (the host registered none)" : " (registered: \(known.joined(separator: ", ")))")
-            throw RouteScriptError(.load, prefix(node) + "unknown presenter '\(name)'\(hint)")
+            throw RouteScriptError(
+                .load, prefix(node) + "unknown presenter '\(name)'\(hint)", location: node.location)
         }
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
-        var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.locationText)
+        var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
         if node.kind == .endpoint {
             var endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
             for (parameter, value) in node.validators {
@@ -92,14 +93,15 @@ struct SpecConverter {
     }
 
     private func prefix(_ node: ScriptNode) -> String {
-        (node.locationText.map { "\($0): " } ?? "") + node.builder + ": "
+        (node.location.map { "\($0): " } ?? "") + node.builder + ": "
     }
 
     private func validator(_ value: LuaValue, parameter: String, node: ScriptNode) throws -> Validator {
         switch value {
         case .string(let regex):
             do { return try Validator(regex: regex) } catch {
-                throw RouteScriptError(.load, prefix(node) + "where.\(parameter): \(error.message)")
+                throw RouteScriptError(
+                    .load, prefix(node) + "where.\(parameter): \(error.message)", location: node.location)
             }
         default:
             let hook = ScriptHook(value, callbacks: callbacks)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LunaConsole
+import LunaLive
 import RouteCore
 import RouteScript
 
@@ -97,7 +98,7 @@ struct PathCommand: ParsableCommand {
             emit(json ? "{\"path\":\(JSONWriter.quoted(path))}" : path)
         } catch {
             if json {
-                emit("{\"error\":\(Output.errorObject(error, script: script))}")
+                emit("{\"error\":\(Failure(error).relocated(script: script).errorJSON)}")
             } else {
                 fail(error, script: script)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LuaHost
 import LunaConsole
+import LunaLive
 import RouteCore
 import RouteScript
 
@@ -109,7 +110,9 @@ struct ScriptOptions: ParsableArguments {
             return host
         } catch {
             if json {
-                emit("{\"script\":\(JSONWriter.quoted(path)),\"error\":\(Output.errorObject(error, script: path))}")
+                emit(
+                    "{\"script\":\(JSONWriter.quoted(path)),\"error\":\(Failure(error).relocated(script: path).errorJSON)}"
+                )
             } else {
                 fail(error, script: path)
             }
@@ -129,7 +132,7 @@ func noteHeadlessPresenters(_ host: RouteScriptHost) {
 
 /// Prints `luna: error: …` on standard error, locations as the user gave the script.
 func fail(_ error: any Error, script: String? = nil) {
-    let message = Output.describe(error).message
+    let message = Failure(error).message
     writeError("luna: error: " + (script.map { ScriptPaths.relocate(message, script: $0) } ?? message))
 }
 
@@ -170,11 +173,11 @@ struct Dispatch: ParsableCommand {
         var failed = false
         for path in paths {
             do {
-                let outcome = try host.dispatch(path, keepStack: keep)
-                emit(json ? Output.json(outcome, tree: host.tree) : Output.text(outcome, tree: host.tree, style: style))
+                let change = ChangeView(try host.dispatch(path, keepStack: keep), tree: host.tree)
+                emit(json ? change.json : change.text(style))
             } catch {
                 failed = true
-                if json { emit(Output.json(request: path, error: error)) } else { fail(error, script: script) }
+                if json { emit(Failure(error, request: path).json) } else { fail(error, script: script) }
             }
         }
         if failed { throw ExitCode(1) }
@@ -192,7 +195,8 @@ struct Routes: ParsableCommand {
     func run() throws {
         let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
-        emit(Output.routes(tree, json: json, style: json ? .plain : terminalStyle))
+        let rows = RouteRow.table(tree)
+        emit(json ? RouteRow.json(rows) : RouteRow.text(rows, style: terminalStyle))
     }
 }
 
@@ -216,8 +220,7 @@ struct Check: ParsableCommand {
         let warnings = findings.count - errors
         if json {
             let items = findings.map { finding in
-                let location = finding.location.map { ScriptPaths.relocate($0 + ":", script: script) }
-                let parsed = location.flatMap(Output.fileAndLine)
+                let parsed = finding.location.map { ScriptPaths.relocate($0, script: script) }
                 return
                     "{\"severity\":\(JSONWriter.quoted(finding.severity.rawValue)),\"file\":\(parsed.map { JSONWriter.quoted($0.file) } ?? "null"),\"line\":\(parsed.map { String($0.line) } ?? "null"),\"message\":\(JSONWriter.quoted(finding.message))}"
             }

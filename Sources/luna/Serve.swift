@@ -36,7 +36,7 @@ struct Serve: ParsableCommand {
                 fail(error, script: script)
                 throw ExitCode(2)
             }
-            writeError("luna: error: " + ScriptPaths.relocate(Output.describe(error).message, script: script))
+            writeError("luna: error: " + Failure(error).relocated(script: script).message)
             writeError("(no tree yet: fix the script and save, the page picks it up)")
         }
         let inspector = try startInspector(session: session, script: script, host: host, port: port)

@@ -44,9 +44,8 @@ final class NavigationModel {
     /// screen below the one a link opened was never activated itself).
     func request(showing screen: Screen?, in tree: RouteTree) -> Request? {
         guard let screen else { return nil }
-        if let request = screen.activation?.request { return request }
         guard screen.kind == .endpoint, let node = tree.nodeIndex[screen.id] else { return nil }
-        return try? tree.request(for: node, params: [:])
+        return try? tree.request(showing: node, activation: screen.activation)
     }
 
     /// `NavigationStack(path:)`'s binding was set by the user (back button, swipe).

@@ -37,9 +37,8 @@ final class UIKitPresenter {
     /// screen below the one a link opened was never activated itself).
     func request(showing screen: UIViewController?, in tree: RouteTree) -> Request? {
         guard let screen else { return nil }
-        if let request = (screen as? RouteScreen)?.activation?.request { return request }
         guard let node = nodes[ObjectIdentifier(screen)], tree.nodes[node].kind == .endpoint else { return nil }
-        return try? tree.request(for: node, params: [:])
+        return try? tree.request(showing: node, activation: (screen as? RouteScreen)?.activation)
     }
 }
 

@@ -101,7 +101,7 @@ import Testing
         let json = try luna(["routes", "examples/featherweight.lua", "--json"])
         #expect(
             json.stdout.hasPrefix(
-                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["junction:welcome","stack:welcome","welcome"]}"#
+                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["junction:welcome","stack:welcome","welcome"],"title":"Welcome","params":[],"fillable":true,"owner":null}"#
             ))
     }
 

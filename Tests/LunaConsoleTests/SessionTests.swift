@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import LunaLive
 import RouteScript
 import Testing
 
@@ -132,7 +133,7 @@ import Testing
         #expect(lines[5] == #"{"error":{"kind":"usage","message":"unknown command 'bogus'; type help for the list"}}"#)
         #expect(
             lines[6].hasPrefix(
-                #"{"routes":[{"rank":1,"pattern":"home","name":"home","id":"home","chain":["switcher:home","stack:home","home"]}"#
+                #"{"routes":[{"rank":1,"pattern":"home","name":"home","id":"home","chain":["switcher:home","stack:home","home"],"title":"Home","params":[],"fillable":true,"owner":null}"#
             ))
     }
 

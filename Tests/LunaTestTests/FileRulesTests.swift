@@ -1,4 +1,5 @@
 import Foundation
+import LunaLive
 import LunaTest
 import Testing
 
@@ -68,23 +69,25 @@ import Testing
         #expect(try String(contentsOfFile: outside + "/x.lua", encoding: .utf8) == before)
     }
 
+    static func recording(_ name: String, _ folder: String) -> RecordingView {
+        RecordingView(name: name, script: folder + "/books.lua", source: "-- new\n", tree: "t")
+    }
+
     @Test func saveTestKeepsAnExistingTestAndWritesNoLink() throws {
         let folder = try TestFolder()
         folder.write("mine_test.lua", "-- my own test\n")
         #expect(throws: (any Error).self) {
-            try TestRecorder.save(name: "mine", scriptPath: folder.path + "/books.lua", source: "-- new\n", tree: "t")
+            try TestRecorder.save(Self.recording("mine", folder.path))
         }
         #expect(try String(contentsOfFile: folder.path + "/mine_test.lua", encoding: .utf8) == "-- my own test\n")
-        _ = try TestRecorder.save(
-            name: "mine", scriptPath: folder.path + "/books.lua", source: "-- new\n", tree: "t", force: true)
+        _ = try TestRecorder.save(Self.recording("mine", folder.path), force: true)
         #expect(try String(contentsOfFile: folder.path + "/mine_test.lua", encoding: .utf8) == "-- new\n")
         let outside = try Self.outside()
         defer { try? FileManager.default.removeItem(atPath: outside) }
         try FileManager.default.createSymbolicLink(
             atPath: folder.path + "/link_test.lua", withDestinationPath: outside + "/x.lua")
         #expect(throws: (any Error).self) {
-            try TestRecorder.save(
-                name: "link", scriptPath: folder.path + "/books.lua", source: "-- new\n", tree: "t", force: true)
+            try TestRecorder.save(Self.recording("link", folder.path), force: true)
         }
         #expect(try String(contentsOfFile: outside + "/x.lua", encoding: .utf8).hasPrefix("-- new") == false)
     }

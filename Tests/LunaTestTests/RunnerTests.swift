@@ -1,5 +1,6 @@
 import Foundation
 import LuaHost
+import LunaLive
 import Testing
 
 @testable import LunaTest
@@ -278,7 +279,7 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
     ])
     func quotedStringsReadBackInLua(text: String) throws {
         let vm = try LuaVM()
-        let value = try vm.run("return " + TestRecorder.quoted(text), chunkName: "=quoted")
+        let value = try vm.run("return " + TestSource.quoted(text), chunkName: "=quoted")
         #expect(value == [.string(text)])
     }
 }

@@ -59,10 +59,10 @@ import Testing
 
     @Test func locationsPrefixErrors() {
         var spec = NodeSpec.stack([])
-        spec.location = "books.lua:12"
-        #expect(throws: RouteDefinitionError("books.lua:12: stack: a stack needs at least one node")) {
-            try RouteTree(root: spec)
-        }
+        spec.location = SourceLocation(file: "books.lua", line: 12)
+        let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(root: spec) }
+        #expect(error?.message == "books.lua:12: stack: a stack needs at least one node")
+        #expect(error?.location == SourceLocation(file: "books.lua", line: 12), "the location travels as data")
     }
 
     @Test func modalsAreTheirOwnHierarchy() throws {

@@ -218,32 +218,10 @@ function sheet(presenter, modal, context) {
 
 // MARK: Requests from the tree
 
-/** A screen's request: its pattern filled with its parameters, and its query. */
+/** The request that shows a screen on screen: the session fills it in (never the page). */
 function requestOf(presentable) {
-  const path = fill(presentable.route, presentable.params || {});
-  if (path === null) return null;
-  const query = new URLSearchParams(presentable.query || {}).toString();
-  return path + (query ? "?" + query : "");
-}
-
-function fill(pattern, params) {
-  if (pattern === "/") return "/";
-  if (pattern.startsWith("regex:")) return null;
-  const parts = [];
-  for (const segment of pattern.split("/")) {
-    if (segment === ":_") return null;
-    if (segment.startsWith("...")) {
-      const value = params[segment.slice(3)];
-      if (value) parts.push(...value.split("/").map(encodeURIComponent));
-    } else if (segment.startsWith(":")) {
-      const value = params[segment.slice(1)];
-      if (value === undefined || value === "") return null;
-      parts.push(encodeURIComponent(value));
-    } else {
-      parts.push(segment);
-    }
-  }
-  return parts.join("/");
+  const requests = (state.snapshot && state.snapshot.requests) || {};
+  return requests[presentable.id] === undefined ? null : requests[presentable.id];
 }
 
 /** A tab tap: the option's current top request with keepStack (or its first route). */
@@ -251,7 +229,7 @@ function tapTab(option) {
   let request = null;
   if (option.kind === "screen") request = requestOf(option);
   else if (option.kind === "stack" && option.children.length) request = requestOf(option.children[option.children.length - 1]);
-  if (request === null && state.entries[option.id]) request = fill(state.entries[option.id], {});
+  if (request === null && state.entries[option.id] !== undefined) request = state.entries[option.id];
   if (request === null) {
     showResult(`no route to open ${option.title} with`, true);
     return;
@@ -268,8 +246,8 @@ function goToRoute(route, from) {
   const inherited = (from && from.params) || {};
   const missing = route.params.filter((name) => inherited[name] === undefined);
   if (!missing.length) {
-    const path = fill(route.pattern, inherited);
-    if (path !== null) return run("dispatch", { request: path }, path);
+    const params = Object.fromEntries(route.params.map((name) => [name, inherited[name]]));
+    return run("open", { node: route.id, params }, route.pattern);
   }
   const form = $("params");
   form.replaceChildren(element("strong", {}, route.pattern));
@@ -285,10 +263,9 @@ function goToRoute(route, from) {
   form.onsubmit = (event) => {
     event.preventDefault();
     const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
-    const path = fill(route.pattern, values);
-    if (path === null) return showResult("fill in every parameter", true);
+    if (Object.values(values).some((value) => value === "")) return showResult("fill in every parameter", true);
     form.hidden = true;
-    run("dispatch", { request: path }, path);
+    run("open", { node: route.id, params: values }, route.pattern);
   };
   const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
   if (first) first.focus();

@@ -1,0 +1,132 @@
+import RouteCore
+import RouteScript
+
+/// One operation on a live session. The REPL's commands, the page protocol's ops and the
+/// Lua test API's actions are parsed into these, and ``LiveSession/perform(_:from:)`` runs
+/// each under one acquisition of the session's lock and returns a ``View``.
+package enum Command: Sendable, Equatable {
+    /// Dispatch a request (`keepStack`: a tab tap that keeps the tab's stack).
+    case dispatch(String, keepStack: Bool = false)
+    /// Record a change the UI already made.
+    case sync(String)
+    /// Open the endpoint with node id `node`, its pattern filled with `params` (a row, a
+    /// tab never visited, a parameter form).
+    case open(node: String, params: [String: String], keepStack: Bool = false)
+    /// The user went back: pop the top stack or dismiss the top modal.
+    case back
+    case undo
+    case redo
+    /// Go to the state of history entry N.
+    case travel(Int)
+    /// Back to the initial state (nothing shown).
+    case reset
+    /// Set (nil: clear) an app flag; the current request is resolved again.
+    case flag(String, String?)
+    /// Re-evaluate the script for another device, keeping the state.
+    case device(Device)
+    case reload
+    case explain(String)
+    case state
+    case tree
+    case routes
+    case flags
+    /// The history; with `before`, the page of entries before that index (newest last).
+    case history(before: Int? = nil)
+    /// The path of a named route: its parameters fill the pattern, the rest the query.
+    case path(String, [String: String])
+    /// The actions since the start or the last reset as a test file (`save-test NAME`).
+    case recording(String)
+    /// Evaluate a Lua chunk in the script's environment; with `allowIncomplete`, an
+    /// unfinished chunk answers ``View/incomplete`` instead of failing.
+    case evaluate(String, allowIncomplete: Bool = false)
+    /// What a page draws (`routes`: with the history, route table and entries).
+    case snapshot(routes: Bool)
+
+    /// Whether the command changes what is on screen (and is recorded and observed).
+    package var changes: Bool {
+        switch self {
+        case .dispatch, .sync, .open, .back, .undo, .redo, .travel, .reset, .flag, .device, .reload: true
+        case .explain, .state, .tree, .routes, .flags, .history, .path, .recording, .evaluate, .snapshot: false
+        }
+    }
+}
+
+/// What a command returns: values only, each with its JSON and text form.
+package enum View: Sendable {
+    /// A change that matched a route.
+    case changed(ChangeView)
+    /// A travel (undo, redo, goto) that ended on the initial state.
+    case nothingShown
+    case reset
+    /// A flag was set or cleared; the re-resolved change, if a request was on screen.
+    case flag(name: String, value: String?, change: ChangeView?, flags: [String: String])
+    case reloaded(ReloadView)
+    case explain(ExplainView)
+    case state(StateView?)
+    case tree(TreeView)
+    case routes([RouteRow])
+    case flags([String: String])
+    case history(HistoryView)
+    case path(String)
+    case recording(RecordingView)
+    case values([String])
+    /// An unfinished Lua chunk: the next line continues it.
+    case incomplete
+    case snapshot(SnapshotView)
+
+    /// The matched change, for views that have one.
+    package var change: ChangeView? {
+        switch self {
+        case .changed(let change): change
+        case .flag(_, _, let change, _): change
+        default: nil
+        }
+    }
+
+    /// The README's JSON for the view (one line; `--json` in the REPL).
+    package var json: [String] {
+        switch self {
+        case .changed(let change): [change.json]
+        case .nothingShown: ["{\"tree\":null}"]
+        case .reset: ["{\"reset\":true}"]
+        case .flag(_, _, let change, let flags):
+            [change?.json ?? "{\"flags\":\(JSONWriter.stringObject(flags))}"]
+        case .reloaded(let reload): [reload.json]
+        case .explain(let explain): ["{\"explain\":\(explain.json)}"]
+        case .state(let state): ["{\"state\":\(state?.json ?? "null")}"]
+        case .tree(let tree): tree.lines(json: true, style: .plain)
+        case .routes(let rows): [RouteRow.json(rows)]
+        case .flags(let flags): ["{\"flags\":\(JSONWriter.stringObject(flags))}"]
+        case .history(let history): [history.json]
+        case .path(let path): ["{\"path\":\(JSONWriter.quoted(path))}"]
+        case .recording(let recording): ["{\"source\":\(JSONWriter.quoted(recording.source))}"]
+        case .values(let values): ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]
+        case .incomplete: ["{\"continue\":true}"]
+        case .snapshot(let snapshot): [snapshot.json(script: "")]
+        }
+    }
+
+    /// The text people read.
+    package func text(_ style: Style) -> [String] {
+        switch self {
+        case .changed(let change): [change.text(style)]
+        case .nothingShown: [style.dim("(back to the start: nothing shown)")]
+        case .reset: [style.dim("(back to the initial state)")]
+        case .flag(let name, let value, let change, _):
+            [value.map { "flag \(name)=\($0)" } ?? "flag \(name) cleared"] + (change.map { [$0.text(style)] } ?? [])
+        case .reloaded(let reload): reload.lines(style)
+        case .explain(let explain): explain.lines(style)
+        case .state(let state): state?.lines ?? [style.dim("(nothing dispatched yet)")]
+        case .tree(let tree): tree.lines(json: false, style: style)
+        case .routes(let rows): [RouteRow.text(rows, style: style)]
+        case .flags(let flags):
+            flags.isEmpty ? [style.dim("(no flags)")] : flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        case .history(let history): history.lines(style)
+        case .path(let path): [path]
+        case .recording(let recording): [recording.source]
+        case .values(let values): values.isEmpty ? [] : [values.joined(separator: "\t")]
+        case .incomplete: []
+        case .snapshot(let snapshot): [snapshot.json(script: "")]
+        }
+    }
+}
