@@ -75,6 +75,26 @@ import Testing
         #expect(served.session.history.map(\.kind) == [.dispatch, .back, .flag, .device])
     }
 
+    /// A row or a tab never visited asks the session to fill the route in (op `open`); the
+    /// page never fills a pattern itself.
+    @Test func openFillsTheRouteInTheSession() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+        try page.send(#"{"id":1,"op":"open","node":"orders/:id","params":{"id":"5"}}"#)
+        let event = object(try page.next(containing: #""type":"event""#))
+        let snapshot = event["snapshot"] as? [String: Any]
+        #expect((snapshot?["requests"] as? [String: String])?["orders/:id"] == "orders/5")
+        let reply = object(try page.next(containing: #""type":"reply""#))
+        #expect(reply["ok"] as? Bool == true)
+        #expect(served.session.withHost { $0.state.request?.path } == "orders/5")
+        try page.send(#"{"id":2,"op":"open","node":"orders/:id","params":{"id":7}}"#)
+        let bad = object(try page.next(containing: #""id":2"#))
+        #expect((bad["error"] as? [String: Any])?["kind"] as? String == "invalidMessage")
+    }
+
     @Test func savingTheScriptPushesAReloadAndABrokenSaveAFailureThatClearsWhenFixed() throws {
         let served = try ServedScript()
         defer { served.stop() }

@@ -238,3 +238,32 @@ import Testing
         #expect(try tree.resolve("https://example.com/books/42").params == ["id": "42"])
     }
 }
+
+/// The request that shows a screen, as a presenter reports a change the user made itself.
+@Suite struct RequestShowingTests {
+    @Test func theActivationsRequestOrTheRouteFilledWithItsParameters() throws {
+        let tree = try RouteTree(
+            root: .stack([.endpoint("books", children: [.endpoint("./:id", children: [.endpoint("./notes")])])]))
+        let notes = try #require(tree.nodeIndex["books/:id/notes"])
+        let book = try #require(tree.nodeIndex["books/:id"])
+        let resolution = try tree.resolve("books/42/notes?sort=new")
+        let state = Reducer(tree: tree).reduce(.initial, to: resolution).to
+        // The match keeps the request it was activated with, query and all.
+        var activations: [Int: Activation] = [:]
+        func walk(_ presented: Presented) {
+            switch presented {
+            case .screen(let node, let activation, let modal):
+                if let activation { activations[node] = activation }
+                modal.map(walk)
+            case .stack(_, let items): items.forEach(walk)
+            case .junction(_, _, let options): options.forEach(walk)
+            case .switcher(_, _, let content): walk(content)
+            }
+        }
+        state.presented.map(walk)
+        #expect(try tree.request(showing: notes, activation: activations[notes]).original == "books/42/notes?sort=new")
+        // A screen below it has the parameters, not a request of its own.
+        #expect(try tree.request(showing: book, activation: activations[book]).original == "books/42")
+        #expect(throws: RouteError.self) { try tree.request(showing: book, activation: nil) }
+    }
+}
