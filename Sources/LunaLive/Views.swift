@@ -103,6 +103,9 @@ package struct StateView: Sendable, Equatable {
     package var query: [String: String]
     package var fragment: String?
     package var chain: [String]
+    /// The device the tree was evaluated for, and the app flags set.
+    package var device: Device
+    package var flags: [String: String]
 
     /// Nil when nothing has been dispatched.
     package init?(_ host: RouteScriptHost) {
@@ -118,6 +121,8 @@ package struct StateView: Sendable, Equatable {
         query = request.query
         fragment = request.fragment
         chain = tree.chain(to: endpoint.node).map { tree.nodes[$0].id }
+        device = host.options.device
+        flags = host.options.flags
     }
 
     package var json: String {
@@ -126,7 +131,8 @@ package struct StateView: Sendable, Equatable {
             ("route", JSONWriter.quoted(route)), ("name", name.map(JSONWriter.quoted) ?? "null"),
             ("params", JSONWriter.stringObject(params)), ("query", JSONWriter.stringObject(query)),
             ("fragment", fragment.map(JSONWriter.quoted) ?? "null"),
-            ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))),
+            ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))), ("device", JSONWriter.quoted(device.rawValue)),
+            ("flags", JSONWriter.stringObject(flags)),
         ])
     }
 
@@ -140,6 +146,9 @@ package struct StateView: Sendable, Equatable {
         if !query.isEmpty { lines.append("query    " + query.joined(separator: "&")) }
         if let fragment { lines.append("fragment " + fragment) }
         lines.append("chain    " + chain.joined(separator: " > "))
+        lines.append("device   " + device.rawValue)
+        let flags = flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if !flags.isEmpty { lines.append("flags    " + flags.joined(separator: " ")) }
         return lines
     }
 }

@@ -69,6 +69,7 @@ import Testing
                 route    books/:id (book)
                 params   id=42
                 chain    switcher:login > junction:today > stack:books > books > books/:id
+                device   phone
                 > back
                 back → books
                   plan:

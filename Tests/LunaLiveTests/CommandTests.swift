@@ -46,9 +46,14 @@ import Testing
         let state = try session.perform(.state)
         #expect(
             state.json == [
-                #"{"state":{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"chain":["switcher:login","junction:today","stack:books","books","books/:id"]}}"#
+                #"{"state":{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"chain":["switcher:login","junction:today","stack:books","books","books/:id"],"device":"phone","flags":{}}}"#
             ])
         #expect(state.text(.plain).first == "request  books/42?title=Dune")
+        try session.perform(.flag("beta", "on"))
+        try session.perform(.device(.pad))
+        let after = try session.perform(.state)
+        #expect(after.json.first?.hasSuffix(#""device":"pad","flags":{"beta":"on"}}}"#) == true)
+        #expect(after.text(.plain).suffix(2) == ["device   pad", "flags    beta=on"])
         let explain = try session.perform(.explain("books/x7"))
         #expect(explain.text(.plain).first == "explain books/x7")
         #expect(
