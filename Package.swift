@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "LunaInspectorTests",
             dependencies: [
-                "LunaInspector", "LunaLive", "RouteScript",
+                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
