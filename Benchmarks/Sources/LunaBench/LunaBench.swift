@@ -130,7 +130,7 @@ struct Bench {
     /// Every part of the full run, in order.
     var parts: [String] {
         sizes.map(String.init) + [
-            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases",
+            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl",
             "hostmemory",
         ]
     }
@@ -184,6 +184,7 @@ struct Bench {
         if wanted("reload1000") { try measureReload(1000) }
         if wanted("reload10000") { try measureReload(10000) }
         if wanted("testcases") { try measureTestCases() }
+        if wanted("repl") { try measureRepl() }
         if wanted("hostmemory") { try measureHostMemory(10000) }
     }
 
