@@ -154,9 +154,10 @@ package final class Session {
 
     /// Performs `command` and prints its view (JSON when the REPL or the command asks for it).
     private func run(_ command: Command, json asJSON: Bool? = nil) -> Result {
+        let asJSON = asJSON ?? json
         do {
-            let view = try live.perform(command)
-            return Result(lines: asJSON ?? json ? view.json : view.text(style))
+            let view = try live.perform(command, forms: asJSON ? .json : .text)
+            return Result(lines: asJSON ? view.json : view.text(style))
         } catch {
             return failure(error)
         }
@@ -207,7 +208,7 @@ package final class Session {
 
     private func reload(from origin: LiveEvent.Origin) -> Result {
         do {
-            let view = try live.perform(.reload, from: origin)
+            let view = try live.perform(.reload, from: origin, forms: json ? .json : .text)
             return Result(lines: json ? view.json : view.text(style))
         } catch {
             return reloadFailure(error, label: "reload failed: ", note: "(the previous tree is still running)")

@@ -96,7 +96,9 @@ extension Inspector {
             return Messages.failure(id: request.id, Failure(kind: "invalidMessage", message: error.description))
         }
         do {
-            return Messages.reply(id: request.id, try session.perform(command, from: .page), script: scriptName)
+            // A reply names the route; the tree reaches the page in the event's snapshot.
+            return Messages.reply(
+                id: request.id, try session.perform(command, from: .page, forms: []), script: scriptName)
         } catch {
             // A request that failed comes with its explanation: why no route took it.
             var explain: String?

@@ -29,9 +29,14 @@ package final class LiveSession: Sendable {
 
     /// Runs one command under the session's lock: what it changed is recorded and observed
     /// before this returns; the view holds values only.
+    /// `forms`: which forms of the presentable tree the view renders (``ViewForms``).
     @discardableResult
-    package func perform(_ command: Command, from origin: LiveEvent.Origin = .repl) throws(Failure) -> View {
-        do { return try state.withLock { try $0.perform(command, origin: origin) } } catch { throw Failure(error) }
+    package func perform(
+        _ command: Command, from origin: LiveEvent.Origin = .repl, forms: ViewForms = .both
+    ) throws(Failure) -> View {
+        do { return try state.withLock { try $0.perform(command, origin: origin, forms: forms) } } catch {
+            throw Failure(error)
+        }
     }
 
     /// Runs `body` with the host under the session's lock (loading a script, reading what
@@ -49,7 +54,7 @@ package final class LiveSession: Sendable {
     /// ``perform(_:from:)`` when no other thread is working on the session; nil at once when
     /// one is.
     package func performIfFree(_ command: Command, from origin: LiveEvent.Origin = .repl) throws(Failure) -> View? {
-        do { return try state.withLockIfFree { try $0.perform(command, origin: origin) } } catch {
+        do { return try state.withLockIfFree { try $0.perform(command, origin: origin, forms: .json) } } catch {
             throw Failure(error)
         }
     }
@@ -169,7 +174,11 @@ final class SessionState {
 
     /// Runs `command`; any error comes out as a ``Failure`` (with the request it concerned and
     /// its location as the user gave the script).
-    func perform(_ command: Command, origin: LiveEvent.Origin) throws(Failure) -> View {
+    /// The tree forms the command being performed renders.
+    private var forms = ViewForms.both
+
+    func perform(_ command: Command, origin: LiveEvent.Origin, forms: ViewForms) throws(Failure) -> View {
+        self.forms = forms
         do { return try run(command, origin: origin) } catch {
             let request: String? =
                 switch command {
@@ -212,7 +221,7 @@ final class SessionState {
                     .flag, request: outcome?.request, outcome: outcome, summary: nil, origin: origin,
                     detail: value.map { "\(name)=\($0)" } ?? "\(name) cleared")
                 return .flag(
-                    name: name, value: value, change: outcome.map { ChangeView($0, tree: host.tree) },
+                    name: name, value: value, change: outcome.map { ChangeView($0, tree: host.tree, forms: forms) },
                     flags: host.options.flags)
             }
         case .device(let device):
@@ -221,7 +230,7 @@ final class SessionState {
             return try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
         case .explain(let request): return .explain(try ExplainView(request, host: host))
         case .state: return .state(StateView(host))
-        case .tree: return .tree(TreeView(host.tree))
+        case .tree: return .tree(TreeView(host.tree, forms: forms))
         case .routes: return .routes(RouteRow.table(try loadedTree()))
         case .flags: return .flags(host.options.flags)
         case .history(let before):
@@ -253,7 +262,7 @@ final class SessionState {
     func snapshot(routes: Bool) -> SnapshotView {
         let tree = host.routeTree
         return SnapshotView(
-            device: host.options.device, flags: host.options.flags, tree: TreeView(host.tree),
+            device: host.options.device, flags: host.options.flags, tree: TreeView(host.tree, forms: .json),
             state: StateView(host), current: position, historyCount: dropped + entries.count,
             historyDropped: dropped, reloadError: reloadError, reloadWarnings: reloadWarnings, canUndo: canUndo,
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(RouteRow.table) : nil,
@@ -265,7 +274,7 @@ final class SessionState {
         guard let path = host.path else {
             throw LiveSessionError("save-test needs a script loaded from a file")
         }
-        let route = StateView(host)?.route
+        let route = StateView.route(of: host)
         let script = String(path.split(separator: "/").last ?? Substring(path))
         let source = TestSource.text(
             name: name, script: script, entries: entries, route: route, device: host.options.device,
@@ -314,7 +323,7 @@ final class SessionState {
             }
             position = index
             notify(LiveEvent(kind: .travelled, origin: origin, entry: target, outcome: outcome))
-            return outcome.map { .changed(ChangeView($0, tree: host.tree)) } ?? .nothingShown
+            return outcome.map { .changed(ChangeView($0, tree: host.tree, forms: forms)) } ?? .nothingShown
         }
     }
 
@@ -369,7 +378,7 @@ final class SessionState {
             // `back` names no request: the entry shows where it went.
             let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
             record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)
-            return .changed(ChangeView(outcome, tree: host.tree))
+            return .changed(ChangeView(outcome, tree: host.tree, forms: forms))
         }
     }
 
@@ -384,7 +393,7 @@ final class SessionState {
             // The reload's warnings stay on the pages until the next reload.
             reloadWarnings = (summary.warning.map { [$0] } ?? []) + summary.lint
             record(kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
-            return .reloaded(ReloadView(summary: summary, tree: TreeView(host.tree), script: host.path))
+            return .reloaded(ReloadView(summary: summary, tree: TreeView(host.tree, forms: forms), script: host.path))
         } catch {
             reloadError = Failure(error).message
             notify(LiveEvent(kind: .reloadFailed, origin: origin, entry: nil, error: error))
@@ -399,7 +408,7 @@ final class SessionState {
         let state = host.state
         let entry = HistoryEntry(
             index: dropped + entries.count, milliseconds: LiveSession.milliseconds(clock.now - started), kind: kind,
-            request: request, route: StateView(host)?.route,
+            request: request, route: StateView.route(of: host),
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
             state: state, generation: generation)
         undoStack.append(position)

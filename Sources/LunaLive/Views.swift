@@ -10,7 +10,19 @@ import RouteScript
 /// How a route's pattern is shown everywhere: its text, and the root as `/`.
 package func displayPattern(_ text: String) -> String { Lint.show(text) }
 
-/// The presentable tree on screen, in both forms (nil: nothing is shown).
+/// Which forms of the presentable tree a view renders: the REPL prints one, a page reads the
+/// JSON, `luna test` neither (it reads the tree itself). Rendering is most of a view's cost.
+package struct ViewForms: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    package static let json = ViewForms(rawValue: 1)
+    package static let text = ViewForms(rawValue: 2)
+    package static let both: ViewForms = [.json, .text]
+}
+
+/// The presentable tree on screen, in the forms asked for (nil: nothing is shown, or that
+/// form was not asked for).
 package struct TreeView: Sendable, Equatable {
     /// `HeadlessPresentable.json`, or nil.
     package var json: String?
@@ -20,9 +32,9 @@ package struct TreeView: Sendable, Equatable {
     /// Nothing shown.
     package static let empty = TreeView(nil)
 
-    package init(_ tree: HeadlessPresentable?) {
-        json = tree?.json
-        text = tree?.rendered()
+    package init(_ tree: HeadlessPresentable?, forms: ViewForms = .both) {
+        json = forms.contains(.json) ? tree?.json : nil
+        text = forms.contains(.text) ? tree?.rendered() : nil
     }
 
     /// `tree`: the JSON or `null`; the drawing or a dim note.
@@ -38,9 +50,9 @@ package struct ChangeView: Sendable {
     package var outcome: RouteScriptHost.Outcome
     package var tree: TreeView
 
-    package init(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?) {
+    package init(_ outcome: RouteScriptHost.Outcome, tree: HeadlessPresentable?, forms: ViewForms = .both) {
         self.outcome = outcome
-        self.tree = TreeView(tree)
+        self.tree = TreeView(tree, forms: forms)
     }
 
     /// `dispatch --json`: one object per request, keys in the documented order.
@@ -106,6 +118,12 @@ package struct StateView: Sendable, Equatable {
     /// The device the tree was evaluated for, and the app flags set.
     package var device: Device
     package var flags: [String: String]
+
+    /// The pattern of the route on screen, as every view shows it.
+    package static func route(of host: RouteScriptHost) -> String? {
+        guard let route = host.state.route, let tree = host.routeTree else { return nil }
+        return displayPattern(tree.endpoints[route].definition.displayText)
+    }
 
     /// Nil when nothing has been dispatched.
     package init?(_ host: RouteScriptHost) {

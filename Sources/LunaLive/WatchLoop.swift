@@ -32,7 +32,8 @@ package enum WatchLoop {
             case .modified:
                 do {
                     // What the REPL prints for a reload: the summary, the plan, the lint's warnings.
-                    report(try session.perform(.reload, from: .watcher).text(.plain).joined(separator: "\n"))
+                    report(
+                        try session.perform(.reload, from: .watcher, forms: .text).text(.plain).joined(separator: "\n"))
                 } catch {
                     report("reload failed: " + error.message + "\n(the previous tree is still running)")
                 }

@@ -108,7 +108,8 @@ final class TestApp {
             return failed("usage", "unknown action '\(action)'")
         }
         do {
-            let view = try session.perform(command)
+            // The test reads the tree itself (`expect_tree`): the view renders none.
+            let view = try session.perform(command, forms: [])
             switch view {
             case .reloaded(let reload):
                 lastPlan = reload.summary.plan
