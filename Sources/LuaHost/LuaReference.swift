@@ -16,7 +16,7 @@ public final class LuaReference {
     /// VM: a weak reference would move the VM's reference counts to a side table, and every
     /// retain and release of the VM (several per call) would take the slow path.
     let owner: LuaStateToken
-    @exclusivity(unchecked) private(set) var ref: Int32
+    private(set) var ref: Int32
     /// A small number that tells references apart in descriptions.
     public let id: Int32
 

@@ -42,6 +42,9 @@ public final class LuaVM {
     let main: OpaquePointer
     /// The thread Lua code currently runs on (a coroutine while a host function called from
     /// it runs), so nested calls and stack operations use the right stack.
+    // Unchecked exclusivity (read on every call, never handed out inout): a Lua callback
+    // called from Swift costs 6 % more with the checks (`scripts/bench --only calls`, same run,
+    // 2026-11-24: 878 → 932 ns).
     @exclusivity(unchecked) var current: OpaquePointer
     @exclusivity(unchecked) public private(set) var isClosed = false
     /// What references hold to reach this VM while it is open.

@@ -6,7 +6,9 @@ struct CopyOnWrite<Value: Sendable>: Sendable {
     /// Written only while uniquely referenced, so sharing it between copies is safe.
     @usableFromInline
     final class Box: @unchecked Sendable {
-        /// Unchecked: written only through `_modify` on a unique box, read in place.
+        /// Unchecked: written only through `_modify` on a unique box, read in place. With
+        /// `Router`'s two fields below, the checks cost a dispatch 6 % (`scripts/bench --only
+        /// dispatch`, same run, 2026-11-24: 2108 → 2238 ns; 4 % with a Lua hook).
         @exclusivity(unchecked) @usableFromInline var value: Value
         init(_ value: Value) { self.value = value }
     }

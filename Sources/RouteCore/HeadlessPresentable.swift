@@ -47,6 +47,9 @@ public final class HeadlessPresentable {
     /// The endpoint's pattern (screens).
     public let route: String?
     /// The changeable part, in one place so a snapshot is one read.
+    // Unchecked exclusivity here and in the journal (a presentable is changed by one router on
+    // one thread, never through inout): the checks cost a dispatch 3 % (`scripts/bench --only
+    // dispatch`, same run, 2026-11-24: 2099 → 2165 ns).
     @exclusivity(unchecked) private var state: Snapshot
 
     public var title: String {
@@ -111,6 +114,7 @@ public final class HeadlessPresentable {
 /// them back, `commit` forgets the snapshots.
 @usableFromInline
 final class PresentableJournal {
+    // Unchecked exclusivity: see `HeadlessPresentable.state` (3 % of a dispatch).
     @exclusivity(unchecked) private(set) var isRecording = false
     @usableFromInline init() {}
     @exclusivity(unchecked) private var generation = 0

@@ -18,6 +18,8 @@ public final class Router<P: Presenter> {
     public var store: PresentableStore<P> { _store }
     public let presenter: P
     // Unchecked: a router is used from one thread at a time and never hands out inout access.
+    // With `CopyOnWrite`'s box, the checks cost a dispatch 6 % (`scripts/bench --only
+    // dispatch`, same run, 2026-11-24: 2108 → 2238 ns).
     @exclusivity(unchecked) @usableFromInline var _state: RouterState = .initial
     @exclusivity(unchecked) @usableFromInline var _store = PresentableStore<P>()
     /// Undoes the changes to ``HeadlessPresentable``s of a failed apply.

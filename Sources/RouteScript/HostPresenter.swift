@@ -85,10 +85,10 @@ struct ErasedPresenter {
 /// presenter, so a binding made after loading applies from the next operation on.
 final class PresenterRegistry {
     /// Presenters scripts name (`presenter = "Name"`).
-    @exclusivity(unchecked) var named: [String: ErasedPresenter] = [:]
-    @exclusivity(unchecked) var bound: [PresenterTarget: ErasedPresenter] = [:]
+    var named: [String: ErasedPresenter] = [:]
+    var bound: [PresenterTarget: ErasedPresenter] = [:]
     /// The app's own presentables, when the host has them (``ScriptHost``).
-    @exclusivity(unchecked) var mirror: (any PresentableMirror)?
+    var mirror: (any PresentableMirror)?
 
     /// The Swift presenter of a node: the script's choice, then id, route name, kind. The
     /// route name is looked up only when there are bindings (every plan operation asks).

@@ -23,10 +23,10 @@ public final class RouteScriptHost {
     public private(set) var path: String?
     /// Swift presenters (named, bound) and the app's presentables of a ``ScriptHost``.
     let registry = PresenterRegistry()
-    @exclusivity(unchecked) var script: LoadedScript?
-    @exclusivity(unchecked) var router: Router<ScriptPresenter>?
+    var script: LoadedScript?
+    var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
-    @exclusivity(unchecked) var busy = false
+    var busy = false
     /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
     var sharesScript = false
     /// The text, name and folder of a script loaded from a string.

@@ -10,10 +10,9 @@ final class ScriptCallbacks {
     let viewClass: LuaClass
     /// The registry entry every `ctx` is kept in (one for the life of the state), and the
     /// context it holds in the current dispatch (reused while the context is the same).
-    /// Unchecked exclusivity, like every field here: a script's callbacks run on one thread.
-    @exclusivity(unchecked) private var contextSlot: LuaValue?
-    @exclusivity(unchecked) private var slotContext: RouteContext?
-    @exclusivity(unchecked) private var views: [ObjectIdentifier: LuaValue] = [:]
+    private var contextSlot: LuaValue?
+    private var slotContext: RouteContext?
+    private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Held by every host operation on this state and by every hook call (``ScriptHook``):
     /// Lua never runs on two threads at once.

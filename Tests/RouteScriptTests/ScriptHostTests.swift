@@ -285,6 +285,19 @@ final class Recorder: @unchecked Sendable {
         #expect(SourceLocation(leadingIn: message) == SourceLocation(file: file, line: line))
     }
 
+    /// Every kind of script error carries its place as data, from where it was raised.
+    @Test(arguments: [
+        ("return stack { endpoint { 'a' \n", 2),  // Lua's syntax error
+        ("return stack {\n  endpoint { 'a', childs = {} },\n}", 2),  // a DSL mistake, at its declaration
+        ("return stack {\n  endpoint { 'a' },\n  stack { },\n}", 3),  // an invalid tree, at the node
+        ("local x = nil\nreturn x.y", 2),  // a runtime error while loading
+        ("return stack {\n  endpoint { 'a' },\n  endpoint { 'a' },\n}", 3),  // the lint: a duplicate route
+    ])
+    func loadErrorsCarryTheirLocation(source: String, line: Int) {
+        let error = #expect(throws: RouteScriptError.self) { try RouteScriptHost().load(source: source, name: "m.lua") }
+        #expect(error?.location == SourceLocation(file: "m.lua", line: line), "\(error?.message ?? "")")
+    }
+
     @Test(arguments: ["no location", ":12: no file", "a:b: no line", "line\nbooks.lua:3: on the next line"])
     func messagesWithoutALocationHaveNone(message: String) {
         #expect(SourceLocation(leadingIn: message) == nil)
