@@ -14,9 +14,16 @@ final class ScriptCallbacks {
     private var slotContext: RouteContext?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
-    /// Held by every host operation on this state and by every hook call (``ScriptHook``):
-    /// Lua never runs on two threads at once.
+    /// Held by every hook call (``ScriptHook``) and, when the tree has such hooks, by every
+    /// host operation on this state: Lua never runs on two threads at once.
     let gate = ReentrantGate()
+    /// Whether the route tree holds Lua hooks (guards, redirects, validators): only then can
+    /// Lua be called from another thread (through the `Sendable` tree), and only then do the
+    /// host's operations need the gate. Set while the script loads, before the tree is out.
+    private(set) var treeHasHooks = false
+
+    /// A ``ScriptHook`` of the tree was made.
+    func hookMade() { treeHasHooks = true }
     /// Where `view` writes go besides the headless model: the app's presentables.
     private let sink = ViewSink()
     /// The host's presenters and app presentables (set when a presenter is made for it).
@@ -137,6 +144,7 @@ final class ScriptHook: @unchecked Sendable {
     init(_ function: LuaValue, callbacks: ScriptCallbacks) {
         self.function = function
         self.callbacks = callbacks
+        callbacks.hookMade()
     }
 
     /// Calls the function with the route's `ctx` (a guard or a redirect).
