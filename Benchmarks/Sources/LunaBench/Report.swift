@@ -67,6 +67,16 @@ extension Bench {
                 "| luna test, \(label): per case (ms) | \(f(perCase, 3)) | the script's load alone: \(f(load, 3)) | \(r(perCase / max(load, 1e-9))) |"
             )
         }
+        let command = s["repl_command_us"] ?? 0
+        let dispatch = s["cli_dispatch_us"] ?? 0
+        lines.append(
+            "| luna repl, a dispatch typed: per command (µs) | \(f(command, 1)) | luna dispatch, per request: \(f(dispatch, 1)) | \(r(command / max(dispatch, 1e-9))) |"
+        )
+        if let base = s["repl_command_us_base"] {
+            lines.append(
+                "| luna repl per command, LUNA_BIN_BASE's build (µs) | \(f(base, 1)) | this build: \(f(command, 1)) | \(r(command / max(base, 1e-9))) |"
+            )
+        }
         lines.append(
             "| a loaded host at 10k routes: bytes per route | \(f(s["host_bytes_per_route_10k"] ?? 0)) | its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0)) | |"
         )
