@@ -24,19 +24,11 @@ package final class Locked<State>: @unchecked Sendable {
 
     package init(_ state: State) {
         self.state = state
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
         // An error-checking mutex: a re-entry fails loudly (below) instead of deadlocking.
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        mutex = makeMutex(Int32(PTHREAD_MUTEX_ERRORCHECK))
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { freeMutex(mutex) }
 
     /// Runs `body` with the value, holding the lock.
     @inline(__always)
@@ -70,19 +62,9 @@ extension Locked where State == Void {
 package final class ReentrantGate: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    package init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
+    package init() { mutex = makeMutex(Int32(PTHREAD_MUTEX_RECURSIVE)) }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { freeMutex(mutex) }
 
     /// Runs `body` holding the gate; at once when this thread already holds it.
     @inline(__always)
@@ -99,4 +81,20 @@ package final class ReentrantGate: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+}
+
+/// A new mutex of `type` (`PTHREAD_MUTEX_ERRORCHECK`, `PTHREAD_MUTEX_RECURSIVE`).
+private func makeMutex(_ type: Int32) -> UnsafeMutablePointer<pthread_mutex_t> {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, type)
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    return mutex
+}
+
+private func freeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
 }
