@@ -15,9 +15,11 @@ package enum FileChange: Equatable, Sendable {
     case deleted([String])
 }
 
-/// Watches a script and its modules. Changes are collected as they arrive and reported
-/// once no new one came for ``settleInterval``: every way an editor saves gives exactly one
-/// report. Time is passed in, so tests drive it without sleeping.
+/// Watches a script and its modules. A save is reported as soon as it is complete — a watched
+/// file closed after writing or renamed into place (inotify) — and otherwise once no new
+/// change came for the settle interval (a file deleted, a writer that never closes, stat
+/// polling): every way an editor saves gives exactly one report. Time is passed in, so tests
+/// drive it without sleeping.
 package protocol FileWatcher: AnyObject {
     /// A descriptor to poll for readability (inotify), or nil (stat polling).
     var descriptor: Int32? { get }
@@ -29,11 +31,13 @@ package protocol FileWatcher: AnyObject {
     func collect(now: ContinuousClock.Instant)
     /// When ``settled(now:)`` should next be asked, if a change is pending or polling is due.
     func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant?
-    /// The change once things have been quiet for the settle interval; reported once.
+    /// The change once a save is complete (or things have been quiet for the settle
+    /// interval); reported once.
     func settled(now: ContinuousClock.Instant) -> FileChange?
 }
 
-/// The settle logic both watchers share: remember the last change, report it once quiet.
+/// The settle logic both watchers share: remember the last change, report it at once when a
+/// save is complete (closed after writing, renamed into place), or once quiet.
 ///
 /// A save that is still being written (an editor or a generator that writes in parts, 150 ms
 /// to 1 s apart) is not reported while a watched script stops mid-chunk (Lua's parser stops
@@ -45,35 +49,55 @@ struct Settler {
     static let unfinishedWait: Duration = .seconds(2)
     private var lastChange: ContinuousClock.Instant?
     private var firstChange: ContinuousClock.Instant?
+    /// A watched file was closed after writing or renamed into place since the last report.
+    private var complete = false
+    /// The files as they were when last reported (inode, size, modification time): events
+    /// that arrive later for the same save find them unchanged and report nothing more.
+    private var reported: [String: [Int]] = [:]
     /// Decides whether a file looks cut short (tests replace it).
     var looksUnfinished: (String) -> Bool = Settler.endsMidChunk
 
     init(interval: Duration) { self.interval = interval }
 
-    mutating func noteChange(at now: ContinuousClock.Instant) {
+    /// A change: `complete` when it ends a save (a close after writing, a rename into place).
+    mutating func noteChange(at now: ContinuousClock.Instant, complete: Bool = false) {
         lastChange = now
         if firstChange == nil { firstChange = now }
+        if complete { self.complete = true }
     }
 
     mutating func settled(files: [String], now: ContinuousClock.Instant) -> FileChange? {
-        guard let last = lastChange, now - last >= interval else { return nil }
+        guard let last = lastChange else { return nil }
+        let quiet = now - last >= interval
+        guard complete || quiet else { return nil }
         let missing = files.filter { access($0, F_OK) != 0 }
+        // A file gone is reported only once quiet: an editor that renames the old file away
+        // writes the new one right after.
+        if !missing.isEmpty, !quiet { return nil }
         if missing.isEmpty, let first = firstChange, now - first < Self.unfinishedWait,
             files.contains(where: looksUnfinished)
         {
-            lastChange = now  // ask again after another interval
+            // Ask again after another interval, or at the next complete save.
+            lastChange = now
+            complete = false
             return nil
         }
         lastChange = nil
         firstChange = nil
+        complete = false
+        let now = Dictionary(uniqueKeysWithValues: files.map { ($0, fileSignature($0)) })
+        // The rest of a save already reported (its last close seen after the report).
+        if missing.isEmpty, now == reported { return nil }
+        reported = now
         return missing.isEmpty ? .modified : .deleted(missing)
     }
 
-    /// Whether a Lua file stops mid-chunk: Lua's parser reports its error at `<eof>`.
+    /// Whether a Lua file stops mid-chunk: Lua's parser reports its error at `<eof>`. An empty
+    /// file counts too: a save that truncates first and writes after closes it empty once.
     static func endsMidChunk(_ path: String) -> Bool {
-        guard path.hasSuffix(".lua"), let text = try? ScriptFiles.readText(path), let vm = try? LuaVM() else {
-            return false
-        }
+        guard path.hasSuffix(".lua"), let text = try? ScriptFiles.readText(path) else { return false }
+        if text.allSatisfy(\.isWhitespace) { return true }
+        guard let vm = try? LuaVM() else { return false }
         defer { vm.close() }
         do {
             _ = try vm.load(text, chunkName: "=check")
@@ -83,7 +107,8 @@ struct Settler {
         }
     }
 
-    var deadline: ContinuousClock.Instant? { lastChange.map { $0 + interval } }
+    /// When to ask again: at once after a complete save, else when the interval is over.
+    var deadline: ContinuousClock.Instant? { lastChange.map { complete ? $0 : $0 + interval } }
 }
 
 #if os(Linux)
@@ -97,6 +122,8 @@ struct Settler {
         private var settler: Settler
 
         /// Nil when inotify is unavailable.
+        /// `settleInterval`: how long a change that does not end a save (a deletion, a writer
+        /// still open) waits for more.
         package init?(settleInterval: Duration = .milliseconds(80)) {
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard fd >= 0 else { return nil }
@@ -117,8 +144,8 @@ struct Settler {
                 inotify_rm_watch(fd, watch)
                 folders[watch] = nil
             }
-            let mask = UInt32(
-                IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+            // Not IN_ATTRIB: a mode or owner change after a save is not another save.
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY)
             for folder in needed {
                 let watch = inotify_add_watch(fd, folder, mask)
                 if watch >= 0 { folders[watch] = folder }
@@ -132,14 +159,19 @@ struct Settler {
                 guard count > 0 else { return }
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= count {
-                    let (watch, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
+                    let (watch, mask, length, name) = buffer.withUnsafeBytes {
+                        raw -> (Int32, UInt32, Int, String) in
                         let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                         let nameStart = offset + MemoryLayout<inotify_event>.size
                         let bytes = raw[nameStart..<min(nameStart + Int(event.len), count)].prefix { $0 != 0 }
-                        return (event.wd, Int(event.len), String(decoding: bytes, as: UTF8.self))
+                        return (event.wd, event.mask, Int(event.len), String(decoding: bytes, as: UTF8.self))
                     }
                     offset += MemoryLayout<inotify_event>.size + length
-                    if let folder = folders[watch], files.contains(folder + "/" + name) { settler.noteChange(at: now) }
+                    if let folder = folders[watch], files.contains(folder + "/" + name) {
+                        // Closed after writing, or renamed into place: the save is done.
+                        let complete = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0
+                        settler.noteChange(at: now, complete: complete)
+                    }
                 }
             }
         }
@@ -208,16 +240,19 @@ package final class PollingWatcher: FileWatcher {
 
     package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
-    static func signature(_ path: String) -> [Int] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [] }
-        #if os(Linux)
-            let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
-        #else
-            let modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
-        #endif
-        return [Int(info.st_ino), Int(info.st_size), modified]
-    }
+    static func signature(_ path: String) -> [Int] { fileSignature(path) }
+}
+
+/// A file's inode, size and modification time (nanoseconds); empty when it does not exist.
+func fileSignature(_ path: String) -> [Int] {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return [] }
+    #if os(Linux)
+        let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    #else
+        let modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
+    #endif
+    return [Int(info.st_ino), Int(info.st_size), modified]
 }
 
 /// The best watcher for this system: inotify, or stat polling.

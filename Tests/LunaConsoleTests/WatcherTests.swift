@@ -24,6 +24,11 @@ import Testing
     /// Saves that an editor might do.
     enum Save: String, CaseIterable, Sendable {
         case inPlace, truncateThenWrite, tempThenRename, deleteThenRecreate
+        /// vim's default: probe the folder with a file named 4913, rename the script to a
+        /// backup, write a new script, set its mode, remove the backup.
+        case vimBackupRename
+        /// vim with `backupcopy=yes`: copy the script to a backup, write it in place, set its mode.
+        case vimBackupCopy
     }
 
     static func save(_ style: Save, _ path: String, _ text: String) throws {
@@ -47,6 +52,23 @@ import Testing
         case .deleteThenRecreate:
             try FileManager.default.removeItem(atPath: path)
             _ = FileManager.default.createFile(atPath: path, contents: data)
+        case .vimBackupRename:
+            let folder = (path as NSString).deletingLastPathComponent
+            _ = FileManager.default.createFile(atPath: folder + "/4913", contents: nil)
+            try FileManager.default.removeItem(atPath: folder + "/4913")
+            _ = rename(path, path + "~")
+            let handle = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
+            close(handle)
+            chmod(path, 0o644)
+            try FileManager.default.removeItem(atPath: path + "~")
+        case .vimBackupCopy:
+            try FileManager.default.copyItem(atPath: path, toPath: path + "~")
+            let handle = open(path, O_WRONLY | O_TRUNC)
+            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
+            close(handle)
+            chmod(path, 0o644)
+            try FileManager.default.removeItem(atPath: path + "~")
         }
     }
 
@@ -107,11 +129,45 @@ import Testing
         try Self.save(style, script, "return endpoint { 'b' }    \n")
         let t0 = start + .seconds(10)
         watcher.collect(now: t0)
-        #expect(watcher.settled(now: t0 + .milliseconds(10)) == nil, "not settled yet")
-        #expect(watcher.nextCheck(now: t0) != nil)
-        #expect(watcher.settled(now: t0 + .seconds(1)) == .modified)
+        if watcher.descriptor != nil {
+            // inotify sees the save end (closed after writing, or renamed into place): reported
+            // at once, with no settle interval.
+            #expect(watcher.nextCheck(now: t0) == t0, "ask at once")
+            #expect(watcher.settled(now: t0) == .modified)
+        } else {
+            // Stat polling cannot see a save end: it waits for the settle interval.
+            #expect(watcher.settled(now: t0 + .milliseconds(10)) == nil, "not settled yet")
+            #expect(watcher.nextCheck(now: t0) != nil)
+            #expect(watcher.settled(now: t0 + .seconds(1)) == .modified)
+        }
         watcher.collect(now: t0 + .seconds(2))
         #expect(watcher.settled(now: t0 + .seconds(3)) == nil, "exactly one change")
+    }
+
+    /// The steps of one save seen one at a time, as a fast watch loop sees them: the file
+    /// closed empty (truncated first), then written and closed: one report, at the second
+    /// close; a mode change after it is not another save.
+    @Test func aSaveSeenStepByStepIsReportedOnceAtItsEnd() throws {
+        let watcher = Self.watcher(.inotify)
+        guard watcher.descriptor != nil else { return }  // inotify only
+        let folder = ScriptFolder()
+        let script = folder.write("main.lua", "return endpoint { 'a' }\n")
+        let start = ContinuousClock.now
+        watcher.watch([script])
+        let truncate = try FileHandle(forUpdating: URL(fileURLWithPath: script))
+        try truncate.truncate(atOffset: 0)
+        try truncate.close()
+        watcher.collect(now: start)
+        #expect(watcher.settled(now: start) == nil, "closed empty: the rest is coming")
+        let write = try FileHandle(forWritingTo: URL(fileURLWithPath: script))
+        try write.write(contentsOf: Data("return endpoint { 'b' }\n".utf8))
+        try write.close()
+        let written = start + .milliseconds(30)
+        watcher.collect(now: written)
+        #expect(watcher.settled(now: written) == .modified, "at once, when the writer closes")
+        chmod(script, 0o600)
+        watcher.collect(now: written + .milliseconds(10))
+        #expect(watcher.settled(now: written + .seconds(1)) == nil, "a mode change is not a save")
     }
 
     @Test(arguments: Kind.allCases)
