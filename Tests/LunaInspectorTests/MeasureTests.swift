@@ -75,7 +75,7 @@ struct MeasureTests {
         Self.report(
             String(
                 format:
-                    "save → page, books.lua: median %.1f ms (min %.1f, max %.1f; 20 saves; the watcher's settle interval is 80 ms of it)",
+                    "save → page, books.lua: median %.1f ms (min %.1f, max %.1f; 20 saves)",
                 Self.median(books), books.min() ?? 0, books.max() ?? 0))
         let big = try await saveToPage(
             example: "big.lua", source: Self.bigScript(1000, title: "First"), screen: "r0", titles: { "First \($0)" },
