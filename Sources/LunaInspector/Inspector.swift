@@ -27,8 +27,8 @@ import RouteScript
 /// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
 /// ```
 // Unchecked: `serverChannel`, `observer` and `allowedHosts` are written only by `start` and
-// `stop` (before the server accepts and after it closed); the counters and the last snapshot
-// are `Locked`. The event loops read the rest, which is immutable.
+// `stop` (before the server accepts and after it closed); `lastRoutes` only by `broadcast`,
+// under the session's lock; the counters and the last snapshot are `Locked`. The event loops read the rest, which is immutable.
 package final class Inspector: @unchecked Sendable {
     package struct Configuration: Sendable {
         /// The address to bind (loopback unless the user asks).
@@ -73,6 +73,9 @@ package final class Inspector: @unchecked Sendable {
     private let connections = Locked(0)
     /// The last full snapshot, served while the session is busy.
     let latest = Locked<String?>(nil)
+    /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
+    /// which runs under the session's lock.
+    private var lastRoutes: String?
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -231,8 +234,20 @@ package final class Inspector: @unchecked Sendable {
     /// Sends an event to every page; called under the session's lock, so it only encodes
     /// and hands the text to each page's event loop.
     private func broadcast(_ event: LiveEvent, _ reader: SessionReader) {
-        let routes = event.kind == .reloaded || event.kind == .deviceChanged
-        clients.send(Messages.event(event, snapshot: remember(reader.snapshot(routes: routes))))
+        let reloaded = event.kind == .reloaded || event.kind == .deviceChanged
+        var snapshot = reader.snapshot(routes: reloaded)
+        let full = remember(snapshot)
+        guard let routes = snapshot.routes else { return clients.send(Messages.event(event, snapshot: full)) }
+        // Routes go to the pages only when a reload changed them (a page keeps the last ones).
+        let table = JSONWriter.array(routes.map(\.json)) + JSONWriter.stringObject(snapshot.entries ?? [:])
+        if table == lastRoutes {
+            snapshot.routes = nil
+            snapshot.entries = nil
+            snapshot.history = nil
+            return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
+        }
+        lastRoutes = table
+        clients.send(Messages.event(event, snapshot: full))
     }
 
     /// The whole state a page draws, as JSON.

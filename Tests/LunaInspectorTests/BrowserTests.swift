@@ -33,6 +33,9 @@ struct BrowserTests {
             try await browser.type("address", "today\u{E007}")
             try await browser.wait("the Today screen", Self.visible("screen-today"))
 
+            // The route table is patched, not redrawn: the same row element turns current.
+            try await browser.script("window.lunaRow = document.querySelector('[data-testid=\"route-books/:id\"]');")
+
             // Tap the Books tab, then a book row (its id asked in the parameter form).
             try await browser.click("tab-stack:books")
             try await browser.wait("the Books screen", Self.visible("screen-books"))
@@ -40,6 +43,10 @@ struct BrowserTests {
             try await browser.type("param-id", "42\u{E007}")
             try await browser.wait("the book", Self.visible("screen-books/:id"))
             #expect(served.session.withHost { $0.state.request?.path } == "books/42")
+            #expect(
+                try await browser.script(
+                    "return window.lunaRow === document.querySelector('[data-testid=\"route-books/:id\"]') && window.lunaRow.classList.contains('current');"
+                ) as? Bool == true, "the table was patched, not redrawn")
 
             // Back pops the stack.
             try await browser.click("back-stack:books")

@@ -75,6 +75,38 @@ import Testing
         #expect(served.session.history.map(\.kind) == [.dispatch, .back, .flag, .device])
     }
 
+    /// A reload sends the route table only when it changed: a title edit sends none (the page
+    /// keeps its table), a new route sends it.
+    @Test func aReloadSendsTheRoutesOnlyWhenTheyChanged() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+        try page.send(#"{"id":1,"op":"reload"}"#)
+        let first = object(try page.next(containing: #""event":"reloaded""#))
+        #expect((first["snapshot"] as? [String: Any])?["routes"] != nil, "the first reload sends the table")
+        try page.send(#"{"id":2,"op":"reload"}"#)
+        let same = object(try page.next(containing: #""event":"reloaded""#))
+        #expect((same["snapshot"] as? [String: Any])?["routes"] == nil, "unchanged: not sent again")
+        #expect((same["snapshot"] as? [String: Any])?["tree"] != nil)
+        let original = try String(contentsOfFile: served.script, encoding: .utf8)
+        served.save(
+            original.replacingOccurrences(
+                of: #"endpoint { "today", title = "Today""#, with: #"endpoint { "today", title = "Today's picks""#))
+        let retitled = object(try page.next(containing: #""event":"reloaded""#))
+        let routes = (retitled["snapshot"] as? [String: Any])?["routes"] as? [[String: Any]]
+        #expect(routes?.first { $0["id"] as? String == "today" }?["title"] as? String == "Today's picks")
+        try page.send(#"{"id":3,"op":"reload"}"#)
+        let again = object(try page.next(containing: #""event":"reloaded""#))
+        #expect((again["snapshot"] as? [String: Any])?["routes"] == nil)
+        // A page that connects now gets the whole table.
+        let late = try PageClient.connect(port: served.port, token: served.token)
+        defer { late.close() }
+        let snapshot = object(try late.next(containing: #""type":"snapshot""#))
+        #expect((snapshot["snapshot"] as? [String: Any])?["routes"] != nil)
+    }
+
     /// A row or a tab never visited asks the session to fill the route in (op `open`); the
     /// page never fills a pattern itself.
     @Test func openFillsTheRouteInTheSession() throws {

@@ -285,16 +285,30 @@ function renderFlags() {
   }
 }
 
+/** The route table: rebuilt only when a reload sent new routes; otherwise only the row of the
+ * current route changes (a 1,000-route table is not redrawn on every event). */
 function renderRoutes() {
   const body = $("routes");
-  body.replaceChildren();
+  if (state.routesShown !== state.routes) {
+    body.replaceChildren();
+    state.routeRows = new Map();
+    for (const route of state.routes) {
+      const row = element("tr", { className: "route" },
+        element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
+      row.dataset.testid = `route-${route.id}`;
+      row.onclick = () => goToRoute(route, null);
+      body.append(row);
+      state.routeRows.set(route.pattern, row);
+    }
+    state.routesShown = state.routes;
+    state.currentRow = null;
+  }
   const current = state.snapshot.state && state.snapshot.state.route;
-  for (const route of state.routes) {
-    const row = element("tr", { className: "route" + (route.pattern === current ? " current" : "") },
-      element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
-    row.dataset.testid = `route-${route.id}`;
-    row.onclick = () => goToRoute(route, null);
-    body.append(row);
+  const row = (current && state.routeRows.get(current)) || null;
+  if (row !== state.currentRow) {
+    if (state.currentRow) state.currentRow.classList.remove("current");
+    if (row) row.classList.add("current");
+    state.currentRow = row;
   }
 }
 
