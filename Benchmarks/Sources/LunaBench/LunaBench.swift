@@ -130,7 +130,7 @@ struct Bench {
     /// Every part of the full run, in order.
     var parts: [String] {
         sizes.map(String.init) + [
-            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl",
+            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl", "save",
             "hostmemory",
         ]
     }
@@ -185,6 +185,7 @@ struct Bench {
         if wanted("reload10000") { try measureReload(10000) }
         if wanted("testcases") { try measureTestCases() }
         if wanted("repl") { try measureRepl() }
+        if wanted("save") { try measureSaveToRepl() }
         if wanted("hostmemory") { try measureHostMemory(10000) }
     }
 

@@ -77,6 +77,11 @@ extension Bench {
                 "| luna repl per command, LUNA_BIN_BASE's build (µs) | \(f(base, 1)) | this build: \(f(command, 1)) | \(r(command / max(base, 1e-9))) |"
             )
         }
+        for key in ["books", "1k", "10k"] {
+            guard let save = s["save_to_repl_\(key)_ms"] else { continue }
+            let base = s["save_to_repl_\(key)_ms_base"].map { " | LUNA_BIN_BASE's build: \(f($0, 1)) | \(r(save / max($0, 1e-9)))" } ?? " | | "
+            lines.append("| save → REPL notice, \(key) (ms) | \(f(save, 1))\(base) |")
+        }
         lines.append(
             "| a loaded host at 10k routes: bytes per route | \(f(s["host_bytes_per_route_10k"] ?? 0)) | its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0)) | |"
         )
