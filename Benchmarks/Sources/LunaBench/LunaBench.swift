@@ -130,7 +130,8 @@ struct Bench {
     /// Every part of the full run, in order.
     var parts: [String] {
         sizes.map(String.init) + [
-            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl", "save",
+            "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl",
+            "save",
             "hostmemory",
         ]
     }

@@ -79,7 +79,10 @@ extension Bench {
         }
         for key in ["books", "1k", "10k"] {
             guard let save = s["save_to_repl_\(key)_ms"] else { continue }
-            let base = s["save_to_repl_\(key)_ms_base"].map { " | LUNA_BIN_BASE's build: \(f($0, 1)) | \(r(save / max($0, 1e-9)))" } ?? " | | "
+            let base =
+                s["save_to_repl_\(key)_ms_base"].map {
+                    " | LUNA_BIN_BASE's build: \(f($0, 1)) | \(r(save / max($0, 1e-9)))"
+                } ?? " | | "
             lines.append("| save → REPL notice, \(key) (ms) | \(f(save, 1))\(base) |")
         }
         lines.append(

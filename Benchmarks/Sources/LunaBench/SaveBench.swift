@@ -18,12 +18,15 @@ extension Bench {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)
         let books = try String(contentsOfFile: parts.joined(separator: "/") + "/examples/books.lua", encoding: .utf8)
-        let scripts = [("books", books, "Books"), ("1k", script(1000), "Generated"), ("10k", script(10_000), "Generated")]
+        let scripts = [
+            ("books", books, "Books"), ("1k", script(1000), "Generated"), ("10k", script(10_000), "Generated"),
+        ]
         var builds = [("", binary)]
         if let base = ProcessInfo.processInfo.environment["LUNA_BIN_BASE"] { builds.append(("_base", base)) }
         for (key, text, title) in scripts {
             for (suffix, build) in builds {
-                let milliseconds = try Self.saveToNotice(binary: build, script: text, title: title, saves: quick ? 4 : 10)
+                let milliseconds = try Self.saveToNotice(
+                    binary: build, script: text, title: title, saves: quick ? 4 : 10)
                 scalars["save_to_repl_\(key)_ms\(suffix)"] = milliseconds
             }
         }
