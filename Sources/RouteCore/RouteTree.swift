@@ -100,7 +100,14 @@ public final class RouteTree: Sendable {
     ///
     /// - Throws: ``RouteDefinitionError`` for empty containers, misplaced children, bad
     ///   patterns or validators, duplicate ids or names.
-    public init(root: NodeSpec) throws(RouteDefinitionError) {
+    public convenience init(root: NodeSpec) throws(RouteDefinitionError) {
+        try self.init(root: root, reusing: nil)
+    }
+
+    /// Builds a tree that keeps `previous`'s compiled matcher when its routes are the same
+    /// (patterns, regexes and validator sources, in order, and no validator a closure): a
+    /// reload that changed titles, presenters or guards does not recompile the matcher.
+    package init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let index = try builder.assignIDs()
@@ -109,9 +116,30 @@ public final class RouteTree: Sendable {
             draft.frozen(routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
         self.endpoints = endpoints
-        self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
+        if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
+            self.matcher = previous.matcher
+        } else {
+            self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
+        }
         self.nodeIndex = index
         self.routeNames = builder.routeNames
+    }
+
+    /// Whether two route lists compile to the same matcher: the same pattern texts in the same
+    /// order, and the same validators by source, none of them a closure (a closure may differ,
+    /// or belong to a Lua state that is closed after the reload).
+    static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
+        guard old.count == new.count else { return false }
+        for (a, b) in zip(old, new) {
+            let (x, y) = (a.definition, b.definition)
+            guard x.displayText == y.displayText, x.validators.count == y.validators.count else { return false }
+            for (name, validator) in y.validators {
+                guard !validator.isPredicate, let other = x.validators[name], !other.isPredicate,
+                    other.source == validator.source
+                else { return false }
+            }
+        }
+        return true
     }
 
     public var root: Node { nodes[0] }

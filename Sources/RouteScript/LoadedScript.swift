@@ -25,19 +25,22 @@ final class LoadedScript {
     /// Loads `path` with `options`; `hostPresenters` are the names a script may use.
     ///
     /// - Throws: ``RouteScriptError`` of kind `load` with the file and line.
-    convenience init(path: String, options: RouteScriptOptions, hostPresenters: Set<String>) throws(RouteScriptError) {
+    convenience init(
+        path: String, options: RouteScriptOptions, hostPresenters: Set<String>, reusing previous: RouteTree? = nil
+    ) throws(RouteScriptError) {
         let source: String
         do { source = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
         try self.init(
             source: source, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
-            options: options, hostPresenters: hostPresenters)
+            options: options, hostPresenters: hostPresenters, reusing: previous)
     }
 
     /// Loads script text. `name` is the chunk name errors show (`books.lua`); `folder` is
-    /// where `require` looks.
+    /// where `require` looks; `previous`, the tree it replaces (its matcher is kept when the
+    /// routes are the same).
     init(
         source: String, name: String, folder: String, path: String, options: RouteScriptOptions,
-        hostPresenters: Set<String>
+        hostPresenters: Set<String>, reusing previous: RouteTree? = nil
     ) throws(RouteScriptError) {
         self.path = path
         var vmOptions = LuaVM.Options()
@@ -85,7 +88,7 @@ final class LoadedScript {
         var converter = SpecConverter(callbacks: callbacks, hostPresenters: hostPresenters)
         converter.headlessUnknown = options.unknownHostPresentersAreHeadless
         do {
-            let tree = try RouteTree(root: try converter.spec(root))
+            let tree = try RouteTree(root: try converter.spec(root), reusing: previous)
             self.tree = tree
             self.headlessHostPresenters = converter.headless
             environment.tree = tree

@@ -55,11 +55,12 @@ extension RouteScriptHost {
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {
-            fresh = try LoadedScript(path: path, options: options, hostPresenters: hostPresenterNames)
+            fresh = try LoadedScript(
+                path: path, options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
         } else if let source {
             fresh = try LoadedScript(
                 source: source.text, name: source.name, folder: source.folder, path: "", options: options,
-                hostPresenters: hostPresenterNames)
+                hostPresenters: hostPresenterNames, reusing: oldScript.tree)
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }

@@ -39,6 +39,40 @@ import Testing
         #expect(summary.line.hasSuffix(" ms: 0 added, 0 removed, 1 changed (books)"))
     }
 
+    /// A reload that changed no route keeps the compiled matcher; a changed pattern, a
+    /// changed regex validator or a Lua validator (its function belongs to the old state)
+    /// gets a new one, and matching goes on working either way.
+    @Test func aReloadKeepsTheMatcherWhenTheRoutesAreTheSame() throws {
+        let folder = ScriptFolder()
+        let script = """
+            return stack { title = "Books",
+              endpoint { "books", title = "Books" },
+              endpoint { "books/:id", where = { id = "[0-9]+" } },
+            }
+            """
+        let path = folder.write("m.lua", script)
+        let host = try RouteScriptHost(contentsOf: path)
+        let first = try #require(host.routeTree?.matcher)
+        folder.write("m.lua", script.replacingOccurrences(of: "title = \"Books\" }", with: "title = \"Library\" }"))
+        try host.reload()
+        #expect(host.routeTree?.matcher === first, "titles only: the same matcher")
+        #expect(host.routeTree?.nodes.first { $0.id == "books" }?.title == "Library")
+        #expect(try host.dispatch("books/7").route == "books/:id")
+        folder.write("m.lua", script.replacingOccurrences(of: "[0-9]+", with: "[0-7]+"))
+        try host.reload()
+        let second = try #require(host.routeTree?.matcher)
+        #expect(second !== first, "a validator changed")
+        #expect(throws: RouteError.self) { try host.dispatch("books/9") }
+        folder.write("m.lua", script.replacingOccurrences(of: "\"[0-9]+\"", with: "function(v) return v == '5' end"))
+        try host.reload()
+        let lua = try #require(host.routeTree?.matcher)
+        folder.write("m.lua", script.replacingOccurrences(of: "\"[0-9]+\"", with: "function(v) return v == '5' end"))
+        try host.reload()
+        #expect(host.routeTree?.matcher !== lua, "a Lua validator is never carried over")
+        #expect(try host.dispatch("books/5").route == "books/:id", "the new state's validator runs")
+        #expect(throws: RouteError.self) { try host.dispatch("books/6") }
+    }
+
     @Test func vanishedNodesAreUnwoundAndTheLongestPrefixIsShown() throws {
         let folder = ScriptFolder()
         let path = folder.write(

@@ -464,7 +464,20 @@ struct Bench {
             _ = try host.dispatch(first)
         }
         let rounds = Harness(rounds: quick ? 3 : 7)
+        // The script saved again unchanged (its routes the same: the compiled matcher is kept).
         scalars["reload_\(n / 1000)k_ms"] = rounds.nanoseconds(operations: 1) { _ = try? host.reload() } / 1e6
+        // One route edited between reloads (the last pattern renamed back and forth, not the
+        // one on screen): the matcher is compiled again.
+        var flip = false
+        scalars["reload_one_route_\(n / 1000)k_ms"] =
+            rounds.nanoseconds(operations: 1) {
+                flip.toggle()
+                let edited = source.replacingOccurrences(
+                    of: "endpoint { \"", with: flip ? "endpoint { \"edited-" : "endpoint { \"", options: [],
+                    range: source.range(of: "endpoint { \"", options: .backwards))
+                try? edited.write(toFile: path, atomically: false, encoding: .utf8)
+                _ = try? host.reload()
+            } / 1e6
         // The same script loaded by plain Lua, with builders that only return their table.
         var plain = LuaVM.Options()
         plain.sandbox = .unsafe
