@@ -289,3 +289,55 @@ struct CoverIndex {
         }
     }
 }
+
+extension Lint {
+    /// Everything the findings are computed from: the tree's shape (kinds, ids, parents,
+    /// relations, declaration lines), each route's pattern, name and validators (by source),
+    /// and each guard's fallback. Titles, presenters and attributes are not in it, so a reload
+    /// that changed only those finds the same inputs and reuses the last findings.
+    package struct Inputs: Equatable {
+        struct NodeFacts: Equatable {
+            var kind: NodeKind
+            var id: String
+            var parent: Int?
+            var relation: RouteTree.Relation
+            var location: SourceLocation?
+            var route: Int?
+        }
+        struct RouteFacts: Equatable {
+            var node: Int
+            var pattern: String
+            var name: String?
+            var validators: [String]
+        }
+        struct GuardFacts: Equatable {
+            var node: Int
+            var fallback: String?
+            var enabled: Bool
+            var redirect: Bool
+        }
+        var nodes: [NodeFacts]
+        var routes: [RouteFacts]
+        var guards: [GuardFacts]
+
+        package init(_ tree: RouteTree) {
+            nodes = tree.nodes.map {
+                NodeFacts(
+                    kind: $0.kind, id: $0.id, parent: $0.parent, relation: $0.relation, location: $0.location,
+                    route: $0.route)
+            }
+            routes = tree.endpoints.map { endpoint in
+                RouteFacts(
+                    node: endpoint.node, pattern: endpoint.definition.displayText, name: endpoint.name,
+                    validators: endpoint.definition.validators.sorted { $0.key < $1.key }.map {
+                        $0.key + ($0.value.isPredicate ? "=function " : "=") + $0.value.source
+                    })
+            }
+            guards = tree.ownGuards().sorted { $0.key < $1.key }.map {
+                GuardFacts(
+                    node: $0.key, fallback: $0.value.fallback, enabled: $0.value.enabled != nil,
+                    redirect: $0.value.redirect != nil)
+            }
+        }
+    }
+}

@@ -65,7 +65,15 @@ extension RouteScriptHost {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
         // A save gets what `luna check` would say: errors fail the reload, warnings are shown.
-        let findings = Lint(tree: fresh.tree).findings()
+        // A tree whose lint inputs did not change (a title, a presenter) has the same findings.
+        let inputs = Lint.Inputs(fresh.tree)
+        let findings: [Lint.Finding]
+        if let cached = lintCache, cached.inputs == inputs {
+            findings = cached.findings
+        } else {
+            findings = Lint(tree: fresh.tree).findings()
+            lintCache = (inputs, findings)
+        }
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
             fresh.vm.close()

@@ -338,6 +338,40 @@ extension String {
     }
 }
 
+@Suite struct ReloadLintReuseTests {
+    /// Findings are reused while the lint's inputs are the same (a title edit) and computed
+    /// again when anything they read changes: a pattern, a line, a fallback, a validator.
+    @Test func aTitleEditKeepsTheWarningsAndAFixClearsThem() throws {
+        let folder = ScriptFolder()
+        let shadowed = "return stack { title = 'T', endpoint { 'users/:id' },\n endpoint { 'users/:name' } }"
+        let path = folder.write("w.lua", shadowed)
+        let host = try RouteScriptHost(contentsOf: path)
+        let first = try host.reload().lint
+        #expect(first.count == 1)
+        folder.write("w.lua", shadowed.replacingOccurrences(of: "title = 'T'", with: "title = 'Users'"))
+        #expect(try host.reload().lint == first, "a title edit: the same warning")
+        folder.write("w.lua", "\n" + shadowed)
+        #expect(try host.reload().lint.first?.hasPrefix("w.lua:3:") == true, "a line moved: the new location")
+        folder.write("w.lua", "return stack { title = 'T', endpoint { 'users/:id' },\n endpoint { 'people/:name' } }")
+        #expect(try host.reload().lint.isEmpty, "fixed: no warning")
+    }
+
+    @Test func theInputsSeeWhatTheLintReads() throws {
+        func inputs(_ spec: NodeSpec) throws -> Lint.Inputs { Lint.Inputs(try RouteTree(root: spec)) }
+        let base = try inputs(.stack([.endpoint("a", title: "A"), .endpoint("b/:id")]))
+        #expect(
+            try inputs(.stack([.endpoint("a", title: "Other"), .endpoint("b/:id")])) == base, "titles are not read")
+        #expect(try inputs(.stack([.endpoint("a"), .endpoint("b/:key")])) != base, "patterns are")
+        #expect(try inputs(.stack([.endpoint("a", name: "home"), .endpoint("b/:id")])) != base, "names are")
+        #expect(
+            try inputs(.stack([.endpoint("a"), .endpoint("b/:id", where: ["id": try Validator(regex: "[0-9]+")])]))
+                != base, "validators are")
+        var moved = NodeSpec.stack([.endpoint("a"), .endpoint("b/:id")])
+        moved.location = SourceLocation(file: "x.lua", line: 2)
+        #expect(try inputs(moved) != base, "declaration lines are")
+    }
+}
+
 @Suite struct ReloadSummaryTests {
     @Test func theSummaryNamesChangedNodesAndItsPlanListsVanishedOnes() throws {
         let folder = ScriptFolder()
