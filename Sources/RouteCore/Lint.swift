@@ -291,53 +291,36 @@ struct CoverIndex {
 }
 
 extension Lint {
-    /// Everything the findings are computed from: the tree's shape (kinds, ids, parents,
-    /// relations, declaration lines), each route's pattern, name and validators (by source),
-    /// and each guard's fallback. Titles, presenters and attributes are not in it, so a reload
-    /// that changed only those finds the same inputs and reuses the last findings.
-    package struct Inputs: Equatable {
-        struct NodeFacts: Equatable {
-            var kind: NodeKind
-            var id: String
-            var parent: Int?
-            var relation: RouteTree.Relation
-            var location: SourceLocation?
-            var route: Int?
+    /// Whether two trees give the same findings: the lint reads the tree's shape (kinds, ids,
+    /// parents, relations, declaration lines), each route's pattern, name and validators (by
+    /// source) and each guard's fallback — never titles, presenters or attributes. A reload that
+    /// changed only those reuses the last findings. Compared in place, stopping at the first
+    /// difference (nothing is built).
+    package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
+        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
+        for (x, y) in zip(a.nodes, b.nodes) {
+            guard x.kind == y.kind, x.id == y.id, x.parent == y.parent, x.relation == y.relation,
+                x.location == y.location, x.route == y.route
+            else { return false }
         }
-        struct RouteFacts: Equatable {
-            var node: Int
-            var pattern: String
-            var name: String?
-            var validators: [String]
-        }
-        struct GuardFacts: Equatable {
-            var node: Int
-            var fallback: String?
-            var enabled: Bool
-            var redirect: Bool
-        }
-        var nodes: [NodeFacts]
-        var routes: [RouteFacts]
-        var guards: [GuardFacts]
-
-        package init(_ tree: RouteTree) {
-            nodes = tree.nodes.map {
-                NodeFacts(
-                    kind: $0.kind, id: $0.id, parent: $0.parent, relation: $0.relation, location: $0.location,
-                    route: $0.route)
-            }
-            routes = tree.endpoints.map { endpoint in
-                RouteFacts(
-                    node: endpoint.node, pattern: endpoint.definition.displayText, name: endpoint.name,
-                    validators: endpoint.definition.validators.sorted { $0.key < $1.key }.map {
-                        $0.key + ($0.value.isPredicate ? "=function " : "=") + $0.value.source
-                    })
-            }
-            guards = tree.ownGuards().sorted { $0.key < $1.key }.map {
-                GuardFacts(
-                    node: $0.key, fallback: $0.value.fallback, enabled: $0.value.enabled != nil,
-                    redirect: $0.value.redirect != nil)
+        for (x, y) in zip(a.endpoints, b.endpoints) {
+            guard x.node == y.node, x.name == y.name, x.definition.displayText == y.definition.displayText,
+                x.definition.validators.count == y.definition.validators.count
+            else { return false }
+            for (name, validator) in x.definition.validators {
+                guard let other = y.definition.validators[name], other.source == validator.source,
+                    other.isPredicate == validator.isPredicate
+                else { return false }
             }
         }
+        let (left, right) = (a.ownGuards(), b.ownGuards())
+        guard left.count == right.count else { return false }
+        for (node, guardian) in left {
+            guard let other = right[node], other.fallback == guardian.fallback,
+                (other.enabled == nil) == (guardian.enabled == nil),
+                (other.redirect == nil) == (guardian.redirect == nil)
+            else { return false }
+        }
+        return true
     }
 }

@@ -66,14 +66,13 @@ extension RouteScriptHost {
         }
         // A save gets what `luna check` would say: errors fail the reload, warnings are shown.
         // A tree whose lint inputs did not change (a title, a presenter) has the same findings.
-        let inputs = Lint.Inputs(fresh.tree)
         let findings: [Lint.Finding]
-        if let cached = lintCache, cached.inputs == inputs {
+        if let cached = lintCache, Lint.sameInputs(cached.tree, fresh.tree) {
             findings = cached.findings
         } else {
             findings = Lint(tree: fresh.tree).findings()
-            lintCache = (inputs, findings)
         }
+        lintCache = (fresh.tree, findings)
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
             fresh.vm.close()

@@ -357,18 +357,21 @@ extension String {
     }
 
     @Test func theInputsSeeWhatTheLintReads() throws {
-        func inputs(_ spec: NodeSpec) throws -> Lint.Inputs { Lint.Inputs(try RouteTree(root: spec)) }
-        let base = try inputs(.stack([.endpoint("a", title: "A"), .endpoint("b/:id")]))
+        let base = try RouteTree(root: .stack([.endpoint("a", title: "A"), .endpoint("b/:id")]))
+        func same(_ spec: NodeSpec) throws -> Bool { Lint.sameInputs(base, try RouteTree(root: spec)) }
+        #expect(try same(.stack([.endpoint("a", title: "Other"), .endpoint("b/:id")])), "titles are not read")
+        #expect(try !same(.stack([.endpoint("a"), .endpoint("b/:key")])), "patterns are")
+        #expect(try !same(.stack([.endpoint("a", name: "home"), .endpoint("b/:id")])), "names are")
         #expect(
-            try inputs(.stack([.endpoint("a", title: "Other"), .endpoint("b/:id")])) == base, "titles are not read")
-        #expect(try inputs(.stack([.endpoint("a"), .endpoint("b/:key")])) != base, "patterns are")
-        #expect(try inputs(.stack([.endpoint("a", name: "home"), .endpoint("b/:id")])) != base, "names are")
-        #expect(
-            try inputs(.stack([.endpoint("a"), .endpoint("b/:id", where: ["id": try Validator(regex: "[0-9]+")])]))
-                != base, "validators are")
+            try !same(.stack([.endpoint("a"), .endpoint("b/:id", where: ["id": try Validator(regex: "[0-9]+")])])),
+            "validators are")
         var moved = NodeSpec.stack([.endpoint("a"), .endpoint("b/:id")])
         moved.location = SourceLocation(file: "x.lua", line: 2)
-        #expect(try inputs(moved) != base, "declaration lines are")
+        #expect(try !same(moved), "declaration lines are")
+        #expect(try !same(.stack([.endpoint("a"), .endpoint("b/:id"), .endpoint("c")])), "routes added are")
+        var guarded = NodeSpec.stack([.endpoint("a"), .endpoint("b/:id")])
+        guarded.guardSpec = GuardSpec(enabled: { _ in false }, fallback: "a")
+        #expect(try !same(guarded), "guards and their fallbacks are")
     }
 }
 
