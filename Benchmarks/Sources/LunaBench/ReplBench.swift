@@ -8,13 +8,8 @@ extension Bench {
     /// binary (`LUNA_BIN`); the median start-up of each command with no request is taken off.
     /// `LUNA_BIN_BASE`, when set, names another build measured in the same run (before/after).
     mutating func measureRepl() throws {
-        guard let binary = ProcessInfo.processInfo.environment["LUNA_BIN"] else {
-            notes.append("repl bench: LUNA_BIN is not set (scripts/bench sets it)")
-            return
-        }
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        let books = parts.joined(separator: "/") + "/examples/books.lua"
+        guard let builds = lunaBuilds("repl") else { return }
+        let books = Self.examples + "/books.lua"
         let count = 2_000
         let requests = (0..<count).map { $0 % 3 == 2 ? "today" : "books/\($0)" }
         func run(_ binary: String, _ arguments: [String], input: String) throws -> Double {
@@ -37,8 +32,6 @@ extension Bench {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rounds = quick ? 3 : 7
         let script = requests.map { "go " + $0 }.joined(separator: "\n") + "\n"
-        var builds = [("", binary)]
-        if let base = ProcessInfo.processInfo.environment["LUNA_BIN_BASE"] { builds.append(("_base", base)) }
         for (suffix, build) in builds {
             var repl: [Double] = []
             var dispatch: [Double] = []
@@ -57,5 +50,23 @@ extension Bench {
             scalars["cli_dispatch_us\(suffix)"] = perDispatch / 1e3
             scalars["repl_command_vs_cli_dispatch\(suffix)"] = perCommand / perDispatch
         }
+    }
+
+    /// The built `luna` (`LUNA_BIN`, key suffix "") and, when `LUNA_BIN_BASE` is set, another
+    /// build measured in the same run (suffix "_base"); nil, with a note, without `LUNA_BIN`.
+    mutating func lunaBuilds(_ part: String) -> [(suffix: String, binary: String)]? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let binary = environment["LUNA_BIN"] else {
+            notes.append("\(part) bench: LUNA_BIN is not set (scripts/bench sets it)")
+            return nil
+        }
+        return [("", binary)] + (environment["LUNA_BIN_BASE"].map { [("_base", $0)] } ?? [])
+    }
+
+    /// The repository's examples folder.
+    static var examples: String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(4)
+        return parts.joined(separator: "/") + "/examples"
     }
 }

@@ -11,18 +11,11 @@ extension Bench {
     /// examples/books.lua and generated scripts of 1,000 and 10,000 routes; the median of 10
     /// saves after one untimed. `LUNA_BIN_BASE`, when set, is measured in the same run.
     mutating func measureSaveToRepl() throws {
-        guard let binary = ProcessInfo.processInfo.environment["LUNA_BIN"] else {
-            notes.append("save bench: LUNA_BIN is not set (scripts/bench sets it)")
-            return
-        }
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        let books = try String(contentsOfFile: parts.joined(separator: "/") + "/examples/books.lua", encoding: .utf8)
+        guard let builds = lunaBuilds("save") else { return }
+        let books = try String(contentsOfFile: Self.examples + "/books.lua", encoding: .utf8)
         let scripts = [
             ("books", books, "Books"), ("1k", script(1000), "Generated"), ("10k", script(10_000), "Generated"),
         ]
-        var builds = [("", binary)]
-        if let base = ProcessInfo.processInfo.environment["LUNA_BIN_BASE"] { builds.append(("_base", base)) }
         for (key, text, title) in scripts {
             for (suffix, build) in builds {
                 let milliseconds = try Self.saveToNotice(
