@@ -93,7 +93,7 @@ extension Inspector {
     func perform(_ request: PageRequest) -> String {
         let command: Command
         do { command = try request.command() } catch {
-            return Messages.failure(id: request.id, Failure(kind: "invalidMessage", message: error.description))
+            return Messages.invalidMessage(id: request.id, error.description)
         }
         do {
             // A reply names the route; the tree reaches the page in the event's snapshot.
@@ -123,6 +123,11 @@ enum Messages {
         default: break
         }
         return JSONWriter.object(fields)
+    }
+
+    /// A reply to a message the protocol does not accept (too large, not UTF-8, not JSON, …).
+    static func invalidMessage(id: Int?, _ message: String) -> String {
+        failure(id: id, Failure(kind: "invalidMessage", message: message))
     }
 
     static func failure(id: Int?, _ failure: Failure, explain: String? = nil) -> String {

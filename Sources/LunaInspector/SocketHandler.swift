@@ -109,11 +109,8 @@ final class SocketHandler: ChannelInboundHandler {
             guard pending.count <= inspector.configuration.maxMessageBytes else {
                 pending = []
                 return reply(
-                    Messages.failure(
-                        id: nil,
-                        Failure(
-                            kind: "invalidMessage",
-                            message: "the message is larger than \(inspector.configuration.maxMessageBytes) bytes")),
+                    Messages.invalidMessage(
+                        id: nil, "the message is larger than \(inspector.configuration.maxMessageBytes) bytes"),
                     context
                 )
             }
@@ -122,11 +119,7 @@ final class SocketHandler: ChannelInboundHandler {
             pending = []
             guard pendingIsText, let text = String(validUTF8: bytes) else {
                 return reply(
-                    Messages.failure(
-                        id: nil,
-                        Failure(
-                            kind: "invalidMessage",
-                            message: "messages are UTF-8 JSON text")), context)
+                    Messages.invalidMessage(id: nil, "messages are UTF-8 JSON text"), context)
             }
             handle(text, context)
         case .ping:
@@ -150,11 +143,7 @@ final class SocketHandler: ChannelInboundHandler {
             // The reply keeps the message's id when it has one, so the page can match it.
             let id = (try? JSONValue.parse(text))?["id"]?.integer
             return reply(
-                Messages.failure(
-                    id: id,
-                    Failure(
-                        kind: "invalidMessage",
-                        message: "\(error)")), context)
+                Messages.invalidMessage(id: id, "\(error)"), context)
         }
         schedule(context.channel, id: request.id) { inspector in inspector.perform(request) }
     }

@@ -41,14 +41,6 @@ package enum Command: Sendable, Equatable {
     case evaluate(String, allowIncomplete: Bool = false)
     /// What a page draws (`routes`: with the history, route table and entries).
     case snapshot(routes: Bool)
-
-    /// Whether the command changes what is on screen (and is recorded and observed).
-    package var changes: Bool {
-        switch self {
-        case .dispatch, .sync, .open, .back, .undo, .redo, .travel, .reset, .flag, .device, .reload: true
-        case .explain, .state, .tree, .routes, .flags, .history, .path, .recording, .evaluate, .snapshot: false
-        }
-    }
 }
 
 /// What a command returns: values only, each with its JSON and text form.

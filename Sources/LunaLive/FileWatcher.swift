@@ -217,14 +217,14 @@ package final class PollingWatcher: FileWatcher {
     package func watch(_ files: [String]) {
         self.files = files
         var next: [String: [Int]] = [:]
-        for file in files { next[file] = signatures[file] ?? Self.signature(file) }
+        for file in files { next[file] = signatures[file] ?? fileSignature(file) }
         signatures = next
     }
 
     package func collect(now: ContinuousClock.Instant) {
         lastPoll = now
         for file in files {
-            let signature = Self.signature(file)
+            let signature = fileSignature(file)
             if signature != signatures[file] {
                 signatures[file] = signature
                 settler.noteChange(at: now)
@@ -240,7 +240,6 @@ package final class PollingWatcher: FileWatcher {
 
     package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
-    static func signature(_ path: String) -> [Int] { fileSignature(path) }
 }
 
 /// A file's inode, size and modification time (nanoseconds); empty when it does not exist.

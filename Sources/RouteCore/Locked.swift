@@ -58,7 +58,9 @@ extension Locked where State == Void {
 /// a recursive mutex, so entering costs one uncontended lock and unlock whether or not this
 /// thread already holds it (`scripts/bench`: a dispatch paid about 150 ns more with the holder
 /// kept in a second lock beside a plain one).
-// Unchecked: the mutex is only used through pthread calls, which are thread-safe.
+// Unchecked: the class's only stored property is the mutex's address, set in `init` and never
+// changed; the mutex itself is only touched through `pthread_mutex_*` calls, which synchronize
+// the threads that use it. The gate guards no Swift state of its own.
 package final class ReentrantGate: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
