@@ -83,7 +83,7 @@ public final class HeadlessPresentable {
 
     /// The journal of the router that owns it: records this presentable's state before its
     /// first change in a dispatch, so a failed dispatch can put it back.
-    @exclusivity(unchecked) @usableFromInline var journal: PresentableJournal?
+    @exclusivity(unchecked) var journal: PresentableJournal?
     /// The journal generation this presentable was last recorded in.
     @exclusivity(unchecked) var recordedGeneration = 0
 
@@ -146,9 +146,26 @@ final class PresentableJournal {
     }
 }
 
-/// The built-in presenter: applies plans to ``HeadlessPresentable``s.
+/// The built-in presenter: applies plans to ``HeadlessPresentable``s, all or nothing: between
+/// ``begin()`` and ``rollback()`` every presentable it created or adopted is recorded before
+/// its first change (by a plan or by a hook setting a `view` field), and put back.
 public struct HeadlessPresenter: Presenter {
+    /// Shared by the copies of this presenter (a class), as the presentables it made are.
+    @usableFromInline let journal = PresentableJournal()
+
     public init() {}
+
+    @inlinable public func begin() { journal.begin() }
+    @inlinable public func commit() { journal.commit() }
+    @inlinable public func rollback() { journal.rollback() }
+
+    public func adopt(_ presentables: [HeadlessPresentable]) {
+        for presentable in presentables {
+            presentable.journal = journal
+            // Generations count per journal: one from the last owner means nothing here.
+            presentable.recordedGeneration = 0
+        }
+    }
 
     public func create(_ node: RouteTree.Node, activation: Activation?) throws -> HeadlessPresentable {
         let kind: HeadlessPresentable.Kind =
@@ -161,6 +178,7 @@ public struct HeadlessPresenter: Presenter {
         let route = node.kind == .endpoint ? node.routeText ?? node.id : nil
         let presentable = HeadlessPresentable(kind: kind, id: node.id, title: node.title, route: route)
         presentable.activation = activation
+        presentable.journal = journal
         return presentable
     }
 

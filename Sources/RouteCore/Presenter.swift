@@ -30,12 +30,29 @@ public protocol Presenter {
     /// model of the UI in line without driving the UI or running hooks. `lookup` finds a
     /// presentable by node id. The default does nothing: a UIKit view hierarchy already shows it.
     func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?)
+
+    /// A plan is about to be applied: remember what is needed to take it back. A presenter
+    /// that cannot undo (a UIKit hierarchy, which animates as it goes) leaves the defaults,
+    /// and a failed plan stays partly applied on its side; the router's state and store
+    /// still go back. ``HeadlessPresenter`` records each presentable before its first change.
+    func begin()
+    /// The plan applied: forget what ``begin()`` remembered.
+    func commit()
+    /// The plan failed: put back what changed since ``begin()``.
+    func rollback()
+    /// Presentables this presenter did not create (a reload keeps the old presenter's): from
+    /// now on they are this presenter's to take back on ``rollback()``.
+    func adopt(_ presentables: [Presentable])
 }
 
 extension Presenter {
     public func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?) {}
     public func update(_ presentable: Presentable, node: RouteTree.Node, activation: Activation) throws {}
     public func unwind(_ presentable: Presentable, node: RouteTree.Node) throws {}
+    public func begin() {}
+    public func commit() {}
+    public func rollback() {}
+    public func adopt(_ presentables: [Presentable]) {}
 }
 
 /// The presentables that exist, by node id, and the application of plans to them.

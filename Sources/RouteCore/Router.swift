@@ -1,7 +1,8 @@
 /// A route tree, its state and its presentables: resolve, reduce, apply, commit.
 ///
 /// A dispatch that fails anywhere — a bad request, a guard, a presenter — leaves the state
-/// and (for ``HeadlessPresentable``s, which snapshot) the presentables as they were.
+/// and the store as they were, and asks the presenter to take back what it did
+/// (``Presenter/rollback()``: ``HeadlessPresenter`` puts every presentable back).
 ///
 /// ```swift
 /// let router = Router(tree: try RouteTree(root: root), presenter: HeadlessPresenter())
@@ -22,8 +23,6 @@ public final class Router<P: Presenter> {
     // dispatch`, same run, 2026-11-24: 2108 → 2238 ns).
     @exclusivity(unchecked) @usableFromInline var _state: RouterState = .initial
     @exclusivity(unchecked) @usableFromInline var _store = PresentableStore<P>()
-    /// Undoes the changes to ``HeadlessPresentable``s of a failed apply.
-    @usableFromInline let journal = PresentableJournal()
 
     /// What a dispatch did.
     public struct Result: Sendable {
@@ -151,11 +150,13 @@ public final class Router<P: Presenter> {
         try apply(transition) {}
     }
 
-    /// `apply`, with `prelude` (a change the presenter makes first) inside the same undo.
+    /// `apply`, with `prelude` (a change made first, such as the UI's own step back or a
+    /// reload setting presentables aside) inside the same undo: when either fails, the state
+    /// and the store stay as they were and the presenter rolls back.
     @inlinable
-    func apply(_ transition: Transition, after prelude: () throws -> Void) throws {
+    public func apply(_ transition: Transition, after prelude: () throws -> Void) throws {
         let saved = _store
-        journal.begin()
+        presenter.begin()
         do {
             try prelude()
             try _store.apply(
@@ -163,23 +164,19 @@ public final class Router<P: Presenter> {
                 reflected: transition.reflected)
         } catch {
             _store = saved
-            journal.rollback()
+            presenter.rollback()
             throw error
         }
-        journal.commit()
-        if P.Presentable.self == HeadlessPresentable.self {
-            for case .create(let id) in transition.plan.operations {
-                (_store[id] as? HeadlessPresentable)?.journal = journal
-            }
-        }
+        presenter.commit()
         _state = transition.to
     }
 
-    /// Swaps in a new tree (after a reload) with the state and presentables that go with it.
+    /// Swaps in a new tree (after a reload) with the state and presentables that go with it;
+    /// the presenter adopts the presentables (``Presenter/adopt(_:)``).
     public func replace(tree: RouteTree, state: RouterState, presentables: [String: P.Presentable]) {
         self.tree = tree
         _state = state
         _store.replace(with: presentables)
-        for presentable in presentables.values { (presentable as? HeadlessPresentable)?.journal = journal }
+        presenter.adopt(Array(presentables.values))
     }
 }

@@ -117,28 +117,29 @@ extension RouteScriptHost {
         Self.addRepairs(to: &transition, presentables: kept, tree: newTree)
 
         let newPresenter = makePresenter(fresh)
-        // Kept presentables get what the new script (and the device) would give a fresh one:
-        // declared attributes and what `create` returns (`split`, `badge`).
-        do {
-            for (id, presentable) in kept.sorted(by: { $0.key < $1.key }) {
-                guard let index = newTree.nodeIndex[id] else { continue }
-                try newPresenter.redecorate(presentable, node: newTree.nodes[index])
-            }
-        } catch {
-            fresh.vm.close()
-            throw RouteScriptError(.load, "\(error)")
-        }
         let newRouter = Router(tree: newTree, presenter: newPresenter)
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
         let titles = kept.map { ($0.value, $0.value.title) }
         let vanished = oldRouter.store.presentables.compactMap { id, presentable in
             kept[id] == nil ? oldTree.nodeIndex[id].map { ($0, presentable) } : nil
         }
-        try mirrored {
-            // The app's presentables of vanished nodes step aside: the new tree may create
-            // ones with the same ids before the old ones are unwound.
-            registry.mirror?.detach(vanished.map(\.1))
-            try newRouter.apply(transition)
+        do {
+            try newRouter.apply(transition) {
+                // The app's presentables of vanished nodes step aside: the new tree may create
+                // ones with the same ids before the old ones are unwound.
+                registry.mirror?.detach(vanished.map(\.1))
+                // Kept presentables get what the new script (and the device) would give a
+                // fresh one: declared attributes and what `create` returns (`split`, `badge`).
+                for (id, presentable) in kept.sorted(by: { $0.key < $1.key }) {
+                    guard let index = newTree.nodeIndex[id] else { continue }
+                    try newPresenter.redecorate(presentable, node: newTree.nodes[index])
+                }
+            }
+        } catch {
+            // Everything was put back; the old presenter takes its presentables back.
+            oldRouter.presenter.adopt(Array(kept.values))
+            fresh.vm.close()
+            throw RouteScriptError(.load, "\(error)", location: (error as? RouteError)?.location)
         }
         // Default titles follow the script; titles set by hooks stay.
         for (presentable, title) in titles {

@@ -212,7 +212,7 @@ public final class RouteScriptHost {
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        let transition = try mirrored { try router.restore(target) }
+        let transition = try router.restore(target)
         intent = target.request
         guard let request = target.request, let route = target.route else { return nil }
         let resolution = Resolution(
@@ -243,28 +243,13 @@ public final class RouteScriptHost {
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        let result = try mirrored { try body(router) }
+        let result = try body(router)
         intent = router.state.request
         let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
             route: Lint.show(script.tree.endpoints[route].definition.displayText),
             name: script.tree.endpoints[route].name)
-    }
-
-    /// Runs `body`; when it fails, the app's presentables (of a ``ScriptHost``) go back to the
-    /// set they were, as the router puts the headless model back.
-    func mirrored<T>(_ body: () throws -> T) throws -> T {
-        guard let mirror = registry.mirror else { return try body() }
-        mirror.checkpoint()
-        do {
-            let result = try body()
-            mirror.commit()
-            return result
-        } catch {
-            mirror.rollback()
-            throw error
-        }
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.

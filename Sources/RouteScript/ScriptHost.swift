@@ -113,14 +113,21 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
         try viewable.setScriptAttribute(name, to: value)
     }
 
-    func checkpoint() { saved = presentables }
+    func checkpoint() {
+        saved = presentables
+        presenter.begin()
+    }
 
-    func commit() { saved = nil }
+    func commit() {
+        saved = nil
+        presenter.commit()
+    }
 
     func rollback() {
         if let saved { presentables = saved }
         saved = nil
         detached = [:]
+        presenter.rollback()
     }
 
     func removeAll() {

@@ -197,6 +197,25 @@ struct ScriptPresenter: Presenter {
         callbacks.forgetView(presentable)
     }
 
+    // All or nothing: the headless model is journaled, the app's presentables (of a
+    // ``ScriptHost``) go back to the set they were, and the app's presenter is told too.
+    func begin() {
+        headless.begin()
+        mirror?.checkpoint()
+    }
+
+    func commit() {
+        headless.commit()
+        mirror?.commit()
+    }
+
+    func rollback() {
+        headless.rollback()
+        mirror?.rollback()
+    }
+
+    func adopt(_ presentables: [HeadlessPresentable]) { headless.adopt(presentables) }
+
     /// What the UI did itself changes the headless model only: no hook runs.
     func reflect(_ operation: PlanOperation, lookup: (String) -> HeadlessPresentable?) {
         headless.reflect(operation, lookup: lookup)

@@ -199,6 +199,44 @@ import Testing
         #expect(host.tree?.attributes["split"] == .boolean(true))
     }
 
+    /// A reload that fails while it applies (the new script's hook throws) leaves every kept
+    /// presentable as it was — attributes the new script had already declared included — and
+    /// the old presenter can still take back a later failed dispatch.
+    @Test func aReloadThatFailsWhileApplyingPutsEveryPresentableBack() throws {
+        let folder = ScriptFolder()
+        let source = """
+            return junction { presenter = { select = function(view, option)
+                view.count = (view.count or 0) + 1
+                if option.id == "stack:settings" then error("no settings") end
+              end },
+              stack { id = "mail", attributes = { badge = 2 }, endpoint { "inbox" } },
+              stack { endpoint { "settings" } } }
+            """
+        let path = folder.write("t.lua", source)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("inbox")
+        let root = try #require(host.tree)
+        let mail = try #require(root.children.first)
+        #expect(root.attributes["count"] == .integer(1))
+        #expect(throws: (any Error).self) { try host.dispatch("settings") }
+        #expect(root.attributes["count"] == .integer(1), "the hook's change was taken back")
+
+        folder.write(
+            "t.lua",
+            source.replacingOccurrences(of: "badge = 2", with: "badge = 5").replacingOccurrences(
+                of: "endpoint { \"inbox\" }",
+                with: "endpoint { \"inbox\", presenter = { update = function() error(\"broken update\") end } }"))
+        #expect { try host.reload() } throws: { "\($0)".contains("broken update") }
+        #expect(host.tree === root && root.children.first === mail)
+        #expect(mail.attributes["badge"] == .integer(2), "the new script's attribute was taken back")
+        #expect(host.state.request?.path == "inbox")
+
+        // The old presenter still owns its presentables: a failed dispatch is still undone.
+        #expect(throws: (any Error).self) { try host.dispatch("settings") }
+        #expect(root.attributes["count"] == .integer(1))
+        #expect(root.selected == 0)
+    }
+
     @Test func aDeletedScriptKeepsTheLastTreeAndIsPickedUpAgain() throws {
         let folder = ScriptFolder()
         let path = folder.write("r.lua", Self.base)

@@ -66,6 +66,10 @@ final class ScreenPresenter: Presenter {
     func unwind(_ presentable: Screen, node: RouteTree.Node) throws {
         log.append("app unwind \(node.id)")
     }
+    var transactions: [String] = []
+    func begin() { transactions.append("begin") }
+    func commit() { transactions.append("commit") }
+    func rollback() { transactions.append("rollback") }
     func reflect(_ operation: PlanOperation, lookup: (String) -> Screen?) {
         log.append("app reflect \(operation.text)")
         if case .setStack(let id, let items) = operation { lookup(id)?.children = items.compactMap(lookup) }
@@ -183,6 +187,8 @@ final class ScreenPresenter: Presenter {
         #expect(error?.message == "cannot build books/:id")
         #expect(host.presentables.mapValues { ObjectIdentifier($0) } == before)
         #expect(host.model?.children.map(\.id) == ["books"])
+        // The app's presenter was asked to take its part back.
+        #expect(host.presenter.transactions == ["begin", "commit", "begin", "rollback"])
         // A Lua write the app refuses fails the dispatch with the app's message.
         host.presenter.failOn = nil
         var refusing = HostPresenter<Screen>()

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import RouteCore
+
+/// Rollback is the presenter's: the router calls `begin`, then `commit` or `rollback`, and
+/// any presenter (not only the headless one) can take part.
+@Suite struct TransactionTests {
+    /// Keeps a list of screen names as its "UI" and can undo it; fails on a chosen node.
+    final class ListPresenter: Presenter {
+        var shown: [String] = []
+        var saved: [String]?
+        var calls: [String] = []
+        var failOn: String?
+
+        func create(_ node: RouteTree.Node, activation: Activation?) throws -> String {
+            if node.id == failOn { throw RouteError(.script, "cannot create \(node.id)") }
+            shown.append(node.id)
+            return node.id
+        }
+        func setStack(_ stack: String, node: RouteTree.Node, items: [String]) throws {}
+        func setOptions(_ container: String, node: RouteTree.Node, options: [String]) throws {}
+        func select(_ container: String, node: RouteTree.Node, index: Int, option: String) throws {}
+        func presentModal(_ modal: String, over presenter: String, node: RouteTree.Node) throws {}
+        func dismissModal(_ modal: String, from presenter: String, node: RouteTree.Node) throws {}
+        func unwind(_ presentable: String, node: RouteTree.Node) throws { shown.removeAll { $0 == presentable } }
+
+        func begin() {
+            calls.append("begin")
+            saved = shown
+        }
+        func commit() {
+            calls.append("commit")
+            saved = nil
+        }
+        func rollback() {
+            calls.append("rollback")
+            if let saved { shown = saved }
+        }
+    }
+
+    @Test func aFailedPlanIsTakenBackByThePresenter() throws {
+        let presenter = ListPresenter()
+        let router = Router(tree: try FeatherweightBehaviourTests.tree(), presenter: presenter)
+        _ = try router.dispatch("welcome")
+        #expect(presenter.calls == ["begin", "commit"])
+        let before = presenter.shown
+        presenter.failOn = "welcome/register/step2"
+        #expect(throws: RouteError.self) { try router.dispatch("welcome/register/step2") }
+        #expect(presenter.calls == ["begin", "commit", "begin", "rollback"])
+        #expect(presenter.shown == before, "welcome/register was created, then taken back")
+        #expect(router.state.request?.path == "welcome")
+        #expect(router.store["welcome/register"] == nil)
+        // A request that does not resolve never reaches the presenter.
+        #expect(throws: RouteError.self) { try router.dispatch("nowhere") }
+        #expect(presenter.calls.count == 4)
+    }
+
+    @Test func theHeadlessPresenterPutsEveryPresentableBack() throws {
+        let router = Router(tree: try FeatherweightBehaviourTests.tree(), presenter: HeadlessPresenter())
+        _ = try router.dispatch("welcome/register")
+        let before = try #require(router.rootPresentable).rendered()
+        // A failing prelude after the plan's structural changes were made by hand.
+        let transition = Reducer(tree: router.tree).reduce(router.state, to: try router.tree.resolve("login"))
+        #expect(throws: RouteError.self) {
+            try router.apply(transition) {
+                router.store["stack:welcome"]?.title = "changed"
+                throw RouteError(.script, "the UI refused")
+            }
+        }
+        #expect(router.rootPresentable?.rendered() == before)
+        #expect(router.store["stack:welcome"]?.title != "changed")
+        #expect(router.state.request?.path == "welcome/register")
+    }
+}
