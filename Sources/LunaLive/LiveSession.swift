@@ -254,9 +254,7 @@ final class SessionState {
 
     /// The request that opens endpoint `id` with `params`.
     private func filled(_ id: String, _ params: [String: String]) throws -> String {
-        let tree = try loadedTree()
-        guard let node = tree.nodeIndex[id] else { throw RouteError(.unknownRoute, "no node '\(id)' in the tree") }
-        return try tree.request(for: node, params: params).original
+        try loadedTree().request(for: NodeID(id), params: params).original
     }
 
     func snapshot(routes: Bool) -> SnapshotView {

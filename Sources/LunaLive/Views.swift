@@ -466,8 +466,8 @@ package struct SnapshotView: Sendable {
         guard let presentable, let tree else { return [:] }
         var result: [String: String] = [:]
         func walk(_ presentable: HeadlessPresentable) {
-            if presentable.kind == .screen, let node = tree.nodeIndex[presentable.id],
-                let request = try? tree.request(showing: node, activation: presentable.activation)
+            if presentable.kind == .screen,
+                let request = try? tree.request(showing: NodeID(presentable.id), activation: presentable.activation)
             {
                 result[presentable.id] = request.original
             }
@@ -490,7 +490,9 @@ package struct SnapshotView: Sendable {
             return nil
         }
         for node in tree.nodes where node.kind != .endpoint {
-            if let endpoint = first(node.index), let request = try? tree.request(for: endpoint, params: [:]) {
+            if let endpoint = first(node.index),
+                let request = try? tree.request(for: tree.nodes[endpoint].nodeID, params: [:])
+            {
                 result[node.id] = request.original
             }
         }

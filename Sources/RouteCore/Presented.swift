@@ -73,20 +73,21 @@ public struct Activation: Equatable, Sendable {
 }
 
 /// The shape of what is on screen, as pure data: the reducer's output and the input of
-/// planning and rendering. Node fields are indexes into a ``RouteTree``.
+/// planning and rendering. Nodes are named by identity (``NodeID``), not by position, so a
+/// presentation made on one tree is read on the tree a reload builds from the same script.
 public indirect enum Presented: Equatable, Sendable {
     /// A switcher showing one section (`section` is its index among the declared sections).
-    case switcher(node: Int, section: Int, content: Presented)
+    case switcher(node: NodeID, section: Int, content: Presented)
     /// A junction with all its options and the selected one.
-    case junction(node: Int, selected: Int, options: [Presented])
+    case junction(node: NodeID, selected: Int, options: [Presented])
     /// A stack and its items, root first.
-    case stack(node: Int, items: [Presented])
+    case stack(node: NodeID, items: [Presented])
     /// A screen: activated (or only created, as a junction option not yet selected), with
     /// the modal presented over it.
-    case screen(node: Int, activation: Activation?, modal: Presented?)
+    case screen(node: NodeID, activation: Activation?, modal: Presented?)
 
     /// The node this presentable shows.
-    public var node: Int {
+    public var node: NodeID {
         switch self {
         case .switcher(let node, _, _), .junction(let node, _, _), .stack(let node, _), .screen(let node, _, _): node
         }
@@ -137,7 +138,7 @@ public indirect enum Presented: Equatable, Sendable {
     }
 
     /// The deepest activated screen along selections, stack tops and modals: what the user sees.
-    public var topScreen: (node: Int, activation: Activation)? {
+    public var topScreen: (node: NodeID, activation: Activation)? {
         switch self {
         case .switcher(_, _, let content): return content.topScreen
         case .junction(_, let selected, let options): return options[selected].topScreen
@@ -149,28 +150,39 @@ public indirect enum Presented: Equatable, Sendable {
     }
 }
 
-/// The nodes of a presentation in pre-order, with lookup by node index: a linear scan for
-/// the small presentations of real apps, a sorted copy and binary search past 32 nodes (a
+/// The nodes of a presentation in pre-order, with lookup by node: a linear scan for the
+/// small presentations of real apps, a sorted copy and binary search past 32 nodes (a
 /// dictionary would hash every node of every dispatch).
 @usableFromInline
 struct PresentedIndex: Sendable {
     /// Pre-order.
     private(set) var order: [Presented] = []
-    /// For large presentations: node indexes sorted, and their positions in `order`.
-    private var sorted: [(node: Int, position: Int)] = []
+    /// For large presentations: nodes sorted, and their positions in `order`.
+    private var sorted: [(node: NodeID, position: Int)] = []
 
     @usableFromInline
     init(_ root: Presented?) {
         guard let root else { return }
         order.reserveCapacity(8)
         root.appendPreorder(to: &order)
+        indexIfLarge()
+    }
+
+    /// Only the nodes `keep` accepts (a presentation from another tree: the nodes it still has).
+    init(_ root: Presented?, keeping keep: (Presented) -> Bool) {
+        root?.appendPreorder(to: &order)
+        order.removeAll { !keep($0) }
+        indexIfLarge()
+    }
+
+    private mutating func indexIfLarge() {
         if order.count > 32 {
             sorted = order.indices.map { (order[$0].node, $0) }.sorted { $0.node < $1.node }
         }
     }
 
     @usableFromInline
-    subscript(node: Int) -> Presented? {
+    subscript(node: NodeID) -> Presented? {
         if sorted.isEmpty {
             for presented in order where presented.node == node { return presented }
             return nil

@@ -82,7 +82,7 @@ public struct PresentableStore<P: Presenter> {
     mutating func apply(
         _ plan: Plan, tree: RouteTree, index: PresentedIndex, presenter: P, reflected: [PlanOperation] = []
     ) throws {
-        func activation(_ node: Int) -> Activation? {
+        func activation(_ node: NodeID) -> Activation? {
             guard case .screen(_, let activation, _)? = index[node] else { return nil }
             return activation
         }
@@ -107,10 +107,10 @@ public struct PresentableStore<P: Presenter> {
             switch operation {
             case .create(let id):
                 let spec = try node(id)
-                _presentables[id] = try presenter.create(spec, activation: activation(spec.index))
+                _presentables[id] = try presenter.create(spec, activation: activation(spec.nodeID))
             case .update(let id):
                 let spec = try node(id)
-                guard let activation = activation(spec.index) else { continue }
+                guard let activation = activation(spec.nodeID) else { continue }
                 try presenter.update(try existing(id), node: spec, activation: activation)
             case .setStack(let id, let items):
                 try presenter.setStack(try existing(id), node: try node(id), items: items.map(existing))

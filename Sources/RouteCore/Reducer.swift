@@ -76,7 +76,7 @@ public struct Reducer {
             request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
             requested: resolution.requested)
         if keptOption == true, let top = presented.topScreen, let request = top.activation.request,
-            let route = tree.nodes[top.node].route
+            let route = tree[top.node]?.route
         {
             // keepStack: the state follows what is on screen (the kept stack's top).
             next.request = request
@@ -114,27 +114,42 @@ public struct Reducer {
         plan(from: PresentedIndex(old), to: PresentedIndex(new), tree: tree)
     }
 
-    static func plan(from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree) -> Plan {
+    /// What to do to the presentables on screen — made for another tree of the same script
+    /// (before a reload) — to show `new`, a presentation on `tree`. Nodes are matched by
+    /// identity: an on-screen node that `tree` no longer has, or has as another kind, is not
+    /// the plan's (the host sets its presentable aside and unwinds it with the presenter that
+    /// made it); a kept screen that stays active gets `update` (the new script's hooks run);
+    /// every container whose children or selection differ from what is on screen is set
+    /// again. This is the whole reconciliation: no repair of the plan afterwards.
+    public static func plan(fromOnScreen onScreen: Presented?, to new: Presented?, tree: RouteTree) -> Plan {
+        let kept = PresentedIndex(onScreen) { presented in tree[presented.node]?.kind == presented.kind }
+        return plan(from: kept, to: PresentedIndex(new), tree: tree, refreshing: true)
+    }
+
+    static func plan(
+        from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree, refreshing: Bool = false
+    ) -> Plan {
         let new = newNodes.order.first
         let oldOrder = oldNodes.order
         let newOrder = newNodes.order
-        let id = { (node: Int) in tree.nodes[node].id }
         var operations: [PlanOperation] = []
         operations.reserveCapacity(max(4, newOrder.count))
         for presented in oldOrder.reversed() {
             guard case .screen(let node, _, let modal?) = presented else { continue }
             if case .screen(_, _, let newModal)? = newNodes[node], newModal?.node == modal.node { continue }
-            operations.append(.dismissModal(id: id(node), modal: id(modal.node)))
+            // A modal that is not kept is set aside by whoever swapped the tree.
+            if refreshing, oldNodes[modal.node] == nil { continue }
+            operations.append(.dismissModal(id: node.rawValue, modal: modal.node.rawValue))
         }
         for presented in newOrder where oldNodes[presented.node] == nil {
-            operations.append(.create(id: id(presented.node)))
+            operations.append(.create(id: presented.node.rawValue))
         }
         for presented in newOrder {
             guard case .screen(let node, let activation?, _) = presented,
                 case .screen(_, let oldActivation, _)? = oldNodes[node]
             else { continue }
-            if oldActivation.map({ $0.differs(from: activation) }) ?? true {
-                operations.append(.update(id: id(node)))
+            if refreshing || (oldActivation.map({ $0.differs(from: activation) }) ?? true) {
+                operations.append(.update(id: node.rawValue))
             }
         }
         func structural(_ presented: Presented) {
@@ -149,24 +164,30 @@ public struct Reducer {
             case .stack(let node, let items):
                 if case .stack(_, let oldItems)? = previous {
                     if !oldItems.elementsEqual(items, by: { $0.node == $1.node }) {
-                        operations.append(.setStack(id: id(node), items: items.map { id($0.node) }))
+                        operations.append(.setStack(id: node.rawValue, items: items.map(\.node.rawValue)))
                     }
                 } else if !items.isEmpty {
-                    operations.append(.setStack(id: id(node), items: items.map { id($0.node) }))
+                    operations.append(.setStack(id: node.rawValue, items: items.map(\.node.rawValue)))
                 }
             case .junction(let node, let selected, let options):
-                let option = id(options[selected].node)
-                if case .junction(_, let oldSelected, _)? = previous {
+                let option = options[selected].node.rawValue
+                if case .junction(_, let oldSelected, let oldOptions)? = previous,
+                    oldOptions.elementsEqual(options, by: { $0.node == $1.node })
+                {
                     if oldSelected != selected {
-                        operations.append(.select(id: id(node), index: selected, option: option))
+                        operations.append(.select(id: node.rawValue, index: selected, option: option))
                     }
                 } else {
-                    operations.append(.setOptions(id: id(node), options: options.map { id($0.node) }))
-                    operations.append(.select(id: id(node), index: selected, option: option))
+                    operations.append(.setOptions(id: node.rawValue, options: options.map(\.node.rawValue)))
+                    operations.append(.select(id: node.rawValue, index: selected, option: option))
                 }
             case .switcher(let node, let section, let content):
-                if case .switcher(_, let oldSection, _)? = previous, oldSection == section { break }
-                operations.append(.select(id: id(node), index: section, option: id(content.node)))
+                if case .switcher(_, let oldSection, let oldContent)? = previous, oldSection == section,
+                    oldContent.node == content.node
+                {
+                    break
+                }
+                operations.append(.select(id: node.rawValue, index: section, option: content.node.rawValue))
             case .screen: break
             }
         }
@@ -174,12 +195,68 @@ public struct Reducer {
         for presented in newOrder {
             guard case .screen(let node, _, let modal?) = presented else { continue }
             if case .screen(_, _, let oldModal)? = oldNodes[node], oldModal?.node == modal.node { continue }
-            operations.append(.presentModal(id: id(node), modal: id(modal.node)))
+            operations.append(.presentModal(id: node.rawValue, modal: modal.node.rawValue))
         }
         for presented in oldOrder.reversed() where newNodes[presented.node] == nil {
-            operations.append(.unwind(id: id(presented.node)))
+            operations.append(.unwind(id: presented.node.rawValue))
         }
         return Plan(operations)
+    }
+
+    // MARK: Another tree
+
+    /// The part of a presentation made on another tree of the same script (before a reload)
+    /// that this tree can still show, as the reducer's starting point: nodes are matched by
+    /// identity; a stack keeps its items up to the first that no longer hangs where it did,
+    /// a junction keeps the options it still declares (new ones start unvisited) and the
+    /// selection by option, a screen keeps a modal it still declares. Nil when the root
+    /// itself is gone or changed kind.
+    public func rebase(_ presented: Presented?) -> Presented? {
+        guard let presented, let node = tree[presented.node], node.kind == presented.kind else { return nil }
+        switch presented {
+        case .switcher(_, _, let content):
+            guard let section = node.children.firstIndex(where: { tree.nodes[$0].nodeID == content.node }),
+                let kept = rebase(content)
+            else { return nil }
+            return .switcher(node: node.nodeID, section: section, content: kept)
+        case .junction(_, let selected, let options):
+            var newSelected = 0
+            var newOptions: [Presented] = []
+            newOptions.reserveCapacity(node.children.count)
+            for (position, child) in node.children.enumerated() {
+                let id = tree.nodes[child].nodeID
+                if options.indices.contains(selected), options[selected].node == id { newSelected = position }
+                newOptions.append(rebase(options.first { $0.node == id }) ?? unvisited(child))
+            }
+            return .junction(node: node.nodeID, selected: newSelected, options: newOptions)
+        case .stack(_, let items):
+            var kept: [Presented] = []
+            var parent = node.index
+            for item in items {
+                guard let itemNode = tree[item.node], itemNode.parent == parent,
+                    itemNode.relation == (kept.isEmpty ? .member : .child), let rebased = rebase(item)
+                else { break }
+                kept.append(rebased)
+                parent = itemNode.index
+            }
+            return .stack(node: node.nodeID, items: kept)
+        case .screen(_, let activation, let modal):
+            let keptModal = modal.flatMap { modal in
+                node.modals.contains { tree.nodes[$0].nodeID == modal.node } ? rebase(modal) : nil
+            }
+            return .screen(node: node.nodeID, activation: activation, modal: keptModal)
+        }
+    }
+
+    /// What a junction option shows before it was ever selected.
+    func unvisited(_ index: Int) -> Presented {
+        let node = tree.nodes[index]
+        switch node.kind {
+        case .endpoint: return .screen(node: node.nodeID, activation: nil, modal: nil)
+        case .stack: return .stack(node: node.nodeID, items: [])
+        case .junction: return .junction(node: node.nodeID, selected: 0, options: node.children.map(unvisited))
+        case .switcher: return .switcher(node: node.nodeID, section: 0, content: unvisited(node.children[0]))
+        }
     }
 }
 
@@ -200,24 +277,37 @@ private struct BuildContext {
         self.keptOption = keptOption
     }
 
+    /// The identity of the chain's node at `depth`.
+    private func id(at depth: Int) -> NodeID { tree.nodes[chain[depth]].nodeID }
+
     mutating func build(depth: Int, old: Presented?) -> Presented {
         let index = chain[depth]
+        let node = tree.nodes[index].nodeID
         // Fields read in place: a copy of the whole node retains every string and array in it.
         switch tree.nodes[index].kind {
         case .switcher:
             let section = tree.nodes[index].children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldContent: Presented?
-            if case .switcher(_, let oldSection, let content)? = old, oldSection == section { oldContent = content }
-            return .switcher(node: index, section: section, content: build(depth: depth + 1, old: oldContent))
+            if case .switcher(_, _, let content)? = old, content.node == id(at: depth + 1) { oldContent = content }
+            return .switcher(node: node, section: section, content: build(depth: depth + 1, old: oldContent))
         case .junction:
             let children = tree.nodes[index].children
             let selected = children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldOptions: [Presented]?
-            if case .junction(_, _, let options)? = old, options.count == children.count { oldOptions = options }
+            if case .junction(_, _, let options)? = old { oldOptions = options }
             var options: [Presented] = []
             options.reserveCapacity(children.count)
             for (position, child) in children.enumerated() {
-                let previous = oldOptions?[position]
+                let childID = tree.nodes[child].nodeID
+                // Options are found by identity: in place when the declarations did not move.
+                var previous: Presented?
+                if let oldOptions {
+                    if position < oldOptions.count, oldOptions[position].node == childID {
+                        previous = oldOptions[position]
+                    } else {
+                        previous = oldOptions.first { $0.node == childID }
+                    }
+                }
                 if position == selected {
                     if keepStack, isOptionRoot(depth: depth + 1), let previous, previous.hasActivatedScreen {
                         keptOption = true
@@ -226,14 +316,14 @@ private struct BuildContext {
                         options.append(build(depth: depth + 1, old: previous))
                     }
                 } else {
-                    options.append(previous?.withoutModals() ?? empty(child))
+                    options.append(previous?.withoutModals() ?? Reducer(tree: tree).unvisited(child))
                 }
             }
-            return .junction(node: index, selected: selected, options: options)
+            return .junction(node: node, selected: selected, options: options)
         case .stack:
             var oldItems: [Presented] = []
             if case .stack(_, let items)? = old { oldItems = items }
-            return .stack(node: index, items: stackItems(from: depth + 1, old: oldItems))
+            return .stack(node: node, items: stackItems(from: depth + 1, old: oldItems))
         case .endpoint:
             return screen(at: depth, old: old)
         }
@@ -251,40 +341,43 @@ private struct BuildContext {
     private mutating func stackItems(from depth: Int, old: [Presented]) -> [Presented] {
         let first = chain[depth]
         if tree.nodes[first].kind != .endpoint {
-            let previous = old.first { $0.node == first }
+            let firstID = tree.nodes[first].nodeID
+            let previous = old.first { $0.node == firstID }
             return [build(depth: depth, old: previous)]
         }
         var items: [Presented] = []
         items.reserveCapacity(chain.count - depth)
         var current = depth
         while true {
-            let node = chain[current]
+            let index = chain[current]
+            let node = tree.nodes[index].nodeID
             let isLast = current == chain.count - 1
+            let previous = old.first { $0.node == node }
             if !isLast, tree.nodes[chain[current + 1]].relation == .child {
-                let previous = old.first { $0.node == node }
-                items.append(.screen(node: node, activation: activation(of: node, below: previous), modal: nil))
+                items.append(.screen(node: node, activation: activation(of: index, below: previous), modal: nil))
                 current += 1
                 continue
             }
-            items.append(screen(at: current, old: old.first { $0.node == node }))
+            items.append(screen(at: current, old: previous))
             return items
         }
     }
 
     /// A screen for the endpoint at `depth`: the match, or the endpoint presenting a modal.
     private mutating func screen(at depth: Int, old: Presented?) -> Presented {
-        let node = chain[depth]
+        let index = chain[depth]
+        let node = tree.nodes[index].nodeID
         if depth == chain.count - 1 {
-            return .screen(node: node, activation: activation(of: node, isMatch: true), modal: nil)
+            return .screen(node: node, activation: matchActivation(), modal: nil)
         }
         var oldModal: Presented?
-        if case .screen(_, _, let modal?)? = old, modal.node == chain[depth + 1] { oldModal = modal }
+        if case .screen(_, _, let modal?)? = old, modal.node == id(at: depth + 1) { oldModal = modal }
         return .screen(
-            node: node, activation: activation(of: node, below: old), modal: build(depth: depth + 1, old: oldModal))
+            node: node, activation: activation(of: index, below: old), modal: build(depth: depth + 1, old: oldModal))
     }
 
     /// The matched endpoint's activation: everything the request carries.
-    private func activation(of node: Int, isMatch: Bool) -> Activation {
+    private func matchActivation() -> Activation {
         Activation(
             params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
             request: resolution.request, from: resolution.redirects.isEmpty ? nil : resolution.requested)
@@ -301,20 +394,19 @@ private struct BuildContext {
         if case .screen(_, let old?, _)? = previous, old.params == fresh.params { return old }
         return fresh
     }
-
-    /// What a junction option shows before it was ever selected.
-    private func empty(_ node: Int) -> Presented {
-        let spec = tree.nodes[node]
-        switch spec.kind {
-        case .endpoint: return .screen(node: node, activation: nil, modal: nil)
-        case .stack: return .stack(node: node, items: [])
-        case .junction: return .junction(node: node, selected: 0, options: spec.children.map(empty))
-        case .switcher: return .switcher(node: node, section: 0, content: empty(spec.children[0]))
-        }
-    }
 }
 
 extension Presented {
+    /// The kind of node it shows.
+    public var kind: NodeKind {
+        switch self {
+        case .switcher: .switcher
+        case .junction: .junction
+        case .stack: .stack
+        case .screen: .endpoint
+        }
+    }
+
     /// Whether any screen in it was activated (a stack that was visited).
     var hasActivatedScreen: Bool {
         var found = false

@@ -91,18 +91,19 @@ extension RouteTree {
     /// interactive pop, a sheet swiped down, a tab tapped): `router.sync(request.original)`.
     ///
     /// ```swift
-    /// let request = try tree.request(showing: node.index, activation: screen.activation)
+    /// let request = try tree.request(showing: NodeID(screen.id), activation: screen.activation)
     /// try router.sync(request.original)
     /// ```
-    public func request(showing node: Int, activation: Activation?) throws(RouteError) -> Request {
+    public func request(showing node: NodeID, activation: Activation?) throws(RouteError) -> Request {
         if let request = activation?.request { return request }
         return try request(for: node, params: activation?.params ?? [:])
     }
 
     /// The request that shows an endpoint with `params` (its pattern filled in).
-    public func request(for node: Int, params: [String: String]) throws(RouteError) -> Request {
-        guard let route = nodes[node].route else {
-            throw RouteError(.unknownRoute, "'\(nodes[node].id)' is not an endpoint")
+    public func request(for node: NodeID, params: [String: String]) throws(RouteError) -> Request {
+        guard let endpoint = self[node] else { throw RouteError(.unknownRoute, "no node '\(node)' in the tree") }
+        guard let route = endpoint.route else {
+            throw RouteError(.unknownRoute, "'\(node)' is not an endpoint")
         }
         return Request(segments: try segments(ofRoute: route, parameters: params))
     }

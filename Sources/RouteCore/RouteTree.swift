@@ -1,3 +1,17 @@
+/// A node's identity: its id (`stack:books`, `books/:id`, or the `id` a script gives). Unlike a
+/// node's position in ``RouteTree/nodes``, it means the same node in every tree built from the
+/// same declarations, so what is on screen (``Presented``), the presentables and a reload are
+/// keyed by it.
+public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    @inlinable public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { rawValue = value }
+
+    public var description: String { rawValue }
+    public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 /// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
 /// its endpoints.
 ///
@@ -24,9 +38,12 @@ public final class RouteTree: Sendable {
     /// passing a reference is one retain where a copy of the struct retained every string
     /// and array in it.
     public final class Node: Sendable {
+        /// The node's position in ``RouteTree/nodes``: valid in this tree only.
         public let index: Int
         public let kind: NodeKind
         public let id: String
+        /// ``id`` as a typed identity: what ``Presented`` and the store key by, kept by a reload.
+        public let nodeID: NodeID
         public let title: String
         public let parent: Int?
         public let relation: Relation
@@ -49,6 +66,7 @@ public final class RouteTree: Sendable {
             self.index = index
             self.kind = kind
             self.id = id
+            self.nodeID = NodeID(id)
             self.title = title
             self.parent = parent
             self.relation = relation
@@ -143,6 +161,13 @@ public final class RouteTree: Sendable {
     }
 
     public var root: Node { nodes[0] }
+
+    /// The node with this identity, if the tree has it.
+    @inlinable
+    public subscript(id: NodeID) -> Node? {
+        guard let index = nodeIndex[id.rawValue] else { return nil }
+        return nodes[index]
+    }
 
     /// The node indexes from the root down to `node`.
     public func chain(to node: Int) -> [Int] {

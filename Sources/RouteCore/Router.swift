@@ -90,16 +90,17 @@ public final class Router<P: Presenter> {
             case .screen(let node, let activation, _) = items[items.count - 2]
         {
             return try goBack(to: node, activation) {
-                if let presentable = store[tree.nodes[stack].id] {
-                    let remaining = items.dropLast().compactMap { store[tree.nodes[$0.node].id] }
-                    try presenter.setStack(presentable, node: tree.nodes[stack], items: remaining)
+                if let presentable = store[stack.rawValue], let node = tree[stack] {
+                    let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
+                    try presenter.setStack(presentable, node: node, items: remaining)
                 }
             }
         }
         if let modal {
             return try goBack(to: modal.presenter, modal.activation) {
-                let node = tree.nodes[modal.content.node]
-                if let view = store[node.id], let over = store[tree.nodes[modal.presenter].id] {
+                if let node = tree[modal.content.node], let view = store[node.id],
+                    let over = store[modal.presenter.rawValue]
+                {
                     try presenter.dismissModal(view, from: over, node: node)
                 }
             }
@@ -108,7 +109,7 @@ public final class Router<P: Presenter> {
     }
 
     /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
-    private func goBack(to node: Int, _ activation: Activation?, change: () throws -> Void) throws -> Result {
+    private func goBack(to node: NodeID, _ activation: Activation?, change: () throws -> Void) throws -> Result {
         let request = try tree.request(showing: node, activation: activation)
         let resolution = try tree.resolve(request.original)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
@@ -117,7 +118,7 @@ public final class Router<P: Presenter> {
     }
 
     /// The deepest stack on screen (following selections, stack tops and modals).
-    static func topStack(_ presented: Presented) -> (Int, [Presented])? {
+    static func topStack(_ presented: Presented) -> (NodeID, [Presented])? {
         switch presented {
         case .switcher(_, _, let content): return topStack(content)
         case .junction(_, let selected, let options): return topStack(options[selected])
@@ -131,7 +132,7 @@ public final class Router<P: Presenter> {
     }
 
     /// The deepest modal on screen: the screen presenting it and what it presents.
-    static func topModal(_ presented: Presented) -> (presenter: Int, activation: Activation?, content: Presented)? {
+    static func topModal(_ presented: Presented) -> (presenter: NodeID, activation: Activation?, content: Presented)? {
         switch presented {
         case .switcher(_, _, let content): return topModal(content)
         case .junction(_, let selected, let options): return topModal(options[selected])

@@ -82,10 +82,11 @@ extension RouteScriptHost {
         defer { busy = false }
         let newTree = fresh.tree
         let oldTree = oldScript.tree
-        let translated = oldRouter.state.presented.flatMap { Self.translate($0, from: oldTree, to: newTree) }
-        var keptIDs: Set<String> = []
-        translated?.forEach { keptIDs.insert(newTree.nodes[$0.node].id) }
-        let kept = oldRouter.store.presentables.filter { keptIDs.contains($0.key) }
+        // Presentables whose node the new tree still has, as the same kind, are kept.
+        let kept = oldRouter.store.presentables.filter { id, _ in
+            guard let old = oldTree.nodeIndex[id], let new = newTree.nodeIndex[id] else { return false }
+            return oldTree.nodes[old].kind == newTree.nodes[new].kind
+        }
 
         // What to show: the current request, or its longest matching prefix.
         var warning: String?
@@ -104,17 +105,18 @@ extension RouteScriptHost {
                     location: error.location)
             }
         }
+        // Reduce from what is on screen: its part the new tree still has is where the reducer
+        // starts (tab stacks, lower screens' activations), and the plan goes from the
+        // presentables on screen, by identity, to the new presentation.
+        let reducer = Reducer(tree: newTree)
+        let onScreen = oldRouter.state.presented
         let startState = RouterState(
-            request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: translated)
-        var transition: Transition
-        if let resolution {
-            transition = Reducer(tree: newTree).reduce(startState, to: resolution)
-        } else {
-            transition = Transition(
-                from: startState, to: .initial, plan: Reducer.plan(from: translated, to: nil, tree: newTree))
-        }
-        Self.addUpdates(to: &transition, kept: keptIDs, tree: newTree)
-        Self.addRepairs(to: &transition, presentables: kept, tree: newTree)
+            request: oldRouter.state.request, route: nil, params: oldRouter.state.params,
+            presented: reducer.rebase(onScreen))
+        let target = resolution.map { reducer.reduce(startState, to: $0).to } ?? .initial
+        let transition = Transition(
+            from: startState, to: target,
+            plan: Reducer.plan(fromOnScreen: onScreen, to: target.presented, tree: newTree))
 
         let newPresenter = makePresenter(fresh)
         let newRouter = Router(tree: newTree, presenter: newPresenter)
@@ -128,6 +130,9 @@ extension RouteScriptHost {
                 // The app's presentables of vanished nodes step aside: the new tree may create
                 // ones with the same ids before the old ones are unwound.
                 registry.mirror?.detach(vanished.map(\.1))
+                for presentable in kept.values {
+                    if let modal = presentable.modal, kept[modal.id] == nil { presentable.detachModal() }
+                }
                 // Kept presentables get what the new script (and the device) would give a
                 // fresh one: declared attributes and what `create` returns (`split`, `badge`).
                 for (id, presentable) in kept.sorted(by: { $0.key < $1.key }) {
@@ -179,63 +184,6 @@ extension RouteScriptHost {
             plan: plan, lint: findings.map(\.line))
     }
 
-    /// The old presentation in the new tree's node numbers; a subtree whose node is gone or
-    /// no longer fits where it was is dropped.
-    static func translate(_ presented: Presented, from old: RouteTree, to new: RouteTree) -> Presented? {
-        let oldNode = old.nodes[presented.node]
-        guard let index = new.nodeIndex[oldNode.id], new.nodes[index].kind == oldNode.kind else { return nil }
-        let node = new.nodes[index]
-        switch presented {
-        case .switcher(_, _, let content):
-            guard let content = translate(content, from: old, to: new),
-                let section = node.children.firstIndex(of: content.node)
-            else { return nil }
-            return .switcher(node: index, section: section, content: content)
-        case .junction(_, let selected, let options):
-            // Options are matched by node: a kept option keeps its stack, a new one starts as a
-            // junction shows an option never visited, a vanished one goes.
-            var kept: [Int: Presented] = [:]
-            for option in options {
-                if let translated = translate(option, from: old, to: new) { kept[translated.node] = translated }
-            }
-            guard selected < options.count, let selectedNode = new.nodeIndex[old.nodes[options[selected].node].id],
-                let newSelected = node.children.firstIndex(of: selectedNode), kept[selectedNode] != nil
-            else { return nil }
-            var newOptions: [Presented] = []
-            for child in node.children {
-                guard let option = kept[child] ?? Self.unvisited(child, in: new) else { return nil }
-                newOptions.append(option)
-            }
-            return .junction(node: index, selected: newSelected, options: newOptions)
-        case .stack(_, let items):
-            var result: [Presented] = []
-            for item in items {
-                guard let translatedItem = translate(item, from: old, to: new) else { break }
-                result.append(translatedItem)
-            }
-            return .stack(node: index, items: result)
-        case .screen(_, let activation, let modal):
-            let translatedModal = modal.flatMap { translate($0, from: old, to: new) }
-            let fits = translatedModal.map { node.modals.contains($0.node) } ?? true
-            return .screen(node: index, activation: activation, modal: fits ? translatedModal : nil)
-        }
-    }
-
-    /// How a junction shows an option that was never on the active path: an empty stack, an
-    /// endpoint without activation, a junction of such options; a switcher has no such state.
-    static func unvisited(_ node: Int, in tree: RouteTree) -> Presented? {
-        let spec = tree.nodes[node]
-        switch spec.kind {
-        case .stack: return .stack(node: node, items: [])
-        case .endpoint: return .screen(node: node, activation: nil, modal: nil)
-        case .junction:
-            let options = spec.children.compactMap { unvisited($0, in: tree) }
-            guard options.count == spec.children.count, !options.isEmpty else { return nil }
-            return .junction(node: node, selected: 0, options: options)
-        case .switcher: return nil
-        }
-    }
-
     /// The current request on the new tree, or its longest prefix that matches something
     /// other than a bare catch-all (unless it matched one before).
     ///
@@ -269,73 +217,6 @@ extension RouteScriptHost {
             return (resolution, "'\(request.path)' now matches only the catch-all")
         }
         return (nil, "'\(request.path)' no longer matches anything; nothing is shown")
-    }
-
-    /// Kept screens that stay active get `update` (README, Hot reload: kept presentables get `update`).
-    static func addUpdates(to transition: inout Transition, kept: Set<String>, tree: RouteTree) {
-        var updated = Set(
-            transition.plan.operations.compactMap { operation -> String? in
-                if case .update(let id) = operation { return id }
-                if case .create(let id) = operation { return id }
-                return nil
-            })
-        let insertAt = (transition.plan.operations.lastIndex { $0.name == "create" || $0.name == "update" } ?? -1) + 1
-        var extra: [PlanOperation] = []
-        transition.to.presented?.forEach { presented in
-            guard case .screen(let node, _?, _) = presented else { return }
-            let id = tree.nodes[node].id
-            if kept.contains(id), updated.insert(id).inserted { extra.append(.update(id: id)) }
-        }
-        transition.plan.operations.insert(contentsOf: extra, at: insertAt)
-    }
-
-    /// Kept presentables still show what the old tree had: where the translation dropped
-    /// stack items or a switcher section, make the plan put them right; a modal that is no
-    /// longer presented is detached.
-    static func addRepairs(
-        to transition: inout Transition, presentables: [String: HeadlessPresentable], tree: RouteTree
-    ) {
-        var operations = transition.plan.operations
-        let planned = Set(operations.map { $0.name + " " + $0.id })
-        var creates: [PlanOperation] = []
-        transition.to.presented?.forEach { presented in
-            let id = tree.nodes[presented.node].id
-            guard let presentable = presentables[id] else {
-                // A junction option the new tree added: shown, but never created.
-                if !planned.contains("create " + id) { creates.append(.create(id: id)) }
-                return
-            }
-            switch presented {
-            case .stack(_, let items):
-                let ids = items.map { tree.nodes[$0.node].id }
-                if presentable.children.map(\.id) != ids, !planned.contains("setStack " + id) {
-                    operations.append(.setStack(id: id, items: ids))
-                }
-            case .screen(_, _, let modal):
-                // A modal the new tree no longer presents here: its presentable is not kept
-                // (the old script unwinds it), so it is detached directly.
-                if let shown = presentable.modal, shown.id != modal.map({ tree.nodes[$0.node].id }) {
-                    presentable.detachModal()
-                }
-            case .switcher(_, let section, let content):
-                let option = tree.nodes[content.node].id
-                if presentable.children.first?.id != option, !planned.contains("select " + id) {
-                    operations.append(.select(id: id, index: section, option: option))
-                }
-            case .junction(_, let selected, let options):
-                let ids = options.map { tree.nodes[$0.node].id }
-                if presentable.children.map(\.id) != ids, !planned.contains("setOptions " + id) {
-                    operations.append(.setOptions(id: id, options: ids))
-                }
-                // Options moved: the selection is an index, so it is set again.
-                if presentable.selected != selected, !planned.contains("select " + id) {
-                    operations.append(.select(id: id, index: selected, option: ids[selected]))
-                }
-            }
-        }
-        let firstAfterDismissals = operations.firstIndex { if case .dismissModal = $0 { false } else { true } }
-        operations.insert(contentsOf: creates, at: firstAfterDismissals ?? operations.count)
-        transition.plan.operations = operations
     }
 
     /// Endpoint ids added, removed and changed between two trees: changed means another

@@ -45,7 +45,7 @@ struct ScriptPresenter: Presenter {
         let endpoint = node.route.map { script.tree.endpoints[$0] }
         let path =
             activation?.request?.path
-            ?? ((try? script.tree.request(for: node.index, params: activation?.params ?? [:]))?.path ?? "")
+            ?? ((try? script.tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? "")
         return RouteContext(
             path: path, params: activation?.params ?? [:], query: activation?.query ?? [:],
             fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,

@@ -44,8 +44,8 @@ final class NavigationModel {
     /// screen below the one a link opened was never activated itself).
     func request(showing screen: Screen?, in tree: RouteTree) -> Request? {
         guard let screen else { return nil }
-        guard screen.kind == .endpoint, let node = tree.nodeIndex[screen.id] else { return nil }
-        return try? tree.request(showing: node, activation: screen.activation)
+        guard screen.kind == .endpoint else { return nil }
+        return try? tree.request(showing: NodeID(screen.id), activation: screen.activation)
     }
 
     /// `NavigationStack(path:)`'s binding was set by the user (back button, swipe).
@@ -61,8 +61,8 @@ final class NavigationModel {
         let tab = tabs[index]
         if let request = request(showing: stacks[tab.id]?.last, in: router.tree) {
             try router.sync(request.original)
-        } else if let node = router.tree.nodeIndex[tab.id], let first = router.tree.nodes[node].children.first {
-            try router.dispatch(router.tree.request(for: first, params: [:]).original)
+        } else if let first = router.tree[NodeID(tab.id)]?.children.first {
+            try router.dispatch(router.tree.request(for: router.tree.nodes[first].nodeID, params: [:]).original)
         }
     }
 

@@ -28,7 +28,7 @@ final class UIKitPresenter {
     /// Your screen for an endpoint (pick the type by `node.id`, `node.presenter` …).
     let makeScreen: (RouteTree.Node) -> RouteScreen
     /// The node of every controller this presenter made, and the screen each sheet covers.
-    private(set) var nodes: [ObjectIdentifier: Int] = [:]
+    private(set) var nodes: [ObjectIdentifier: NodeID] = [:]
     private(set) var covered: [ObjectIdentifier: RouteScreen] = [:]
 
     init(makeScreen: @escaping (RouteTree.Node) -> RouteScreen) { self.makeScreen = makeScreen }
@@ -37,7 +37,7 @@ final class UIKitPresenter {
     /// screen below the one a link opened was never activated itself).
     func request(showing screen: UIViewController?, in tree: RouteTree) -> Request? {
         guard let screen else { return nil }
-        guard let node = nodes[ObjectIdentifier(screen)], tree.nodes[node].kind == .endpoint else { return nil }
+        guard let node = nodes[ObjectIdentifier(screen)], tree[node]?.kind == .endpoint else { return nil }
         return try? tree.request(showing: node, activation: (screen as? RouteScreen)?.activation)
     }
 }
@@ -55,7 +55,7 @@ extension UIKitPresenter: @MainActor Presenter {
             controller = screen
         }
         controller.title = node.title
-        nodes[ObjectIdentifier(controller)] = node.index
+        nodes[ObjectIdentifier(controller)] = node.nodeID
         return controller
     }
 
@@ -134,9 +134,10 @@ final class SystemNavigationEvents: NSObject, UINavigationControllerDelegate, UI
         if let request = router.presenter.request(showing: top, in: router.tree) {
             run { try router.sync(request.original) }
         } else if let node = router.presenter.nodes[ObjectIdentifier(viewController)],
-            let first = router.tree.nodes[node].children.first
+            let first = router.tree[node]?.children.first
         {
-            run { try router.dispatch(router.tree.request(for: first, params: [:]).original) }
+            let entry = router.tree.nodes[first].nodeID
+            run { try router.dispatch(router.tree.request(for: entry, params: [:]).original) }
         }
     }
 

@@ -244,12 +244,12 @@ import Testing
     @Test func theActivationsRequestOrTheRouteFilledWithItsParameters() throws {
         let tree = try RouteTree(
             root: .stack([.endpoint("books", children: [.endpoint("./:id", children: [.endpoint("./notes")])])]))
-        let notes = try #require(tree.nodeIndex["books/:id/notes"])
-        let book = try #require(tree.nodeIndex["books/:id"])
+        let notes = NodeID("books/:id/notes")
+        let book: NodeID = "books/:id"
         let resolution = try tree.resolve("books/42/notes?sort=new")
         let state = Reducer(tree: tree).reduce(.initial, to: resolution).to
         // The match keeps the request it was activated with, query and all.
-        var activations: [Int: Activation] = [:]
+        var activations: [NodeID: Activation] = [:]
         func walk(_ presented: Presented) {
             switch presented {
             case .screen(let node, let activation, let modal):
@@ -265,5 +265,7 @@ import Testing
         // A screen below it has the parameters, not a request of its own.
         #expect(try tree.request(showing: book, activation: activations[book]).original == "books/42")
         #expect(throws: RouteError.self) { try tree.request(showing: book, activation: nil) }
+        let unknown = #expect(throws: RouteError.self) { try tree.request(showing: "nowhere", activation: nil) }
+        #expect(unknown?.message == "no node 'nowhere' in the tree")
     }
 }

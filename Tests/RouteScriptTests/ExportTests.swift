@@ -31,7 +31,7 @@ import Testing
             let node = tree.nodes[endpoint.node]
             let names = endpoint.definition.pattern?.parameterNames ?? []
             let params = Dictionary(uniqueKeysWithValues: names.map { ($0, "7") })
-            if let request = try? tree.request(for: node.index, params: params) {
+            if let request = try? tree.request(for: node.nodeID, params: params) {
                 requests.append(request.path)
                 requests.append(request.path + "?title=Dune%20II#top")
                 requests.append("myapp://" + request.path)

@@ -434,3 +434,72 @@ extension String {
         #expect(host.tree?.rendered().contains("a/:id") == false)
     }
 }
+
+/// A reload reconciles by identity: after reloading from any of these scripts to any other,
+/// the presentables are exactly what a fresh host of the new script shows for the same
+/// request — whatever moved, was reordered, added, removed or changed kind — and the next
+/// dispatch goes on from there alike.
+@Suite struct ReloadReconciliationTests {
+    static let scripts = [
+        // Tabs: mail (a message presenting a reply sheet), news, a settings screen.
+        """
+        return junction { id = "tabs",
+          stack { id = "mail", endpoint { "inbox", children = {
+            endpoint { "inbox/:id", id = "message", modals = {
+              stack { id = "reply", endpoint { "inbox/:id/reply", id = "reply-form" } } } } } } },
+          stack { id = "news-tab", endpoint { "news", children = { endpoint { "news/:id", id = "article" } } } },
+          endpoint { "settings", id = "settings" } }
+        """,
+        // A home tab first, news before mail, the reply pushed instead of presented, settings
+        // now a stack under the same id (another kind).
+        """
+        return junction { id = "tabs",
+          endpoint { "home", id = "home" },
+          stack { id = "news-tab", endpoint { "news", children = { endpoint { "news/:id", id = "article" } } } },
+          stack { id = "mail", endpoint { "inbox", children = {
+            endpoint { "inbox/:id", id = "message", children = {
+              endpoint { "inbox/:id/reply", id = "reply-form" } } } } } },
+          stack { id = "settings", endpoint { "settings", id = "settings-page" } } }
+        """,
+        // A login section and the tabs under a switcher; no news tab; the message presents
+        // the reply form itself.
+        """
+        return switcher { id = "app",
+          endpoint { "login", id = "login" },
+          junction { id = "tabs",
+            stack { id = "mail", endpoint { "inbox", children = {
+              endpoint { "inbox/:id", id = "message", modals = {
+                endpoint { "inbox/:id/reply", id = "reply-form" } } } } } },
+            endpoint { "settings", id = "settings" } } }
+        """,
+    ]
+    static let requests = ["inbox", "inbox/3", "inbox/3/reply", "news/7", "settings", "home", "login"]
+
+    @Test(arguments: 0..<3, 0..<3)
+    func aReloadShowsWhatAFreshHostShows(from: Int, to: Int) throws {
+        for request in Self.requests {
+            let folder = ScriptFolder()
+            let path = folder.write("app.lua", Self.scripts[from])
+            let host = try RouteScriptHost(contentsOf: path)
+            guard (try? host.dispatch(request)) != nil else { continue }
+            folder.write("app.lua", Self.scripts[to])
+            try host.reload()
+            let fresh = RouteScriptHost()
+            try fresh.load(source: Self.scripts[to], name: "app.lua")
+            guard let shown = host.state.request?.original else {
+                #expect(host.tree == nil, "\(from) → \(to), \(request): nothing matches, nothing shown")
+                continue
+            }
+            _ = try fresh.dispatch(shown)
+            #expect(
+                host.tree?.rendered() == fresh.tree?.rendered(), "\(from) → \(to) showing \(request), then \(shown)")
+            #expect(host.state.presented == fresh.state.presented, "\(from) → \(to), \(request)")
+            for next in Self.requests {
+                guard (try? fresh.dispatch(next)) != nil else { continue }
+                _ = try host.dispatch(next)
+                #expect(
+                    host.tree?.rendered() == fresh.tree?.rendered(), "\(from) → \(to), \(request), then \(next)")
+            }
+        }
+    }
+}
