@@ -32,8 +32,9 @@ public final class Matcher: @unchecked Sendable {
 
         var edgeStart: Int32 = 0
         var edgeCount: Int32 = 0
-        /// The node's open-addressing table in `slots` (more than `linearScanLimit` edges),
-        /// or -1; its capacity follows from `edgeCount` (``Matcher/tableCapacity(_:)``).
+        /// The node's open-addressing table of edges in `slots` (more than `linearScanLimit`
+        /// edges; then `edgeStart` is unused), or -1; its capacity follows from `edgeCount`
+        /// (``Matcher/tableCapacity(_:)``).
         var tableStart: Int32 = -1
         var validated: Int32 = -1
         var parameter: Int32 = -1
@@ -53,6 +54,15 @@ public final class Matcher: @unchecked Sendable {
         var child: Int32
 
         static let shortKeyLimit = 8
+
+        /// An empty slot of a node's table.
+        static let empty = Edge(word: 0, keyLength: -1, child: -1)
+
+        private init(word: UInt64, keyLength: Int32, child: Int32) {
+            self.word = word
+            self.keyLength = keyLength
+            self.child = child
+        }
 
         init(key: UnsafeBufferPointer<UInt8>, hash: UInt32, keyStart: Int32, child: Int32) {
             keyLength = Int32(key.count)
@@ -103,7 +113,8 @@ public final class Matcher: @unchecked Sendable {
     private let nodes: UnsafeMutableBufferPointer<Node>
     private let edges: UnsafeMutableBufferPointer<Edge>
     private let keys: UnsafeMutableBufferPointer<UInt8>
-    private let slots: UnsafeMutableBufferPointer<Int32>
+    /// The tables of nodes with many edges: the edges themselves, at their hash's slot.
+    private let slots: UnsafeMutableBufferPointer<Edge>
     private let routeLists: UnsafeMutableBufferPointer<Int32>
     private let checks: UnsafeMutableBufferPointer<Check>
     private let infos: UnsafeMutableBufferPointer<RouteInfo>
@@ -180,7 +191,7 @@ public final class Matcher: @unchecked Sendable {
         var layout = ArenaLayout()
         let nodeOffset = layout.reserve(Node.self, flat.nodes.count)
         let edgeOffset = layout.reserve(Edge.self, flat.edges.count)
-        let slotOffset = layout.reserve(Int32.self, flat.slots.count)
+        let slotOffset = layout.reserve(Edge.self, flat.slots.count)
         let routeListOffset = layout.reserve(Int32.self, flat.routeLists.count)
         let checkOffset = layout.reserve(Check.self, allChecks.count)
         let infoOffset = layout.reserve(RouteInfo.self, infos.count)
@@ -222,7 +233,7 @@ public final class Matcher: @unchecked Sendable {
     /// Bytes held by the compiled trie (not counting the route definitions).
     public var compiledBytes: Int {
         nodes.count * MemoryLayout<Node>.stride + edges.count * MemoryLayout<Edge>.stride + keys.count
-            + slots.count * 4 + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
+            + slots.count * MemoryLayout<Edge>.stride + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
             + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4 + captureIsRest.count
     }
 
@@ -566,9 +577,8 @@ public final class Matcher: @unchecked Sendable {
         let mask = UInt32(Self.tableCapacity(Int(node.edgeCount)) - 1)
         var slot = hash & mask
         while true {
-            let edgeIndex = slots[Int(node.tableStart) + Int(slot)]
-            if edgeIndex < 0 { return -1 }
-            let edge = edges[Int(edgeIndex)]
+            let edge = slots[Int(node.tableStart) + Int(slot)]
+            if edge.keyLength < 0 { return -1 }
             if matches(edge) { return edge.child }
             slot = (slot + 1) & mask
         }

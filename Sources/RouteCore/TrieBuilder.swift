@@ -45,7 +45,7 @@ struct TrieBuilder {
         var nodes: [Matcher.Node] = []
         var edges: [Matcher.Edge] = []
         var keys: [UInt8] = []
-        var slots: [Int32] = []
+        var slots: [Matcher.Edge] = []
         /// Each node's terminal routes, then its rest routes, in declaration order.
         var routeLists: [Int32] = []
         /// Each edge's key hash, for laying out hash tables (not kept by the matcher).
@@ -123,16 +123,20 @@ struct TrieBuilder {
             }
             flatNode.edgeCount = Int32(flat.edges.count) - flatNode.edgeStart
             if Int(flatNode.edgeCount) > linearScanLimit {
+                // The table holds the edges themselves (key words and children), so a lookup
+                // reads its slot and nothing else; the node's block of edges is not kept.
                 let capacity = Matcher.tableCapacity(Int(flatNode.edgeCount))
                 flatNode.tableStart = Int32(flat.slots.count)
-                var table = [Int32](repeating: -1, count: capacity)
+                var table = [Matcher.Edge](repeating: .empty, count: capacity)
                 for k in 0..<Int(flatNode.edgeCount) {
                     let edgeIndex = Int(flatNode.edgeStart) + k
                     var slot = Int(flat.edgeHashes[edgeIndex]) & (capacity - 1)
-                    while table[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
-                    table[slot] = Int32(edgeIndex)
+                    while table[slot].keyLength >= 0 { slot = (slot + 1) & (capacity - 1) }
+                    table[slot] = flat.edges[edgeIndex]
                 }
                 flat.slots.append(contentsOf: table)
+                flat.edges.removeSubrange(Int(flatNode.edgeStart)...)
+                flat.edgeHashes.removeSubrange(Int(flatNode.edgeStart)...)
             }
             if terminalCount < Int32(Matcher.Node.countOverflow) && restCount < Int32(Matcher.Node.countOverflow) {
                 flatNode.terminalCount = UInt16(terminalCount)

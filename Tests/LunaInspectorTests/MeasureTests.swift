@@ -17,6 +17,21 @@ struct MeasureTests {
         print("measure: " + line)
     }
 
+    /// Writes figures into the benchmarks' JSON (`LUNA_MEASURE_JSON`, set by
+    /// scripts/measure-inspector to Benchmarks/results/latest.json), keeping its other keys.
+    static func record(_ figures: [String: Double]) throws {
+        guard let path = ProcessInfo.processInfo.environment["LUNA_MEASURE_JSON"] else { return }
+        var object: [String: Any] = [:]
+        if let data = FileManager.default.contents(atPath: path),
+            let existing = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            object = existing
+        }
+        for (key, value) in figures { object[key] = (value * 100).rounded() / 100 }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
     /// A stack of `count` endpoints, the first titled `title`.
     static func bigScript(_ count: Int, title: String) -> String {
         var lines = ["return stack {", "  endpoint { \"r0\", title = \"\(title)\" },"]
@@ -77,15 +92,21 @@ struct MeasureTests {
                 format:
                     "save → page, books.lua: median %.1f ms (min %.1f, max %.1f; 20 saves)",
                 Self.median(books), books.min() ?? 0, books.max() ?? 0))
-        let big = try await saveToPage(
-            example: "big.lua", source: Self.bigScript(1000, title: "First"), screen: "r0", titles: { "First \($0)" },
-            edit: { text, round in
-                text.replacingOccurrences(of: #"title = "First""#, with: #"title = "First \#(round)""#)
-            })
-        Self.report(
-            String(
-                format: "save → page, 1,000 routes: median %.1f ms (min %.1f, max %.1f; 20 saves)", Self.median(big),
-                big.min() ?? 0, big.max() ?? 0))
+        var figures = ["save_to_page_books_ms": Self.median(books)]
+        for (count, key) in [(1000, "1k"), (10_000, "10k")] {
+            let big = try await saveToPage(
+                example: "big.lua", source: Self.bigScript(count, title: "First"), screen: "r0",
+                titles: { "First \($0)" },
+                edit: { text, round in
+                    text.replacingOccurrences(of: #"title = "First""#, with: #"title = "First \#(round)""#)
+                })
+            Self.report(
+                String(
+                    format: "save → page, %d routes: median %.1f ms (min %.1f, max %.1f; 20 saves)", count,
+                    Self.median(big), big.min() ?? 0, big.max() ?? 0))
+            figures["save_to_page_\(key)_ms"] = Self.median(big)
+        }
+        try Self.record(figures)
     }
 
     @Test func tapToPageUpdated() async throws {
