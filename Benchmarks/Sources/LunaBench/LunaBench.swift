@@ -8,10 +8,34 @@ import RoutingKit
 /// Measures Luna against its anchors in one run and writes results/latest.json.
 ///   LunaBench [--quick] [--json PATH] [--only PARTS]
 ///   LunaBench lookups luna|routingkit COUNT     (for scripts/bench-instructions)
+///   LunaBench record PATH KEY=VALUE …          (adds figures to a results file, keeping its others)
 @main
 struct LunaBench {
+    /// Merges `KEY=VALUE` figures (numbers) into the JSON object at `path`.
+    static func record(_ pairs: [String], into path: String) throws {
+        var object: [String: Any] = [:]
+        if let data = FileManager.default.contents(atPath: path),
+            let existing = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            object = existing
+        }
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Double(parts[1]) else {
+                throw BenchError("record: '\(pair)' is not KEY=NUMBER")
+            }
+            object[parts[0]] = value
+        }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
     static func main() throws {
         let arguments = CommandLine.arguments
+        if arguments.count >= 3, arguments[1] == "record" {
+            try record(Array(arguments.dropFirst(3)), into: arguments[2])
+            return
+        }
         if arguments.count >= 4, arguments[1] == "reloads" {
             // For profiling: COUNT reloads of a generated N-route script.
             let bench = Bench(quick: true)
