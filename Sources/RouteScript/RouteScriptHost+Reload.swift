@@ -144,7 +144,8 @@ extension RouteScriptHost {
             // Everything was put back; the old presenter takes its presentables back.
             oldRouter.presenter.adopt(Array(kept.values))
             fresh.vm.close()
-            throw RouteScriptError(.load, "\(error)", location: (error as? RouteError)?.location)
+            let message = (error as? any LunaError)?.message ?? "\(error)"
+            throw RouteScriptError(.load, message, location: (error as? any LunaError)?.location)
         }
         // Default titles follow the script; titles set by hooks stay.
         for (presentable, title) in titles {

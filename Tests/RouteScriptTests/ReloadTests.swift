@@ -226,7 +226,10 @@ import Testing
             source.replacingOccurrences(of: "badge = 2", with: "badge = 5").replacingOccurrences(
                 of: "endpoint { \"inbox\" }",
                 with: "endpoint { \"inbox\", presenter = { update = function() error(\"broken update\") end } }"))
-        #expect { try host.reload() } throws: { "\($0)".contains("broken update") }
+        let error = #expect(throws: RouteScriptError.self) { try host.reload() }
+        #expect(error?.kind == .load)
+        #expect(error?.message.contains("broken update") == true)
+        #expect(error?.location?.line == 5, "the hook's line")
         #expect(host.tree === root && root.children.first === mail)
         #expect(mail.attributes["badge"] == .integer(2), "the new script's attribute was taken back")
         #expect(host.state.request?.path == "inbox")
