@@ -2,12 +2,38 @@
 /// node's position in ``RouteTree/nodes``, it means the same node in every tree built from the
 /// same declarations, so what is on screen (``Presented``), the presentables and a reload are
 /// keyed by it.
+///
+/// Each distinct id string gets a number the first time the process sees it (kept for the
+/// process's life: a few bytes per distinct id), and identities compare and hash by that
+/// number — a dispatch looks nodes up by identity without comparing strings.
 public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
+    @usableFromInline let token: Int
 
-    @inlinable public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { rawValue = value }
+    private init(rawValue: String, token: Int) {
+        self.rawValue = rawValue
+        self.token = token
+    }
 
+    public init(_ rawValue: String) { self = Self.interned(CollectionOfOne(rawValue))[0] }
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// The identities of `ids`, under one acquisition of the table's lock.
+    static func interned(_ ids: some Collection<String>) -> [NodeID] {
+        tokens.withLock { table in
+            ids.map { id in
+                if let token = table[id] { return NodeID(rawValue: id, token: token) }
+                let token = table.count
+                table[id] = token
+                return NodeID(rawValue: id, token: token)
+            }
+        }
+    }
+
+    private static let tokens = Locked<[String: Int]>([:])
+
+    @inlinable public static func == (lhs: NodeID, rhs: NodeID) -> Bool { lhs.token == rhs.token }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(token) }
     public var description: String { rawValue }
     public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -60,13 +86,13 @@ public final class RouteTree: Sendable {
         public let presenter: String?
 
         init(
-            index: Int, kind: NodeKind, id: String, title: String, parent: Int?, relation: Relation, children: [Int],
+            index: Int, kind: NodeKind, id: NodeID, title: String, parent: Int?, relation: Relation, children: [Int],
             modals: [Int], route: Int?, location: SourceLocation?, routeText: String?, presenter: String?
         ) {
             self.index = index
             self.kind = kind
-            self.id = id
-            self.nodeID = NodeID(id)
+            self.id = id.rawValue
+            self.nodeID = id
             self.title = title
             self.parent = parent
             self.relation = relation
@@ -130,8 +156,9 @@ public final class RouteTree: Sendable {
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let index = try builder.assignIDs()
         let endpoints = builder.endpoints
-        self.nodes = builder.nodes.map { draft in
-            draft.frozen(routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
+        let ids = NodeID.interned(builder.nodes.lazy.map { $0.id ?? "" })
+        self.nodes = zip(builder.nodes, ids).map { draft, id in
+            draft.frozen(id: id, routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
         self.endpoints = endpoints
         if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
@@ -220,9 +247,9 @@ struct TreeBuilder {
         var location: SourceLocation?
         var presenter: String?
 
-        func frozen(routeText: String?) -> RouteTree.Node {
+        func frozen(id nodeID: NodeID, routeText: String?) -> RouteTree.Node {
             RouteTree.Node(
-                index: index, kind: kind, id: id ?? "", title: title ?? id ?? "", parent: parent, relation: relation,
+                index: index, kind: kind, id: nodeID, title: title ?? id ?? "", parent: parent, relation: relation,
                 children: children, modals: modals, route: route, location: location, routeText: routeText,
                 presenter: presenter)
         }

@@ -72,3 +72,27 @@ import Testing
         #expect(router.state.request?.path == "welcome/register")
     }
 }
+
+/// A node's identity is its id, whatever tree it comes from.
+@Suite struct NodeIDTests {
+    @Test func identitiesAreEqualAcrossTreesAndThreads() async throws {
+        let first = try FeatherweightBehaviourTests.tree()
+        let second = try FeatherweightBehaviourTests.tree()
+        #expect(first.nodes.map(\.nodeID) == second.nodes.map(\.nodeID))
+        #expect(first.nodes[1].nodeID != first.nodes[2].nodeID)
+        #expect(first.nodes.map(\.nodeID.rawValue) == first.nodes.map(\.id))
+        let made: NodeID = "stack:welcome"
+        #expect(made == NodeID("stack:welcome") && made != NodeID("stack:login"))
+        #expect(Set([made, NodeID("stack:welcome")]).count == 1)
+        #expect(first[made]?.kind == .stack && first["nowhere"] == nil)
+        #expect(NodeID("a") < NodeID("b") && "\(made)" == "stack:welcome")
+        // Identities made on many threads at once agree.
+        let names = (0..<200).map { "concurrent-\($0 % 50)" }
+        let results = await withTaskGroup(of: [NodeID].self) { group in
+            for _ in 0..<8 { group.addTask { names.map { NodeID($0) } } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for ids in results { #expect(ids == results[0]) }
+        #expect(Set(results[0]).count == 50)
+    }
+}
