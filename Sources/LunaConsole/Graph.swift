@@ -24,7 +24,7 @@ package enum Graph {
             }
             var label = node.kind.rawValue + "\\n" + escape(node.id)
             if node.title != node.id { label += "\\n“" + escape(node.title) + "”" }
-            if let route = node.route, let name = tree.endpoints[route].name { label += "\\nname: " + escape(name) }
+            if let route = node.route, let name = tree[route].name { label += "\\nname: " + escape(name) }
             lines.append("  \(JSONWriter.quoted(node.id)) [shape=\(shape)\(extra), label=\"\(label)\"];")
         }
         for node in tree.nodes {

@@ -122,14 +122,14 @@ package struct StateView: Sendable, Equatable {
     /// The pattern of the route on screen, as every view shows it.
     package static func route(of host: RouteScriptHost) -> String? {
         guard let route = host.state.route, let tree = host.routeTree else { return nil }
-        return displayPattern(tree.endpoints[route].definition.displayText)
+        return displayPattern(tree[route].definition.displayText)
     }
 
     /// Nil when nothing has been dispatched.
     package init?(_ host: RouteScriptHost) {
         let state = host.state
         guard let request = state.request, let route = state.route, let tree = host.routeTree else { return nil }
-        let endpoint = tree.endpoints[route]
+        let endpoint = tree[route]
         self.request = state.requested ?? request.original
         resolved = request.original
         path = request.path
@@ -205,7 +205,7 @@ package struct ExplainView: Sendable {
                 pattern: displayPattern(attempt.pattern), matched: attempt.outcome == .matched,
                 reason: attempt.reason, segment: attempt.failingSegment, elsewhere: elsewhere)
         }
-        winner = explanation.winner.map { displayPattern(tree.endpoints[$0].definition.displayText) }
+        winner = explanation.winner.map { displayPattern(tree[$0].definition.displayText) }
         reasons = explanation.reasons
         guards = explanation.guards.map(\.text)
     }
@@ -293,7 +293,7 @@ package struct RouteRow: Sendable, Equatable {
     /// The table of `tree`, most specific first.
     package static func table(_ tree: RouteTree) -> [RouteRow] {
         tree.rankOrder().enumerated().map { rank, route in
-            let endpoint = tree.endpoints[route]
+            let endpoint = tree[route]
             let node = tree.nodes[endpoint.node]
             let fillable =
                 endpoint.definition.pattern.map {

@@ -76,7 +76,7 @@ package final class Coverage {
     func reached(_ outcome: RouteScriptHost.Outcome, host: RouteScriptHost) {
         guard let path = host.path, let tree = host.routeTree else { return }
         func hit(_ kind: Kind, _ id: String) { scripts[path]?[Self.key(kind, id)]?.hits += 1 }
-        hit(.endpoint, tree.nodes[tree.endpoints[outcome.resolution.route].node].id)
+        hit(.endpoint, tree.nodes[tree[outcome.resolution.route].node].id)
         for operation in outcome.plan.operations {
             switch operation {
             case .create(let id):

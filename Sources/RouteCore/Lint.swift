@@ -95,7 +95,7 @@ package struct Lint {
             for node in tree.nodes.reversed() {
                 if let route = node.route {
                     routes[node.index] += 1
-                    if neverWins.contains(route) { losing[node.index] += 1 }
+                    if neverWins.contains(route.index) { losing[node.index] += 1 }
                 }
                 if let parent = node.parent {
                     routes[parent] += routes[node.index]

@@ -683,6 +683,10 @@ public final class ParameterNames: Sendable {
     }
 
     /// The names of route `route`'s parameters, in pattern order.
+    /// The names of a tree's route.
+    @inlinable
+    public subscript(route: RouteID) -> RouteParameterNames { self[route.index] }
+
     public subscript(route: Int) -> RouteParameterNames {
         RouteParameterNames(table: self, range: Int(starts[route])..<Int(starts[route + 1]))
     }

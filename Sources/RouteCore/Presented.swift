@@ -203,7 +203,7 @@ public struct RouterState: Equatable, Sendable {
     @usableFromInline
     struct Fields: Sendable {
         var request: Request?
-        var route: Int?
+        var route: RouteID?
         var params: [String: String]
         var presented: Presented? { didSet { index = PresentedIndex(presented) } }
         var requested: String?
@@ -211,7 +211,7 @@ public struct RouterState: Equatable, Sendable {
         /// in it, and the next dispatch reuses it as its "old" side.
         @usableFromInline private(set) var index: PresentedIndex
 
-        init(request: Request?, route: Int?, params: [String: String], presented: Presented?, requested: String?) {
+        init(request: Request?, route: RouteID?, params: [String: String], presented: Presented?, requested: String?) {
             self.request = request
             self.route = route
             self.params = params
@@ -228,7 +228,7 @@ public struct RouterState: Equatable, Sendable {
         set { storage.value.request = newValue }
     }
     /// The matched route index.
-    public var route: Int? {
+    public var route: RouteID? {
         get { storage.value.route }
         set { storage.value.route = newValue }
     }
@@ -248,7 +248,7 @@ public struct RouterState: Equatable, Sendable {
     }
 
     public init(
-        request: Request? = nil, route: Int? = nil, params: [String: String] = [:], presented: Presented? = nil,
+        request: Request? = nil, route: RouteID? = nil, params: [String: String] = [:], presented: Presented? = nil,
         requested: String? = nil
     ) {
         storage = CopyOnWrite(

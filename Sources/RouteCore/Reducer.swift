@@ -1,7 +1,7 @@
 /// What a dispatch resolved to: the final request (after guards and redirects) and its match.
 public struct Resolution: Equatable, Sendable {
     public var request: Request
-    public var route: Int
+    public var route: RouteID
     public var params: [String: String]
     /// The requests passed through on the way (redirects and fallbacks), first to last.
     public var redirects: [String]
@@ -9,7 +9,7 @@ public struct Resolution: Equatable, Sendable {
     public var requested: String
 
     public init(
-        request: Request, route: Int, params: [String: String], redirects: [String] = [], requested: String? = nil
+        request: Request, route: RouteID, params: [String: String], redirects: [String] = [], requested: String? = nil
     ) {
         self.request = request
         self.route = route
@@ -62,7 +62,7 @@ public struct Reducer {
     )
         -> Transition
     {
-        let endpoint = tree.endpoints[resolution.route].node
+        let endpoint = tree[resolution.route].node
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
         let (presented, keptOption) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in

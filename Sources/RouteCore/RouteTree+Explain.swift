@@ -16,7 +16,7 @@ public struct RouteAttempt: Equatable, Sendable {
         case regexMismatch
     }
 
-    public var route: Int
+    public var route: RouteID
     public var pattern: String
     /// How many request segments the route accepted before it failed.
     public var matchedSegments: Int
@@ -57,7 +57,7 @@ extension RouteTree {
             // The regex on its own: whether it matches, not whether it wins.
             let matched = route.regex?.match(segments.joined(separator: "/")) != nil
             return RouteAttempt(
-                route: index, pattern: text, matchedSegments: matched ? segments.count : 0,
+                route: RouteID(index), pattern: text, matchedSegments: matched ? segments.count : 0,
                 outcome: matched ? .matched : .regexMismatch)
         }
         for (position, segment) in pattern.segments.enumerated() {
@@ -66,28 +66,29 @@ extension RouteTree {
                     let rest = segments[min(position, segments.count)...].joined(separator: "/")
                     if (try? validator.accepts(rest)) != true {
                         return RouteAttempt(
-                            route: index, pattern: text, matchedSegments: position,
+                            route: RouteID(index), pattern: text, matchedSegments: position,
                             outcome: .rejected(
                                 segment: position, parameter: name, value: rest, validator: validator.source))
                     }
                 }
-                return RouteAttempt(route: index, pattern: text, matchedSegments: segments.count, outcome: .matched)
+                return RouteAttempt(
+                    route: RouteID(index), pattern: text, matchedSegments: segments.count, outcome: .matched)
             }
             guard position < segments.count else {
                 return RouteAttempt(
-                    route: index, pattern: text, matchedSegments: position,
+                    route: RouteID(index), pattern: text, matchedSegments: position,
                     outcome: .tooShort(segment: position, expected: segment.text))
             }
             let value = segments[position]
             switch segment {
             case .constant(let expected) where expected != value:
                 return RouteAttempt(
-                    route: index, pattern: text, matchedSegments: position,
+                    route: RouteID(index), pattern: text, matchedSegments: position,
                     outcome: .constantMismatch(segment: position, expected: expected, found: value))
             case .parameter(let name):
                 if let validator = route.validators[name], (try? validator.accepts(value)) != true {
                     return RouteAttempt(
-                        route: index, pattern: text, matchedSegments: position,
+                        route: RouteID(index), pattern: text, matchedSegments: position,
                         outcome: .rejected(
                             segment: position, parameter: name, value: value, validator: validator.source))
                 }
@@ -97,10 +98,10 @@ extension RouteTree {
         if segments.count > pattern.segments.count {
             let position = pattern.segments.count
             return RouteAttempt(
-                route: index, pattern: text, matchedSegments: position,
+                route: RouteID(index), pattern: text, matchedSegments: position,
                 outcome: .tooLong(segment: position, found: segments[position]))
         }
-        return RouteAttempt(route: index, pattern: text, matchedSegments: segments.count, outcome: .matched)
+        return RouteAttempt(route: RouteID(index), pattern: text, matchedSegments: segments.count, outcome: .matched)
     }
 
     /// The routes that came closest (most segments accepted, then declaration order).

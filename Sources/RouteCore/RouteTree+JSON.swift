@@ -52,7 +52,7 @@ extension RouteTree {
                 field("title", JSONWriter.quoted(node.title)),
             ]
             if let route = node.route {
-                let endpoint = endpoints[route]
+                let endpoint = self[route]
                 switch endpoint.definition.shape {
                 case .pattern(let pattern): fields.append(field("pattern", JSONWriter.quoted(pattern.description)))
                 case .regex(let regex): fields.append(field("regex", JSONWriter.quoted(regex.source)))
@@ -124,7 +124,7 @@ extension RouteTree {
         let guards = ownGuards()
         for node in nodes {
             if let route = node.route {
-                for (parameter, validator) in endpoints[route].definition.validators.sorted(by: { $0.key < $1.key })
+                for (parameter, validator) in self[route].definition.validators.sorted(by: { $0.key < $1.key })
                 where validator.isPredicate {
                     hooks.validators.append(node.id + "#where." + parameter)
                 }

@@ -37,8 +37,8 @@ extension RouteDefinition {
 /// reason the winner beat the other routes that matched too.
 public struct MatchExplanation: Sendable, Equatable {
     public var attempts: [RouteAttempt]
-    /// The winning route index, if any.
-    public var winner: Int?
+    /// The winning route, if any.
+    public var winner: RouteID?
     /// Why the winner won, one line per other matching route.
     public var reasons: [String]
     /// What the winner's guards would do with the request (filled by ``RouteTree/guardOutcomes(of:for:)``).
@@ -82,8 +82,12 @@ public struct GuardOutcome: Sendable, Equatable {
 }
 
 extension RouteTree {
-    /// Route indexes from most to least specific (declaration order breaks ties).
-    public func rankOrder() -> [Int] {
+    /// Routes from most to least specific (declaration order breaks ties).
+    public func rankOrder() -> [RouteID] {
+        rankIndexes().map(RouteID.init)
+    }
+
+    private func rankIndexes() -> [Int] {
         let vectors = endpoints.map(\.definition.rankVector)
         return vectors.indices.sorted { a, b in
             vectors[a] != vectors[b] ? vectors[a].lexicographicallyPrecedes(vectors[b]) : a < b
@@ -93,7 +97,7 @@ extension RouteTree {
     /// Explains a request: which routes were tried, why each failed, which won and why.
     public func explain(_ segments: [String]) -> MatchExplanation {
         let attempts = attempts(segments)
-        let order = rankOrder()
+        let order = rankIndexes()
         let winner = (try? matcher.match(segments: segments))?.route
         var reasons: [String] = []
         if let winner {
@@ -115,7 +119,8 @@ extension RouteTree {
                 reasons.append("beats \(text): \(place)\(ours) ranks above \(other)")
             }
         }
-        return MatchExplanation(attempts: order.map { attempts[$0] }, winner: winner, reasons: reasons)
+        return MatchExplanation(
+            attempts: order.map { attempts[$0] }, winner: winner.map(RouteID.init), reasons: reasons)
     }
 }
 
@@ -123,9 +128,10 @@ extension RouteTree {
     /// Runs the guards of `route` for `request` (outermost first, as a dispatch would) and
     /// says what each does; after the first that sends the request elsewhere, the rest are
     /// not reached. Runs the guards' callbacks, changes no state.
-    public func guardOutcomes(of route: Int, for request: Request) -> [GuardOutcome] {
-        let endpoint = endpoints[route]
-        guard !endpoint.guards.isEmpty, let match = try? matcher.match(segments: request.segments), match.route == route
+    public func guardOutcomes(of route: RouteID, for request: Request) -> [GuardOutcome] {
+        let endpoint = self[route]
+        guard !endpoint.guards.isEmpty, let match = try? matcher.match(segments: request.segments),
+            match.route == route.index
         else { return [] }
         let context = RouteContext(
             path: request.path, params: match.parameters(in: matcher), query: request.query,

@@ -108,8 +108,8 @@ extension RouteTree {
         return Request(segments: try segments(ofRoute: route, parameters: params))
     }
 
-    private func segments(ofRoute route: Int, parameters: [String: String]) throws(RouteError) -> [String] {
-        let definition = endpoints[route].definition
+    private func segments(ofRoute route: RouteID, parameters: [String: String]) throws(RouteError) -> [String] {
+        let definition = self[route].definition
         guard let pattern = definition.pattern else {
             throw RouteError(.unknownRoute, "route '\(definition.displayText)' is a regex and cannot be filled in")
         }
@@ -135,8 +135,8 @@ extension RouteTree {
         return segments
     }
 
-    private func check(_ value: String, name: String, route: Int) throws(RouteError) {
-        guard let validator = endpoints[route].definition.validators[name] else { return }
+    private func check(_ value: String, name: String, route: RouteID) throws(RouteError) {
+        guard let validator = self[route].definition.validators[name] else { return }
         let accepted: Bool
         do { accepted = try validator.accepts(value) } catch {
             throw RouteError(.script, "\(error)", location: (error as? any LunaError)?.location)
@@ -189,7 +189,7 @@ extension RouteTree {
             }
             guard let (next, sentBy) = next else {
                 return Resolution(
-                    request: request, route: match.route, params: params, redirects: chain, requested: string)
+                    request: request, route: RouteID(match.route), params: params, redirects: chain, requested: string)
             }
             chain.append(current)
             if chain.count > Self.maximumRedirects || chain.contains(next) {

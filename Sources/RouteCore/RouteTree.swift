@@ -38,6 +38,16 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
     public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// A route's number in its tree: where its endpoint is in ``RouteTree/endpoints`` and its
+/// definition in the tree's ``Matcher``. Valid in that tree only (a reload may number routes
+/// anew); a node's lasting identity is its ``NodeID``.
+public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let index: Int
+    @inlinable public init(_ index: Int) { self.index = index }
+    public var description: String { "route \(index)" }
+    @inlinable public static func < (lhs: RouteID, rhs: RouteID) -> Bool { lhs.index < rhs.index }
+}
+
 /// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
 /// its endpoints.
 ///
@@ -76,8 +86,8 @@ public final class RouteTree: Sendable {
         /// Sections, options, stack roots or endpoint children, in declaration order.
         public let children: [Int]
         public let modals: [Int]
-        /// The route index in ``RouteTree/matcher`` (endpoints only).
-        public let route: Int?
+        /// The endpoint's route (endpoints only).
+        public let route: RouteID?
         public let location: SourceLocation?
         /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
         public let routeText: String?
@@ -87,7 +97,7 @@ public final class RouteTree: Sendable {
 
         init(
             index: Int, kind: NodeKind, id: NodeID, title: String, parent: Int?, relation: Relation, children: [Int],
-            modals: [Int], route: Int?, location: SourceLocation?, routeText: String?, presenter: String?
+            modals: [Int], route: RouteID?, location: SourceLocation?, routeText: String?, presenter: String?
         ) {
             self.index = index
             self.kind = kind
@@ -137,8 +147,8 @@ public final class RouteTree: Sendable {
     public let matcher: Matcher
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
-    /// Route indexes by name.
-    public let routeNames: [String: Int]
+    /// Routes by name.
+    public let routeNames: [String: RouteID]
 
     /// Builds and validates a tree.
     ///
@@ -167,7 +177,7 @@ public final class RouteTree: Sendable {
             self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
         }
         self.nodeIndex = index
-        self.routeNames = builder.routeNames
+        self.routeNames = builder.routeNames.mapValues(RouteID.init)
     }
 
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
@@ -229,7 +239,11 @@ public final class RouteTree: Sendable {
     }
 
     /// The endpoint node of a route.
-    public func endpointNode(ofRoute route: Int) -> Node { nodes[endpoints[route].node] }
+    public func endpointNode(ofRoute route: RouteID) -> Node { nodes[endpoints[route.index].node] }
+
+    /// A route's endpoint.
+    @inlinable
+    public subscript(route: RouteID) -> Endpoint { endpoints[route.index] }
 }
 
 /// Collects nodes while validating, then assigns default ids.
@@ -250,7 +264,8 @@ struct TreeBuilder {
         func frozen(id nodeID: NodeID, routeText: String?) -> RouteTree.Node {
             RouteTree.Node(
                 index: index, kind: kind, id: nodeID, title: title ?? id ?? "", parent: parent, relation: relation,
-                children: children, modals: modals, route: route, location: location, routeText: routeText,
+                children: children, modals: modals, route: route.map(RouteID.init), location: location,
+                routeText: routeText,
                 presenter: presenter)
         }
     }

@@ -192,11 +192,11 @@ extension RouteScriptHost {
     ///   `script`) or a redirect loop: that is a broken script, not a request that no longer
     ///   matches.
     static func resolveAfterReload(
-        _ request: Request, oldRoute: Int?, oldTree: RouteTree, newTree: RouteTree
+        _ request: Request, oldRoute: RouteID?, oldTree: RouteTree, newTree: RouteTree
     ) throws(RouteError) -> (Resolution?, String?) {
-        let wasCatchAll = oldRoute.map { oldTree.endpoints[$0].definition.pattern?.isBareCatchAll == true } ?? false
+        let wasCatchAll = oldRoute.map { oldTree[$0].definition.pattern?.isBareCatchAll == true } ?? false
         func acceptable(_ resolution: Resolution) -> Bool {
-            wasCatchAll || newTree.endpoints[resolution.route].definition.pattern?.isBareCatchAll != true
+            wasCatchAll || newTree[resolution.route].definition.pattern?.isBareCatchAll != true
         }
         func attempt(_ string: String) throws(RouteError) -> Resolution? {
             do { return try newTree.resolve(string) } catch {
@@ -257,8 +257,8 @@ extension RouteScriptHost {
         switch (a.route, b.route) {
         case (nil, nil): return true
         case (let x?, let y?):
-            let first = old.endpoints[x]
-            let second = new.endpoints[y]
+            let first = old[x]
+            let second = new[y]
             guard first.name == second.name, first.guards.count == second.guards.count,
                 first.definition.displayText == second.definition.displayText,
                 first.definition.validators.count == second.definition.validators.count

@@ -219,8 +219,8 @@ public final class RouteScriptHost {
             request: request, route: route, params: target.params, requested: target.requested)
         return Outcome(
             request: target.requested ?? request.original, resolution: resolution, plan: transition.plan,
-            route: Lint.show(script.tree.endpoints[route].definition.displayText),
-            name: script.tree.endpoints[route].name)
+            route: Lint.show(script.tree[route].definition.displayText),
+            name: script.tree[route].name)
     }
 
     private func run(
@@ -248,8 +248,8 @@ public final class RouteScriptHost {
         let route = result.resolution.route
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
-            route: Lint.show(script.tree.endpoints[route].definition.displayText),
-            name: script.tree.endpoints[route].name)
+            route: Lint.show(script.tree[route].definition.displayText),
+            name: script.tree[route].name)
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.

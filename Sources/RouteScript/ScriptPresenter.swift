@@ -36,13 +36,13 @@ struct ScriptPresenter: Presenter {
         var scriptName: String?
         if case .host(let name)? = script.presenters[node.index] { scriptName = name }
         return registry.presenter(for: node, scriptName: scriptName) {
-            node.route.flatMap { script.tree.endpoints[$0].name }
+            node.route.flatMap { script.tree[$0].name }
         }
     }
 
     /// The context of a node for its hooks.
     private func routeContext(_ node: RouteTree.Node, _ activation: Activation?) -> RouteContext {
-        let endpoint = node.route.map { script.tree.endpoints[$0] }
+        let endpoint = node.route.map { script.tree[$0] }
         let path =
             activation?.request?.path
             ?? ((try? script.tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? "")

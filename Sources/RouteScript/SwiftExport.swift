@@ -73,7 +73,7 @@ public enum SwiftExport {
         ]
         var used: Set<String> = ["init", "name", "segments", "query", "fragment", "path"]
         for (name, route) in tree.routeNames.sorted(by: { $0.value < $1.value }) {
-            let definition = tree.endpoints[route].definition
+            let definition = tree[route].definition
             lines.append("")
             guard let pattern = definition.pattern, !pattern.segments.contains(.wildcard) else {
                 lines.append(

@@ -222,7 +222,7 @@ import Testing
         let tree = try Self.tree(flags: Flags())
         let path = try tree.path(forRouteNamed: name, parameters: parameters)
         let resolution = try tree.resolve(path)
-        #expect(tree.endpoints[resolution.route].name == name)
+        #expect(tree[resolution.route].name == name)
         #expect(resolution.params == parameters)
     }
 

@@ -87,7 +87,7 @@ import Testing
             let params = Dictionary(uniqueKeysWithValues: names.map { ($0, "1") })
             let path = try tree.path(forRouteNamed: routeName, parameters: params)
             let match = try #require(try tree.matcher.match(path))
-            #expect(match.route == route, "\(routeName)")
+            #expect(match.route == route.index, "\(routeName)")
             #expect(match.parameters(in: tree.matcher) == params, "\(routeName)")
         }
     }
