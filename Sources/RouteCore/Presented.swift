@@ -157,8 +157,8 @@ public indirect enum Presented: Equatable, Sendable {
 struct PresentedIndex: Sendable {
     /// Pre-order.
     private(set) var order: [Presented] = []
-    /// For large presentations: node identities' numbers sorted, and their positions in `order`.
-    private var sorted: [(token: Int, position: Int)] = []
+    /// For large presentations: node identities (as addresses) sorted, and their positions in `order`.
+    private var sorted: [(token: UInt, position: Int)] = []
 
     @usableFromInline
     init(_ root: Presented?) {
@@ -177,7 +177,7 @@ struct PresentedIndex: Sendable {
 
     private mutating func indexIfLarge() {
         if order.count > 32 {
-            sorted = order.indices.map { (order[$0].node.token, $0) }.sorted { $0.token < $1.token }
+            sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.token < $1.token }
         }
     }
 
@@ -191,9 +191,9 @@ struct PresentedIndex: Sendable {
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if sorted[middle].token < node.token { low = middle + 1 } else { high = middle }
+            if sorted[middle].token < node.address { low = middle + 1 } else { high = middle }
         }
-        guard low < sorted.count, sorted[low].token == node.token else { return nil }
+        guard low < sorted.count, sorted[low].token == node.address else { return nil }
         return order[sorted[low].position]
     }
 }

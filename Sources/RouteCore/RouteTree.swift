@@ -3,37 +3,49 @@
 /// same declarations, so what is on screen (``Presented``), the presentables and a reload are
 /// keyed by it.
 ///
-/// Each distinct id string gets a number the first time the process sees it (kept for the
-/// process's life: a few bytes per distinct id), and identities compare and hash by that
-/// number — a dispatch looks nodes up by identity without comparing strings.
+/// Each distinct id string is stored once, the first time the process sees it (and kept for
+/// the process's life: a few dozen bytes per distinct id); an identity is a pointer to it, so
+/// identities compare and hash as pointers and are copied without reference counting — a
+/// dispatch looks nodes up by identity without comparing strings.
 public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let rawValue: String
-    @usableFromInline let token: Int
-
-    private init(rawValue: String, token: Int) {
-        self.rawValue = rawValue
-        self.token = token
+    /// One distinct id string, made once and kept by the process-wide table for good, so an
+    /// identity can point at it without owning it.
+    @usableFromInline
+    final class Interned: Sendable {
+        let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
     }
+
+    /// Copying an identity copies this pointer: no reference counting (the table owns it).
+    @usableFromInline let interned: Unmanaged<Interned>
+
+    public var rawValue: String { interned._withUnsafeGuaranteedRef { $0.rawValue } }
 
     public init(_ rawValue: String) { self = Self.interned(CollectionOfOne(rawValue))[0] }
     public init(stringLiteral value: String) { self.init(value) }
 
+    private init(_ interned: Interned) { self.interned = Unmanaged.passUnretained(interned) }
+
     /// The identities of `ids`, under one acquisition of the table's lock.
     static func interned(_ ids: some Collection<String>) -> [NodeID] {
-        tokens.withLock { table in
+        table.withLock { table in
             ids.map { id in
-                if let token = table[id] { return NodeID(rawValue: id, token: token) }
-                let token = table.count
-                table[id] = token
-                return NodeID(rawValue: id, token: token)
+                if let interned = table[id] { return NodeID(interned) }
+                let interned = Interned(id)
+                table[id] = interned
+                return NodeID(interned)
             }
         }
     }
 
-    private static let tokens = Locked<[String: Int]>([:])
+    private static let table = Locked<[String: Interned]>([:])
 
-    @inlinable public static func == (lhs: NodeID, rhs: NodeID) -> Bool { lhs.token == rhs.token }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(token) }
+    @inlinable public static func == (lhs: NodeID, rhs: NodeID) -> Bool {
+        lhs.interned.toOpaque() == rhs.interned.toOpaque()
+    }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(interned.toOpaque()) }
+    /// The identity as a number, for ordering lookups (not stable between runs).
+    @usableFromInline var address: UInt { UInt(bitPattern: interned.toOpaque()) }
     public var description: String { rawValue }
     public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
