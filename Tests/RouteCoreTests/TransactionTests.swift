@@ -96,3 +96,32 @@ import Testing
         #expect(Set(results[0]).count == 50)
     }
 }
+
+/// The presentation index: searched in place when small, flattened and sorted when large;
+/// both find every node and walk in the same orders.
+@Suite struct PresentedIndexTests {
+    @Test(arguments: [3, 16, 40])
+    func everyNodeIsFoundAndWalkedInOrder(tabs: Int) throws {
+        let tree = try RouteTree(
+            root: .junction((0..<tabs).map { .stack([.endpoint("tab\($0)", children: [.endpoint("./:id")])]) }))
+        let state = Reducer(tree: tree).reduce(.initial, to: try tree.resolve("tab1/7")).to
+        let presented = try #require(state.presented)
+        var preorder: [NodeID] = []
+        presented.forEach { preorder.append($0.node) }
+        let index = PresentedIndex(presented)
+        var walked: [NodeID] = []
+        index.forEach { walked.append($0.node) }
+        var reversed: [NodeID] = []
+        index.forEachReversed { reversed.append($0.node) }
+        #expect(walked == preorder)
+        #expect(reversed == preorder.reversed())
+        #expect(index.first?.node == presented.node)
+        for node in preorder { #expect(index[node]?.node == node) }
+        #expect(index["tab2/:id"] == nil, "not on screen")
+        let filtered = PresentedIndex(presented) { $0.node != "stack:tab0" }
+        #expect(filtered["stack:tab0"] == nil && filtered["stack:tab1"] != nil)
+        var kept: [NodeID] = []
+        filtered.forEach { kept.append($0.node) }
+        #expect(kept == preorder.filter { $0 != "stack:tab0" })
+    }
+}
