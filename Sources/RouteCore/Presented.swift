@@ -150,61 +150,56 @@ public indirect enum Presented: Equatable, Sendable {
     }
 }
 
-/// The nodes of a presentation in pre-order, with lookup by node. A presentation of up to 16
-/// nodes (real apps' screens) is searched in place, so indexing it allocates nothing; a larger
-/// one is flattened once and gets a sorted copy for binary search (a dictionary would hash
-/// every node of every dispatch).
+/// The nodes of a presentation in pre-order, with lookup by node: a linear scan for the
+/// small presentations of real apps, a sorted copy and binary search past 32 nodes (a
+/// dictionary would hash every node of every dispatch). (Searching a small presentation in
+/// place instead of flattening it saved the array's allocation but cost a dispatch 56 % more
+/// instructions, `scripts/bench-instructions`, 2026-11-25: the walks copy enum payloads.)
 @usableFromInline
 struct PresentedIndex: Sendable {
-    /// The presentation, when it is searched in place.
-    private var root: Presented?
-    /// Pre-order, for large or filtered presentations (then `root` is nil).
+    /// Pre-order.
     private var order: [Presented] = []
     /// For large presentations: node identities (as addresses) sorted, and their positions in `order`.
     private var sorted: [(token: UInt, position: Int)] = []
 
-    static let inPlaceLimit = 16
+    static let linearScanLimit = 32
 
     @usableFromInline
     init(_ root: Presented?) {
         guard let root else { return }
-        if root.count(upTo: Self.inPlaceLimit + 1) <= Self.inPlaceLimit {
-            self.root = root
-            return
-        }
+        order.reserveCapacity(8)
         root.appendPreorder(to: &order)
-        sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.token < $1.token }
+        indexIfLarge()
     }
 
     /// Only the nodes `keep` accepts (a presentation from another tree: the nodes it still has).
     init(_ root: Presented?, keeping keep: (Presented) -> Bool) {
         root?.appendPreorder(to: &order)
         order.removeAll { !keep($0) }
-        if order.count > Self.inPlaceLimit {
+        indexIfLarge()
+    }
+
+    private mutating func indexIfLarge() {
+        if order.count > Self.linearScanLimit {
             sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.token < $1.token }
         }
     }
 
     /// The first node in pre-order (the root, unless filtered out).
-    var first: Presented? { root ?? order.first }
+    var first: Presented? { order.first }
 
     /// Each node in pre-order.
     func forEach(_ body: (Presented) -> Void) {
-        if let root { root.forEach(body) } else { for presented in order { body(presented) } }
+        for presented in order { body(presented) }
     }
 
     /// Each node in reverse pre-order (the deepest last-declared first).
     func forEachReversed(_ body: (Presented) -> Void) {
-        if let root {
-            root.forEachReversedPreorder(body)
-        } else {
-            for presented in order.reversed() { body(presented) }
-        }
+        for presented in order.reversed() { body(presented) }
     }
 
     @usableFromInline
     subscript(node: NodeID) -> Presented? {
-        if let root { return root.find(node) }
         if sorted.isEmpty {
             for presented in order where presented.node == node { return presented }
             return nil
@@ -217,55 +212,6 @@ struct PresentedIndex: Sendable {
         }
         guard low < sorted.count, sorted[low].token == node.address else { return nil }
         return order[sorted[low].position]
-    }
-}
-
-extension Presented {
-    /// How many nodes it has, counting no further than `limit`.
-    func count(upTo limit: Int) -> Int {
-        var count = 0
-        _ = visitUntil { _ in
-            count += 1
-            return count >= limit
-        }
-        return count
-    }
-
-    /// The node `node`, searched in pre-order.
-    func find(_ node: NodeID) -> Presented? {
-        var found: Presented?
-        _ = visitUntil { presented in
-            guard presented.node == node else { return false }
-            found = presented
-            return true
-        }
-        return found
-    }
-
-    /// Pre-order walk that stops once `body` returns true; returns whether it stopped.
-    func visitUntil(_ body: (Presented) -> Bool) -> Bool {
-        if body(self) { return true }
-        switch self {
-        case .switcher(_, _, let content): return content.visitUntil(body)
-        case .junction(_, _, let options):
-            for option in options where option.visitUntil(body) { return true }
-            return false
-        case .stack(_, let items):
-            for item in items where item.visitUntil(body) { return true }
-            return false
-        case .screen(_, _, let modal): return modal?.visitUntil(body) ?? false
-        }
-    }
-
-    /// Reverse pre-order: children last to first, each before its parent.
-    func forEachReversedPreorder(_ body: (Presented) -> Void) {
-        switch self {
-        case .switcher(_, _, let content): content.forEachReversedPreorder(body)
-        case .junction(_, _, let options): for option in options.reversed() { option.forEachReversedPreorder(body) }
-        case .stack(_, let items): for item in items.reversed() { item.forEachReversedPreorder(body) }
-        case .screen(_, _, let modal): modal?.forEachReversedPreorder(body)
-        }
-        body(self)
     }
 }
 
