@@ -7,7 +7,7 @@ import RoutingKit
 
 /// Measures Luna against its anchors in one run and writes results/latest.json.
 ///   LunaBench [--quick] [--json PATH] [--only PARTS]
-///   LunaBench lookups luna|routingkit COUNT     (for scripts/bench-instructions)
+///   LunaBench lookups luna|luna-constant|luna-miss|routingkit COUNT [ROUTES]   (for scripts/bench-instructions)
 ///   LunaBench record PATH KEY=VALUE …          (adds figures to a results file, keeping its others)
 @main
 struct LunaBench {
@@ -85,7 +85,9 @@ struct LunaBench {
             return
         }
         if arguments.count >= 4, arguments[1] == "lookups" {
-            try lookups(which: arguments[2], count: Int(arguments[3]) ?? 1000)
+            try lookups(
+                which: arguments[2], count: Int(arguments[3]) ?? 1000,
+                routes: arguments.count > 4 ? Int(arguments[4]) ?? 1000 : 1000)
             return
         }
         let quick = arguments.contains("--quick")
@@ -105,11 +107,12 @@ struct LunaBench {
         try bench.report(jsonPath: jsonPath)
     }
 
-    /// Runs `count` lookups at N = 1k (for instruction and malloc counts under valgrind).
-    static func lookups(which: String, count: Int) throws {
+    /// Runs `count` lookups at N = `routes` (1k unless given; for instruction, malloc and
+    /// cache-miss counts under valgrind).
+    static func lookups(which: String, count: Int, routes: Int) throws {
         let workload = Workload.locate()
-        let patterns = workload.routes(1000)
-        let requests = workload.requests("match", 1000)
+        let patterns = workload.routes(routes)
+        let requests = workload.requests("match", routes)
         var total = 0
         if which == "luna" {
             let luna = LunaMatcher(patterns)
@@ -123,7 +126,7 @@ struct LunaBench {
             for index in 0..<count { total &+= luna.route(constant[index % constant.count]) }
         } else if which == "luna-miss" {
             let luna = LunaMatcher(patterns)
-            let misses = workload.requests("missdeep", 1000)
+            let misses = workload.requests("missdeep", routes)
             for index in 0..<count { total &+= luna.route(misses[index % misses.count]) }
         } else {
             let kit = RoutingKitMatcher(patterns)
