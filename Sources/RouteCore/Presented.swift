@@ -154,11 +154,12 @@ public indirect enum Presented: Equatable, Sendable {
 /// small presentations of real apps, a sorted copy and binary search past 32 nodes (a
 /// dictionary would hash every node of every dispatch). (Searching a small presentation in
 /// place instead of flattening it saved the array's allocation but cost a dispatch 56 % more
-/// instructions, `scripts/bench-instructions`, 2026-11-25: the walks copy enum payloads.)
+/// instructions, `scripts/bench-instructions`, 2026-11-25: the walks copy enum payloads; and
+/// walking `order` through closures cost 4 % more than plain loops.)
 @usableFromInline
 struct PresentedIndex: Sendable {
     /// Pre-order.
-    private var order: [Presented] = []
+    private(set) var order: [Presented] = []
     /// For large presentations: node identities (as addresses) sorted, and their positions in `order`.
     private var sorted: [(token: UInt, position: Int)] = []
 
@@ -183,19 +184,6 @@ struct PresentedIndex: Sendable {
         if order.count > Self.linearScanLimit {
             sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.token < $1.token }
         }
-    }
-
-    /// The first node in pre-order (the root, unless filtered out).
-    var first: Presented? { order.first }
-
-    /// Each node in pre-order.
-    func forEach(_ body: (Presented) -> Void) {
-        for presented in order { body(presented) }
-    }
-
-    /// Each node in reverse pre-order (the deepest last-declared first).
-    func forEachReversed(_ body: (Presented) -> Void) {
-        for presented in order.reversed() { body(presented) }
     }
 
     @usableFromInline

@@ -129,23 +129,25 @@ public struct Reducer {
     static func plan(
         from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree, refreshing: Bool = false
     ) -> Plan {
-        let new = newNodes.first
+        let new = newNodes.order.first
+        let oldOrder = oldNodes.order
+        let newOrder = newNodes.order
         var operations: [PlanOperation] = []
-        operations.reserveCapacity(4)
-        oldNodes.forEachReversed { presented in
-            guard case .screen(let node, _, let modal?) = presented else { return }
-            if case .screen(_, _, let newModal)? = newNodes[node], newModal?.node == modal.node { return }
+        operations.reserveCapacity(max(4, newOrder.count))
+        for presented in oldOrder.reversed() {
+            guard case .screen(let node, _, let modal?) = presented else { continue }
+            if case .screen(_, _, let newModal)? = newNodes[node], newModal?.node == modal.node { continue }
             // A modal that is not kept is set aside by whoever swapped the tree.
-            if refreshing, oldNodes[modal.node] == nil { return }
+            if refreshing, oldNodes[modal.node] == nil { continue }
             operations.append(.dismissModal(id: node.rawValue, modal: modal.node.rawValue))
         }
-        newNodes.forEach { presented in
-            if oldNodes[presented.node] == nil { operations.append(.create(id: presented.node.rawValue)) }
+        for presented in newOrder where oldNodes[presented.node] == nil {
+            operations.append(.create(id: presented.node.rawValue))
         }
-        newNodes.forEach { presented in
+        for presented in newOrder {
             guard case .screen(let node, let activation?, _) = presented,
                 case .screen(_, let oldActivation, _)? = oldNodes[node]
-            else { return }
+            else { continue }
             if refreshing || (oldActivation.map({ $0.differs(from: activation) }) ?? true) {
                 operations.append(.update(id: node.rawValue))
             }
@@ -190,13 +192,13 @@ public struct Reducer {
             }
         }
         if let new { structural(new) }
-        newNodes.forEach { presented in
-            guard case .screen(let node, _, let modal?) = presented else { return }
-            if case .screen(_, _, let oldModal)? = oldNodes[node], oldModal?.node == modal.node { return }
+        for presented in newOrder {
+            guard case .screen(let node, _, let modal?) = presented else { continue }
+            if case .screen(_, _, let oldModal)? = oldNodes[node], oldModal?.node == modal.node { continue }
             operations.append(.presentModal(id: node.rawValue, modal: modal.node.rawValue))
         }
-        oldNodes.forEachReversed { presented in
-            if newNodes[presented.node] == nil { operations.append(.unwind(id: presented.node.rawValue)) }
+        for presented in oldOrder.reversed() where newNodes[presented.node] == nil {
+            operations.append(.unwind(id: presented.node.rawValue))
         }
         return Plan(operations)
     }

@@ -97,8 +97,7 @@ import Testing
     }
 }
 
-/// The presentation index: scanned when small, sorted when large;
-/// both find every node and walk in the same orders.
+/// The presentation index: scanned when small, sorted when large; both find every node.
 @Suite struct PresentedIndexTests {
     @Test(arguments: [3, 32, 40])
     func everyNodeIsFoundAndWalkedInOrder(tabs: Int) throws {
@@ -109,19 +108,11 @@ import Testing
         var preorder: [NodeID] = []
         presented.forEach { preorder.append($0.node) }
         let index = PresentedIndex(presented)
-        var walked: [NodeID] = []
-        index.forEach { walked.append($0.node) }
-        var reversed: [NodeID] = []
-        index.forEachReversed { reversed.append($0.node) }
-        #expect(walked == preorder)
-        #expect(reversed == preorder.reversed())
-        #expect(index.first?.node == presented.node)
+        #expect(index.order.map(\.node) == preorder)
         for node in preorder { #expect(index[node]?.node == node) }
         #expect(index["tab2/:id"] == nil, "not on screen")
         let filtered = PresentedIndex(presented) { $0.node != "stack:tab0" }
         #expect(filtered["stack:tab0"] == nil && filtered["stack:tab1"] != nil)
-        var kept: [NodeID] = []
-        filtered.forEach { kept.append($0.node) }
-        #expect(kept == preorder.filter { $0 != "stack:tab0" })
+        #expect(filtered.order.map(\.node) == preorder.filter { $0 != "stack:tab0" })
     }
 }
