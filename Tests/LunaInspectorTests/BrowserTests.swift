@@ -72,6 +72,12 @@ struct BrowserTests {
                 "document.querySelector('[data-testid=\"screen-today\"] h3').textContent === \"Today's picks\"")
             try await browser.wait(
                 "the reload toast", "(window.lunaToasts || []).some((t) => t.startsWith('reloaded in '))")
+            // The reload sent the routes again (a title is in them): the table is patched by
+            // route id, so the rows that stayed are the same elements.
+            #expect(
+                try await browser.script(
+                    "return window.lunaRow === document.querySelector('[data-testid=\"route-books/:id\"]') && document.querySelectorAll('#routes tr').length === \(served.session.withHost { $0.routeTree?.endpoints.count ?? 0 });"
+                ) as? Bool == true, "a reload patched the table")
 
             // A syntax error shows the banner; the old tree stays usable; the fix clears it.
             served.save("return stack { endpoint { 'a' ")
@@ -91,6 +97,30 @@ struct BrowserTests {
             try await browser.wait("the book again", Self.visible("screen-books/:id"))
             #expect(served.session.withHost { $0.state.request?.path } == "books/42")
             #expect(try await browser.script("return window.lunaMarker;") as? Int == 42, "the page never reloaded")
+        }
+    }
+
+    /// A save that removes, adds and reorders routes: the table ends in the new order, the rows
+    /// that stayed are the same elements, the gone ones are gone.
+    @Test func aSaveThatMovesRoutesPatchesTheTableInOrder() async throws {
+        let served = try ServedScript(
+            example: "moves.lua",
+            source:
+                "return stack { endpoint { 'a', children = { endpoint { './:id' } } }, endpoint { 'b' }, endpoint { 'c' } }"
+        )
+        defer { served.stop() }
+        try await WebDriver.withPage(served) { browser in
+            let rows = "[...document.querySelectorAll('#routes tr')].map((r) => r.dataset.testid).join(' ')"
+            try await browser.wait("the table", "\(rows) === 'route-a route-b route-c route-a/:id'")
+            try await browser.script(
+                "window.lunaA = document.querySelector('[data-testid=\"route-a\"]'); window.lunaC = document.querySelector('[data-testid=\"route-c\"]');"
+            )
+            served.save("return stack { endpoint { 'c' }, endpoint { 'd' }, endpoint { 'a' } }")
+            try await browser.wait("the new table", "\(rows) === 'route-c route-d route-a'")
+            #expect(
+                try await browser.script(
+                    "return window.lunaA === document.querySelector('[data-testid=\"route-a\"]') && window.lunaC === document.querySelector('[data-testid=\"route-c\"]');"
+                ) as? Bool == true, "kept rows are the same elements")
         }
     }
 

@@ -285,23 +285,38 @@ function renderFlags() {
   }
 }
 
-/** The route table: rebuilt only when a reload sent new routes; otherwise only the row of the
- * current route changes (a 1,000-route table is not redrawn on every event). */
+/** The route table, patched by route id: when a reload sent new routes, rows that stayed get
+ * only the cells that changed and keep their place if they can, new rows are made, gone rows
+ * removed; otherwise only the row of the current route changes. */
 function renderRoutes() {
   const body = $("routes");
   if (state.routesShown !== state.routes) {
-    body.replaceChildren();
+    const old = state.routeRowsByID || new Map();
+    const rows = new Map();
+    for (const route of state.routes) rows.set(route.id, null);
+    for (const [id, row] of old) if (!rows.has(id)) row.remove();
     state.routeRows = new Map();
+    let position = 0;
     for (const route of state.routes) {
-      const row = element("tr", { className: "route" },
-        element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
-      row.dataset.testid = `route-${route.id}`;
+      let row = old.get(route.id);
+      if (row) {
+        setText(row.cells[0], route.pattern);
+        setText(row.cells[1], route.name || "");
+      } else {
+        row = element("tr", { className: "route" },
+          element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
+        row.dataset.testid = `route-${route.id}`;
+      }
       row.onclick = () => goToRoute(route, null);
-      body.append(row);
+      if (body.children[position] !== row) body.insertBefore(row, body.children[position] || null);
+      position += 1;
+      rows.set(route.id, row);
       state.routeRows.set(route.pattern, row);
     }
+    state.routeRowsByID = rows;
     state.routesShown = state.routes;
     state.currentRow = null;
+    for (const row of body.querySelectorAll("tr.current")) row.classList.remove("current");
   }
   const current = state.snapshot.state && state.snapshot.state.route;
   const row = (current && state.routeRows.get(current)) || null;
@@ -310,6 +325,11 @@ function renderRoutes() {
     if (row) row.classList.add("current");
     state.currentRow = row;
   }
+}
+
+/** Sets a node's text only when it differs (no layout work for an unchanged cell). */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function renderHistory() {
