@@ -143,7 +143,7 @@ func run(script: String, exported: String) throws {
     for route in [BooksRoute.allNews(), BooksRoute.book(id: "a/b c", query: ["title": "50% off?"])] {
         let result = try router.dispatch(route.path)
         print(
-            "> dispatch \(route.path) → \(tree.endpoints[result.resolution.route].name ?? "-") "
+            "> dispatch \(route.path) → \(tree[result.resolution.route].name ?? "-") "
                 + "\(result.resolution.params.sorted { $0.key < $1.key })")
     }
     print(router.rootPresentable?.outline() ?? "(nothing shown)")
