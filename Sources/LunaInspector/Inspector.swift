@@ -75,7 +75,7 @@ package final class Inspector: @unchecked Sendable {
     let latest = Locked<String?>(nil)
     /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
     /// which runs under the session's lock.
-    private var lastRoutes: String?
+    private var lastRoutes: (rows: [RouteRow], entries: [String: String])?
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -236,18 +236,22 @@ package final class Inspector: @unchecked Sendable {
     private func broadcast(_ event: LiveEvent, _ reader: SessionReader) {
         let reloaded = event.kind == .reloaded || event.kind == .deviceChanged
         var snapshot = reader.snapshot(routes: reloaded)
-        let full = remember(snapshot)
-        guard let routes = snapshot.routes else { return clients.send(Messages.event(event, snapshot: full)) }
-        // Routes go to the pages only when a reload changed them (a page keeps the last ones).
-        let table = JSONWriter.array(routes.map(\.json)) + JSONWriter.stringObject(snapshot.entries ?? [:])
-        if table == lastRoutes {
+        guard let routes = snapshot.routes else {
+            return clients.send(Messages.event(event, snapshot: remember(snapshot)))
+        }
+        // Routes go to the pages only when a reload changed them (a page keeps the last ones);
+        // compared as values, so an unchanged table of 10,000 rows is not encoded to be compared.
+        let table = (rows: routes, entries: snapshot.entries ?? [:])
+        if let last = lastRoutes, last.rows == table.rows, last.entries == table.entries {
+            // Pages connecting later still get the whole snapshot.
+            latest.withLock { $0 = snapshot.json(script: scriptName) }
             snapshot.routes = nil
             snapshot.entries = nil
             snapshot.history = nil
             return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
         }
         lastRoutes = table
-        clients.send(Messages.event(event, snapshot: full))
+        clients.send(Messages.event(event, snapshot: remember(snapshot)))
     }
 
     /// The whole state a page draws, as JSON.
