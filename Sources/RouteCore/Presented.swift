@@ -161,7 +161,7 @@ struct PresentedIndex: Sendable {
     /// Pre-order.
     private(set) var order: [Presented] = []
     /// For large presentations: node identities (as addresses) sorted, and their positions in `order`.
-    private var sorted: [(token: UInt, position: Int)] = []
+    private var sorted: [(address: UInt, position: Int)] = []
 
     static let linearScanLimit = 32
 
@@ -182,7 +182,7 @@ struct PresentedIndex: Sendable {
 
     private mutating func indexIfLarge() {
         if order.count > Self.linearScanLimit {
-            sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.token < $1.token }
+            sorted = order.indices.map { (order[$0].node.address, $0) }.sorted { $0.address < $1.address }
         }
     }
 
@@ -196,9 +196,9 @@ struct PresentedIndex: Sendable {
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if sorted[middle].token < node.address { low = middle + 1 } else { high = middle }
+            if sorted[middle].address < node.address { low = middle + 1 } else { high = middle }
         }
-        guard low < sorted.count, sorted[low].token == node.address else { return nil }
+        guard low < sorted.count, sorted[low].address == node.address else { return nil }
         return order[sorted[low].position]
     }
 }

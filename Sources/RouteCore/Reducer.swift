@@ -210,7 +210,8 @@ public struct Reducer {
     /// identity; a stack keeps its items up to the first that no longer hangs where it did,
     /// a junction keeps the options it still declares (new ones start unvisited) and the
     /// selection by option, a screen keeps a modal it still declares. Nil when the root
-    /// itself is gone or changed kind.
+    /// itself is gone or changed kind, or is a switcher whose shown section is gone (a switcher
+    /// has no unvisited state to fall back to).
     public func rebase(_ presented: Presented?) -> Presented? {
         guard let presented, let node = tree[presented.node], node.kind == presented.kind else { return nil }
         switch presented {

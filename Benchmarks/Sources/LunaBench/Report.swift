@@ -41,61 +41,64 @@ extension Bench {
         let kit1k = matcher["1000"]?["match"]?["routingkit_ns"] ?? 1
         lines.append("| measure | value | anchor | ratio |")
         lines.append("|---|---:|---:|---:|")
-        lines.append(
-            "| dispatch, no callback (ns) | \(f(s["dispatch_ns"] ?? 0)) | RoutingKit match at 1k: \(f(kit1k)) | \(r((s["dispatch_ns"] ?? 0) / kit1k)) |"
-        )
-        lines.append(
-            "| dispatch, one Lua callback (ns) | \(f(s["dispatch_lua_ns"] ?? 0)) | no callback: \(f(s["dispatch_ns"] ?? 0)) | \(r((s["dispatch_lua_ns"] ?? 0) / (s["dispatch_ns"] ?? 1))) |"
-        )
-        lines.append(
-            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C, values as literals: \(f(s["lua_call_c_ns"] ?? 0)) | \(r(s["lua_call_ratio"] ?? (s["lua_call_swift_ns"] ?? 0) / (s["lua_call_c_ns"] ?? 1))) |"
-        )
-        lines.append(
-            "| Lua callback with ctx from Swift (ns) | \(f(s["lua_call_swift_ns"] ?? 0)) | from C, values as run-time strings: \(f(s["lua_call_c_runtime_ns"] ?? 0)) | \(r(s["lua_call_runtime_ratio"] ?? 0)) |"
-        )
+        /// One row: the figure, its anchor (text with its value) and their ratio, if any.
+        func row(_ measure: String, _ value: String, _ anchor: String = "", _ ratio: Double? = nil) {
+            lines.append("| \(measure) | \(value) | \(anchor) | \(ratio.map(r) ?? "") |")
+        }
+        let dispatch = s["dispatch_ns"] ?? 0
+        let dispatchLua = s["dispatch_lua_ns"] ?? 0
+        row("dispatch, no callback (ns)", f(dispatch), "RoutingKit match at 1k: \(f(kit1k))", dispatch / kit1k)
+        row(
+            "dispatch, one Lua callback (ns)", f(dispatchLua), "no callback: \(f(dispatch))",
+            dispatchLua / (s["dispatch_ns"] ?? 1))
+        let callSwift = s["lua_call_swift_ns"] ?? 0
+        row(
+            "Lua callback with ctx from Swift (ns)", f(callSwift),
+            "from C, values as literals: \(f(s["lua_call_c_ns"] ?? 0))",
+            s["lua_call_ratio"] ?? callSwift / (s["lua_call_c_ns"] ?? 1))
+        row(
+            "Lua callback with ctx from Swift (ns)", f(callSwift),
+            "from C, values as run-time strings: \(f(s["lua_call_c_runtime_ns"] ?? 0))",
+            s["lua_call_runtime_ratio"] ?? 0)
         for k in ["1k", "10k"] {
-            let reload = s["reload_\(k)_ms"] ?? 0
             let load = s["lua_load_\(k)_ms"] ?? 0
-            lines.append(
-                "| reload \(k) routes, unchanged routes (ms) | \(f(reload, 2)) | plain Lua load of the script: \(f(load, 2)) | \(r(reload / load)) |"
-            )
+            let anchor = "plain Lua load of the script: \(f(load, 2))"
+            let reload = s["reload_\(k)_ms"] ?? 0
+            row("reload \(k) routes, unchanged routes (ms)", f(reload, 2), anchor, reload / load)
             if let one = s["reload_one_route_\(k)_ms"] {
-                lines.append(
-                    "| reload \(k) routes, one route edited (ms) | \(f(one, 2)) | plain Lua load of the script: \(f(load, 2)) | \(r(one / load)) |"
-                )
+                row("reload \(k) routes, one route edited (ms)", f(one, 2), anchor, one / load)
             }
         }
         for (label, key) in [("100 cases on books.lua", "books"), ("1,000 cases on 1,000 routes", "routes1000")] {
             let perCase = s["test_case_\(key)_ms"] ?? 0
             let load = s["test_load_\(key)_ms"] ?? 0
-            lines.append(
-                "| luna test, \(label): per case (ms) | \(f(perCase, 3)) | the script's load alone: \(f(load, 3)) | \(r(perCase / max(load, 1e-9))) |"
-            )
+            row(
+                "luna test, \(label): per case (ms)", f(perCase, 3), "the script's load alone: \(f(load, 3))",
+                perCase / max(load, 1e-9))
         }
         let command = s["repl_command_us"] ?? 0
-        let dispatch = s["cli_dispatch_us"] ?? 0
-        lines.append(
-            "| luna repl, a dispatch typed: per command (µs) | \(f(command, 1)) | luna dispatch, per request: \(f(dispatch, 1)) | \(r(command / max(dispatch, 1e-9))) |"
-        )
+        let cli = s["cli_dispatch_us"] ?? 0
+        row(
+            "luna repl, a dispatch typed: per command (µs)", f(command, 1), "luna dispatch, per request: \(f(cli, 1))",
+            command / max(cli, 1e-9))
         if let base = s["repl_command_us_base"] {
-            lines.append(
-                "| luna repl per command, LUNA_BIN_BASE's build (µs) | \(f(base, 1)) | this build: \(f(command, 1)) | \(r(command / max(base, 1e-9))) |"
-            )
+            row(
+                "luna repl per command, LUNA_BIN_BASE's build (µs)", f(base, 1), "this build: \(f(command, 1))",
+                command / max(base, 1e-9))
         }
         for key in ["books", "1k", "10k"] {
             guard let save = s["save_to_repl_\(key)_ms"] else { continue }
-            let base =
-                s["save_to_repl_\(key)_ms_base"].map {
-                    " | LUNA_BIN_BASE's build: \(f($0, 1)) | \(r(save / max($0, 1e-9)))"
-                } ?? " | | "
-            lines.append("| save → REPL notice, \(key) (ms) | \(f(save, 1))\(base) |")
+            let base = s["save_to_repl_\(key)_ms_base"]
+            row(
+                "save → REPL notice, \(key) (ms)", f(save, 1), base.map { "LUNA_BIN_BASE's build: \(f($0, 1))" } ?? "",
+                base.map { save / max($0, 1e-9) })
         }
-        lines.append(
-            "| a loaded host at 10k routes: bytes per route | \(f(s["host_bytes_per_route_10k"] ?? 0)) | its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0)) | |"
-        )
-        lines.append(
-            "| 128-segment adversarial request (ns) | \(f(s["adversarial_128_ns"] ?? 0)) | trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0)) | |"
-        )
+        row(
+            "a loaded host at 10k routes: bytes per route", f(s["host_bytes_per_route_10k"] ?? 0),
+            "its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0))")
+        row(
+            "128-segment adversarial request (ns)", f(s["adversarial_128_ns"] ?? 0),
+            "trie nodes: \(Int(s["adversarial_trie_nodes"] ?? 0))")
         lines += regexReport()
         lines += limitsReport()
         print(lines.joined(separator: "\n"))
