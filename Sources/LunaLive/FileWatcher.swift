@@ -85,10 +85,10 @@ struct Settler {
         lastChange = nil
         firstChange = nil
         complete = false
-        let now = Dictionary(uniqueKeysWithValues: files.map { ($0, fileSignature($0)) })
+        let signatures = Dictionary(uniqueKeysWithValues: files.map { ($0, fileSignature($0)) })
         // The rest of a save already reported (its last close seen after the report).
-        if missing.isEmpty, now == reported { return nil }
-        reported = now
+        if missing.isEmpty, signatures == reported { return nil }
+        reported = signatures
         return missing.isEmpty ? .modified : .deleted(missing)
     }
 

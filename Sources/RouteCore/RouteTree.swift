@@ -21,13 +21,13 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
 
     public var rawValue: String { interned._withUnsafeGuaranteedRef { $0.rawValue } }
 
-    public init(_ rawValue: String) { self = Self.interned(CollectionOfOne(rawValue))[0] }
+    public init(_ rawValue: String) { self = Self.intern(CollectionOfOne(rawValue))[0] }
     public init(stringLiteral value: String) { self.init(value) }
 
     private init(_ interned: Interned) { self.interned = Unmanaged.passUnretained(interned) }
 
     /// The identities of `ids`, under one acquisition of the table's lock.
-    static func interned(_ ids: some Collection<String>) -> [NodeID] {
+    static func intern(_ ids: some Collection<String>) -> [NodeID] {
         table.withLock { table in
             ids.map { id in
                 if let interned = table[id] { return NodeID(interned) }
@@ -89,9 +89,10 @@ public final class RouteTree: Sendable {
         /// The node's position in ``RouteTree/nodes``: valid in this tree only.
         public let index: Int
         public let kind: NodeKind
-        public let id: String
-        /// ``id`` as a typed identity: what ``Presented`` and the store key by, kept by a reload.
+        /// The node's identity: what ``Presented`` and the store key by, kept by a reload.
         public let nodeID: NodeID
+        /// The identity's text (`stack:books`, `books/:id`).
+        @inlinable public var id: String { nodeID.rawValue }
         public let title: String
         public let parent: Int?
         public let relation: Relation
@@ -113,7 +114,6 @@ public final class RouteTree: Sendable {
         ) {
             self.index = index
             self.kind = kind
-            self.id = id.rawValue
             self.nodeID = id
             self.title = title
             self.parent = parent
@@ -178,7 +178,7 @@ public final class RouteTree: Sendable {
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let index = try builder.assignIDs()
         let endpoints = builder.endpoints
-        let ids = NodeID.interned(builder.nodes.lazy.map { $0.id ?? "" })
+        let ids = NodeID.intern(builder.nodes.lazy.map { $0.id ?? "" })
         self.nodes = zip(builder.nodes, ids).map { draft, id in
             draft.frozen(id: id, routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
