@@ -1,3 +1,4 @@
+import RouteCore
 import RouteScript
 
 /// The actions since the start (or the last `reset`) as a ready-to-run `luna test` file.

@@ -22,6 +22,8 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
         case script
         /// `back` found no screen to pop and no modal to dismiss.
         case nothingToGoBack
+        /// A restoration string (``RouterState/restorationString``) that cannot be read.
+        case invalidState
     }
 
     public var kind: Kind

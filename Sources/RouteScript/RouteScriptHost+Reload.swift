@@ -94,8 +94,10 @@ extension RouteScriptHost {
         fresh.callbacks.beginDispatch()
         if let request = intent ?? oldRouter.state.request {
             do {
-                (resolution, warning) = try Self.resolveAfterReload(
-                    request, oldRoute: oldRouter.state.route, oldTree: oldTree, newTree: newTree)
+                let wasCatchAll = oldRouter.state.route.map {
+                    oldTree[$0].definition.pattern?.isBareCatchAll == true
+                }
+                (resolution, warning) = try newTree.resolveSurviving(request, wasCatchAll: wasCatchAll ?? false)
             } catch {
                 // A guard, redirect or validator of the new script failed (a Lua error or a
                 // limit): the reload failed, and says why; the old tree and state stay.
@@ -183,41 +185,6 @@ extension RouteScriptHost {
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
             plan: plan, lint: findings.map(\.line))
-    }
-
-    /// The current request on the new tree, or its longest prefix that matches something
-    /// other than a bare catch-all (unless it matched one before).
-    ///
-    /// - Throws: a guard, redirect or validator that failed (a Lua error or a limit, kind
-    ///   `script`) or a redirect loop: that is a broken script, not a request that no longer
-    ///   matches.
-    static func resolveAfterReload(
-        _ request: Request, oldRoute: RouteID?, oldTree: RouteTree, newTree: RouteTree
-    ) throws(RouteError) -> (Resolution?, String?) {
-        let wasCatchAll = oldRoute.map { oldTree[$0].definition.pattern?.isBareCatchAll == true } ?? false
-        func acceptable(_ resolution: Resolution) -> Bool {
-            wasCatchAll || newTree[resolution.route].definition.pattern?.isBareCatchAll != true
-        }
-        func attempt(_ string: String) throws(RouteError) -> Resolution? {
-            do { return try newTree.resolve(string) } catch {
-                if error.kind == .script || error.kind == .redirectLoop { throw error }
-                return nil
-            }
-        }
-        if let resolution = try attempt(request.original), acceptable(resolution) { return (resolution, nil) }
-        var segments = request.segments
-        while !segments.isEmpty {
-            segments.removeLast()
-            let prefix = Request(segments: segments)
-            if let resolution = try attempt(prefix.original), acceptable(resolution) {
-                let shown = prefix.path.isEmpty ? "/" : prefix.path
-                return (resolution, "'\(request.path)' no longer matches; showing '\(shown)'")
-            }
-        }
-        if let resolution = try attempt(request.original) {
-            return (resolution, "'\(request.path)' now matches only the catch-all")
-        }
-        return (nil, "'\(request.path)' no longer matches anything; nothing is shown")
     }
 
     /// Endpoint ids added, removed and changed between two trees: changed means another

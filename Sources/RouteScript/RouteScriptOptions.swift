@@ -1,11 +1,6 @@
 import LuaHost
 import RouteCore
 
-/// The device a script declares its tree for (`device.idiom` in scripts).
-public enum Device: String, Sendable, Equatable, CaseIterable {
-    case phone, pad
-}
-
 /// How a route script is loaded and run.
 ///
 /// ```swift
