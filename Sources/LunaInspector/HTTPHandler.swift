@@ -50,11 +50,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard head.method == .GET || head.method == .HEAD else {
             return send(.methodNotAllowed, "text/plain", Array("only GET\n".utf8), head, context)
         }
-        let needsToken = path == "/" || path == "/index.html" || path.hasPrefix("/api/") || path == "/socket"
+        let needsToken =
+            path == "/" || path == "/index.html" || path.hasPrefix("/api/") || path == "/socket"
+            || path == "/device"
         if let refusal = inspector.permits(head, needsToken: needsToken) {
             return send(refusal.status, "text/plain", Array((refusal.reason + "\n").utf8), head, context)
         }
-        if path == "/socket" {
+        if path == "/socket" || path == "/device" {
             // An allowed request that did not ask to upgrade.
             return send(.badRequest, "text/plain", Array("the socket speaks WebSocket only\n".utf8), head, context)
         }

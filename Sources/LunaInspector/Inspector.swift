@@ -68,6 +68,8 @@ package final class Inspector: @unchecked Sendable {
     /// Session operations the pages ask for run here, never on the event loop.
     let work = DispatchQueue(label: "luna.inspector.session")
     let clients = Clients()
+    /// The linked apps (`/device`).
+    let devices = Devices()
     let limiter = WorkLimiter()
     /// Connections open now (the cap is ``connectionLimit``).
     private let connections = Locked(0)
@@ -94,12 +96,13 @@ package final class Inspector: @unchecked Sendable {
             maxFrameSize: configuration.maxMessageBytes, automaticErrorHandling: true,
             shouldUpgrade: { [self] channel, head in
                 let path = String(head.uri.prefix { $0 != "?" })
-                let allowed = self.permits(head, needsToken: true) == nil && path == "/socket"
+                let allowed = self.permits(head, needsToken: true) == nil && (path == "/socket" || path == "/device")
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
-            upgradePipelineHandler: { [self] channel, _ in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(SocketHandler(inspector: self))
+            upgradePipelineHandler: { [self] channel, head in
+                let role: SocketHandler.Role = head.uri.hasPrefix("/device") ? .device : .page
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(SocketHandler(inspector: self, role: role))
                 }
             })
         let bootstrap = ServerBootstrap(group: group)
@@ -142,6 +145,9 @@ package final class Inspector: @unchecked Sendable {
         return url
     }
 
+    /// Linked apps connected now (`/device`), said hello or not.
+    package var deviceCount: Int { devices.count }
+
     /// The bound port.
     package var port: Int { serverChannel?.localAddress?.port ?? configuration.port }
 
@@ -153,6 +159,7 @@ package final class Inspector: @unchecked Sendable {
         observer?.cancel()
         observer = nil
         clients.closeAll()
+        devices.closeAll()
         try? serverChannel?.close().wait()
         serverChannel = nil
         try? group.syncShutdownGracefully()
@@ -234,6 +241,7 @@ package final class Inspector: @unchecked Sendable {
     /// Sends an event to every page; called under the session's lock, so it only encodes
     /// and hands the text to each page's event loop.
     private func broadcast(_ event: LiveEvent, _ reader: SessionReader) {
+        sendToDevices(reader)
         let reloaded = event.kind == .reloaded || event.kind == .deviceChanged
         var snapshot = reader.snapshot(routes: reloaded)
         guard let routes = snapshot.routes else {

@@ -144,6 +144,7 @@ enum Messages {
             case .repl: "repl"
             case .page: "page"
             case .watcher: "watcher"
+            case .device: "device"
             }
         let plan = event.outcome?.plan ?? event.summary?.plan
         return JSONWriter.object([

@@ -4,15 +4,18 @@ import NIOCore
 import NIOWebSocket
 import RouteCore
 
-/// One page's WebSocket: it gets the snapshot when it connects, every event after, and a
-/// reply to each request it sends. Requests run on the inspector's work queue, never on the
-/// event loop; a malformed, oversized or unknown message gets an error reply and the page
-/// stays connected.
+/// One WebSocket: a page's (`/socket`: the snapshot when it connects, every event after) or a
+/// linked app's (`/device`: after its hello, the plan of every change), and a reply to each
+/// request it sends. Requests run on the inspector's work queue, never on the event loop; a
+/// malformed, oversized or unknown message gets an error reply and the peer stays connected.
 final class SocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
+    enum Role { case page, device }
+
     private let inspector: Inspector
+    private let role: Role
     private var pending: [UInt8] = []
     private var pendingIsText = false
     /// When this page last sent anything (a pong counts): a page silent for the idle timeout
@@ -20,16 +23,25 @@ final class SocketHandler: ChannelInboundHandler {
     private var lastHeard: NIOLoopBoundBox<NIODeadline>?
     private var keepAlive: RepeatedTask?
 
-    init(inspector: Inspector) { self.inspector = inspector }
+    init(inspector: Inspector, role: Role = .page) {
+        self.inspector = inspector
+        self.role = role
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
-        inspector.clients.add(channel)
-        // The last snapshot at once (the session may be busy), then a fresh one.
-        if let latest = inspector.latest.withLock({ $0 }) {
-            Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
+        switch role {
+        case .page:
+            inspector.clients.add(channel)
+            // The last snapshot at once (the session may be busy), then a fresh one.
+            if let latest = inspector.latest.withLock({ $0 }) {
+                Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
+            }
+            schedule(channel) { inspector in "{\"type\":\"snapshot\",\"snapshot\":" + inspector.snapshot() + "}" }
+        case .device:
+            // Nothing is sent before the device's hello says what it holds.
+            inspector.devices.add(channel)
         }
-        schedule(channel) { inspector in "{\"type\":\"snapshot\",\"snapshot\":" + inspector.snapshot() + "}" }
         let idle = inspector.configuration.socketIdleTimeout
         let tick = TimeAmount.nanoseconds(idle.nanoseconds / 3)
         // Read and written on this channel's event loop only (the box checks it).
@@ -51,7 +63,10 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        inspector.clients.remove(context.channel)
+        switch role {
+        case .page: inspector.clients.remove(context.channel)
+        case .device: inspector.devices.remove(context.channel)
+        }
         keepAlive?.cancel()
         keepAlive = nil
         Clients.giveMemoryBack()
@@ -60,7 +75,7 @@ final class SocketHandler: ChannelInboundHandler {
 
     /// Runs `body` on the work queue for this page within its quota and the global one (a
     /// `busy` reply otherwise); a page that went away meanwhile has its queued work skipped.
-    private func schedule(_ channel: any Channel, id: Int? = nil, _ body: @escaping @Sendable (Inspector) -> String) {
+    private func schedule(_ channel: any Channel, id: Int? = nil, _ body: @escaping @Sendable (Inspector) -> String?) {
         let inspector = self.inspector
         let owner = ObjectIdentifier(channel)
         guard
@@ -80,8 +95,8 @@ final class SocketHandler: ChannelInboundHandler {
         }
         inspector.work.async {
             defer { inspector.limiter.leave(owner) }
-            guard channel.isActive else { return }
-            Clients.send(body(inspector), to: channel)
+            guard channel.isActive, let reply = body(inspector) else { return }
+            Clients.send(reply, to: channel)
         }
     }
 
@@ -138,6 +153,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     private func handle(_ text: String, _ context: ChannelHandlerContext) {
+        if role == .device { return handleDevice(text, context) }
         let request: PageRequest
         do { request = try PageRequest(parsing: text) } catch {
             // The reply keeps the message's id when it has one, so the page can match it.
@@ -146,6 +162,16 @@ final class SocketHandler: ChannelInboundHandler {
                 Messages.invalidMessage(id: id, "\(error)"), context)
         }
         schedule(context.channel, id: request.id) { inspector in inspector.perform(request) }
+    }
+
+    private func handleDevice(_ text: String, _ context: ChannelHandlerContext) {
+        let request: DeviceRequest
+        do { request = try DeviceRequest(parsing: text) } catch {
+            let id = (try? JSONValue.parse(text))?["id"]?.integer
+            return reply(Messages.invalidMessage(id: id, error.description), context)
+        }
+        let channel = context.channel
+        schedule(channel, id: request.id) { inspector in inspector.perform(request, device: channel) }
     }
 
     private func reply(_ text: String, _ context: ChannelHandlerContext) {

@@ -56,6 +56,8 @@ package struct LiveEvent {
         case repl
         case page
         case watcher
+        /// A linked app (`LunaLink`): its user went back, tapped a row or a tab.
+        case device
     }
 
     package var kind: Kind

@@ -18,7 +18,7 @@ import RouteScript
 /// try session.perform(.undo)                              // back to the state before it
 /// ```
 package final class LiveSession: Sendable {
-    private let state: Locked<SessionState>
+    let state: Locked<SessionState>
 
     /// The history entries always kept: older ones are dropped (a tenth at a time), and counted.
     package static let maximumHistory = 1_000
@@ -119,7 +119,7 @@ package final class LiveSession: Sendable {
 /// What an observer may read while it is called (under the session's lock): valid only
 /// during the call.
 package struct SessionReader {
-    fileprivate let state: SessionState
+    let state: SessionState
 
     /// What a page draws now.
     package func snapshot(routes: Bool) -> SnapshotView { state.snapshot(routes: routes) }
@@ -164,6 +164,10 @@ final class SessionState {
     private var reloadError: String?
     /// The last reload's warnings (a request that no longer matches, the lint's findings).
     private var reloadWarnings: [String] = []
+    /// Hosts of the script for the idioms of linked devices other than the session's, kept in
+    /// step with its state (``DeviceLink``), and why one could not follow.
+    var twins: [Device: RouteScriptHost] = [:]
+    var twinErrors: [Device: String] = [:]
 
     init(host: RouteScriptHost) {
         self.host = host
@@ -433,6 +437,9 @@ final class SessionState {
     }
 
     private func notify(_ event: LiveEvent) {
+        if !twins.isEmpty, event.kind != .failed, event.kind != .reloadFailed {
+            keepTwinsInStep(reloaded: event.kind == .reloaded)
+        }
         let reader = SessionReader(state: self)
         for observer in observers { observer.handler(event, reader) }
     }

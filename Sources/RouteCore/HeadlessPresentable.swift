@@ -14,7 +14,7 @@ public enum AttributeValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    var json: String {
+    package var json: String {
         switch self {
         case .string(let s): JSONWriter.quoted(s)
         case .number(let d) where !d.isFinite: "null"

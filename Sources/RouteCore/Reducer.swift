@@ -122,8 +122,19 @@ public struct Reducer {
     /// every container whose children or selection differ from what is on screen is set
     /// again. This is the whole reconciliation: no repair of the plan afterwards.
     public static func plan(fromOnScreen onScreen: Presented?, to new: Presented?, tree: RouteTree) -> Plan {
+        plan(fromKept: onScreen, to: new, tree: tree, refreshing: true)
+    }
+
+    /// ``plan(fromOnScreen:to:tree:)`` where `refreshing` says whether kept active screens get
+    /// `update` (a reload: the new script's hooks run) or only those whose activation changed
+    /// (a linked device resuming on the same script).
+    package static func plan(
+        fromKept onScreen: Presented?, to new: Presented?, tree: RouteTree, refreshing: Bool
+    )
+        -> Plan
+    {
         let kept = PresentedIndex(onScreen) { presented in tree[presented.node]?.kind == presented.kind }
-        return plan(from: kept, to: PresentedIndex(new), tree: tree, refreshing: true)
+        return plan(from: kept, to: PresentedIndex(new), tree: tree, refreshing: refreshing)
     }
 
     static func plan(

@@ -111,7 +111,9 @@ extension RouterState {
             }
             var segments: [String] = []
             for part in parts {
-                guard let segment = part.string else { throw RouteError(.invalidState, "\(what) has a non-string segment") }
+                guard let segment = part.string else {
+                    throw RouteError(.invalidState, "\(what) has a non-string segment")
+                }
                 segments.append(segment)
             }
             guard segments.count <= Request.maximumSegments, original.utf8.count <= Request.maximumRequestBytes else {
@@ -120,7 +122,9 @@ extension RouterState {
             var query: [String: String] = [:]
             if case .object(let members)? = value["q"] {
                 for (key, item) in members {
-                    guard let text = item.string else { throw RouteError(.invalidState, "\(what) has a non-string query") }
+                    guard let text = item.string else {
+                        throw RouteError(.invalidState, "\(what) has a non-string query")
+                    }
                     query[key] = text
                 }
             }
@@ -159,7 +163,9 @@ extension RouterState {
                 throw bad("is not [\"j\", id, selected, options]")
             }
             let options = try children(3)
-            guard options.indices.contains(selected) else { throw bad("selects option \(selected) of \(options.count)") }
+            guard options.indices.contains(selected) else {
+                throw bad("selects option \(selected) of \(options.count)")
+            }
             return .junction(node: node, selected: selected, options: options)
         case "k":
             guard parts.count == 3 else { throw bad("is not [\"k\", id, items]") }

@@ -93,6 +93,28 @@ public final class RouteScriptHost {
         install(loaded, state: .initial, presentables: [:])
     }
 
+    /// A host of the same script (its file or source, presenters, flags and limits) loaded
+    /// anew for another device: one navigation state shown on a tree per idiom (the live
+    /// link's devices of another idiom than the session's).
+    package func twin(for device: Device) throws -> RouteScriptHost {
+        var twinOptions = options
+        twinOptions.device = device
+        let twin = RouteScriptHost(options: twinOptions)
+        twin.registry.named = registry.named
+        twin.registry.bound = registry.bound
+        if let path {
+            try twin.load(contentsOf: path)
+        } else if let source {
+            try twin.load(source: source.text, name: source.name, folder: source.folder)
+        } else {
+            throw RouteScriptError(.notLoaded, "no script is loaded")
+        }
+        return twin
+    }
+
+    /// The headless presentable of a node, if it exists.
+    package func presentable(_ id: String) -> HeadlessPresentable? { router?.store[id] }
+
     /// A host over the same loaded script with the initial state and no presentables, without
     /// loading it again — only when the script's tree runs no Lua (no hooks, guards or
     /// function validators), so nothing one host does can reach the other's Lua state. Nil
@@ -206,12 +228,32 @@ public final class RouteScriptHost {
         try exclusive { try restoring(target) }
     }
 
+    /// Shows the state a restoration string describes (``RouterState/restorationString``, saved
+    /// by this or another tree of the script): the part that this tree still has, through
+    /// the presenters; `warning` says what is shown instead of what no longer exists.
+    public func restore(restoring text: String) throws -> (outcome: Outcome?, warning: String?) {
+        var warning: String?
+        let outcome = try exclusive {
+            try restoring { tree throws(RouteError) in
+                let restored = try tree.restoredState(text)
+                warning = restored.warning
+                return restored.state
+            }
+        }
+        return (outcome, warning)
+    }
+
     private func restoring(_ target: RouterState) throws -> Outcome? {
+        try restoring { _ in target }
+    }
+
+    private func restoring(_ makeTarget: (RouteTree) throws(RouteError) -> RouterState) throws -> Outcome? {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot travel from inside a presenter or guard") }
         let (script, router) = try loaded()
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
+        let target = try makeTarget(script.tree)
         let transition = try router.restore(target)
         intent = target.request
         guard let request = target.request, let route = target.route else { return nil }

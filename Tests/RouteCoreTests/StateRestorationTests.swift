@@ -116,8 +116,14 @@ import Testing
         ("{\"v\":1,\"p\":[\"s\"]}", "the presentation at p is not [kind, id, …]"),
         ("{\"v\":1,\"p\":[\"s\",\"\"]}", "the presentation at p is not [kind, id, …]"),
         ("{\"v\":1,\"p\":[\"j\",\"t\",3,[[\"s\",\"a\"]]]}", "the presentation at p selects option 3 of 1"),
-        ("{\"v\":1,\"p\":[\"k\",\"s\",[[\"s\",\"a\",{\"p\":{\"id\":4}}]]]}", "the activation at p.0 has a non-string \"p\".id"),
-        ("{\"v\":1,\"p\":[\"w\",\"s\",-1,[\"s\",\"a\"]]}", "the presentation at p is not [\"w\", id, section, content]"),
+        (
+            "{\"v\":1,\"p\":[\"k\",\"s\",[[\"s\",\"a\",{\"p\":{\"id\":4}}]]]}",
+            "the activation at p.0 has a non-string \"p\".id"
+        ),
+        (
+            "{\"v\":1,\"p\":[\"w\",\"s\",-1,[\"s\",\"a\"]]}",
+            "the presentation at p is not [\"w\", id, section, content]"
+        ),
         ("{\"v\":1,\"p\":[\"k\",\"s\",{}]}", "the presentation at p has no list of children"),
     ]
 
@@ -140,7 +146,8 @@ import Testing
     /// Deep nesting (a hostile string) is refused by the JSON reader's depth limit, not by
     /// the stack.
     @Test func aDeeplyNestedStringIsRefused() throws {
-        let deep = "{\"v\":1,\"p\":" + String(repeating: "[\"s\",\"a\",null,", count: 10_000) + "[\"s\",\"a\"]"
+        let deep =
+            "{\"v\":1,\"p\":" + String(repeating: "[\"s\",\"a\",null,", count: 10_000) + "[\"s\",\"a\"]"
             + String(repeating: "]", count: 10_000) + "}"
         #expect(throws: RouteError.self) { _ = try RouterState(restoring: deep) }
     }

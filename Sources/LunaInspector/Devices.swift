@@ -1,0 +1,145 @@
+import LunaLive
+import NIOCore
+import RouteCore
+import RouteScript
+
+/// A message from a linked app (`/device`):
+///
+/// - `{"type":"hello","idiom":"phone","holds":["stack:books",…],"state":"…"}` — first, and again
+///   to start over: the idiom, the presentables it holds (node ids) and the restoration string
+///   of the state it last showed (both empty for a fresh app);
+/// - `{"type":"back"}`, `{"type":"sync","request":"books"}` — its user went back (an interactive
+///   pop, a sheet swiped down), or its UI changed on its own (a tab tapped): the session
+///   follows, and the plan it sends back lists the structural operations the UI already made
+///   as `reflected`;
+/// - `{"type":"dispatch","request":"books/42"}` — a row tapped: the session navigates.
+///
+/// Any may carry an `"id"`, which the reply repeats. Nothing else: a device never runs Lua
+/// or reads a file.
+struct DeviceRequest {
+    enum Kind: String, CaseIterable { case hello, back, sync, dispatch }
+
+    var id: Int?
+    var kind: Kind
+    var idiom: Device?
+    var hello = DeviceLink.Hello()
+    var request: String?
+
+    /// The most node ids a hello may name (a presentation is a few dozen).
+    static let maximumHolds = 4096
+
+    init(parsing text: String) throws(PageRequestError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch {
+            throw PageRequestError("the message is not JSON: \(error.message)")
+        }
+        guard case .object = value else { throw PageRequestError("the message must be a JSON object") }
+        id = value["id"]?.integer
+        guard let name = value["type"]?.string else { throw PageRequestError("the message has no \"type\"") }
+        guard let kind = Kind(rawValue: name) else {
+            let known = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw PageRequestError("unknown type '\(name)' (a device sends \(known))")
+        }
+        self.kind = kind
+        switch kind {
+        case .hello:
+            guard let text = value["idiom"]?.string, let idiom = Device(rawValue: text) else {
+                throw PageRequestError("hello needs an \"idiom\": phone or pad")
+            }
+            self.idiom = idiom
+            if let holds = value["holds"] {
+                guard case .array(let items) = holds, items.count <= Self.maximumHolds else {
+                    throw PageRequestError("hello's \"holds\" is a list of at most \(Self.maximumHolds) node ids")
+                }
+                for item in items {
+                    guard let id = item.string else {
+                        throw PageRequestError("hello's \"holds\" are node ids (strings)")
+                    }
+                    hello.holds.append(id)
+                }
+            }
+            switch value["state"] {
+            case nil, .null?: break
+            case .string(let state)?: hello.state = state
+            default: throw PageRequestError("hello's \"state\" is a restoration string")
+            }
+        case .back: break
+        case .sync, .dispatch:
+            guard let request = value["request"]?.string else {
+                throw PageRequestError("\(kind.rawValue) needs a string \"request\"")
+            }
+            self.request = request
+        }
+    }
+}
+
+/// The linked apps connected over WebSocket: their channels, and each one's link once it said
+/// hello. Links are attached and read under the session's lock (that orders a device's first
+/// plan before every later one).
+final class Devices: Sendable {
+    private let channels = Locked<[ObjectIdentifier: (channel: any Channel, link: DeviceLink?)]>([:])
+
+    func add(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = (channel, nil) } }
+    func remove(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = nil } }
+
+    func attach(_ link: DeviceLink, to channel: any Channel) {
+        channels.withLock { devices in
+            guard devices[ObjectIdentifier(channel)] != nil else { return }
+            devices[ObjectIdentifier(channel)] = (channel, link)
+        }
+    }
+
+    func link(of channel: any Channel) -> DeviceLink? { channels.withLock { $0[ObjectIdentifier(channel)]?.link } }
+
+    /// The devices that said hello.
+    var linked: [(channel: any Channel, link: DeviceLink)] {
+        channels.withLock { devices in devices.values.compactMap { entry in entry.link.map { (entry.channel, $0) } } }
+    }
+
+    var count: Int { channels.withLock { $0.count } }
+
+    func closeAll() {
+        for entry in channels.withLock({ Array($0.values) }) { entry.channel.close(promise: nil) }
+    }
+}
+
+extension Inspector {
+    /// Runs a device's message on the session (on the work queue); the reply, or nil when the
+    /// message's answer is the plan already sent.
+    func perform(_ request: DeviceRequest, device channel: any Channel) -> String? {
+        switch request.kind {
+        case .hello:
+            guard let idiom = request.idiom else { return nil }
+            let link = DeviceLink(idiom: idiom)
+            session.link(link, hello: request.hello) { [devices] message in
+                // Under the session's lock: no change can reach the device before this plan.
+                devices.attach(link, to: channel)
+                Clients.send(message, to: channel)
+            }
+            return nil
+        case .back, .sync, .dispatch:
+            guard let link = devices.link(of: channel) else {
+                return Messages.invalidMessage(id: request.id, "say hello first (the device's idiom and what it holds)")
+            }
+            let command: Command =
+                switch request.kind {
+                case .back: .back
+                case .sync: .sync(request.request ?? "")
+                default: .dispatch(request.request ?? "")
+                }
+            do {
+                let view = try session.perform(command, device: link, uiMadeIt: request.kind != .dispatch)
+                return Messages.reply(id: request.id, view, script: scriptName)
+            } catch {
+                return Messages.failure(id: request.id, error)
+            }
+        }
+    }
+
+    /// Every linked device's plan of a change (called under the session's lock).
+    func sendToDevices(_ reader: SessionReader) {
+        for (channel, link) in devices.linked {
+            if let message = reader.linkMessage(for: link) { Clients.send(message, to: channel) }
+        }
+    }
+}
