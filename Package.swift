@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RouteCore", targets: ["RouteCore"]),
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RouteScript", targets: ["RouteScript"]),
+        .library(name: "LunaLink", targets: ["LunaLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +37,17 @@ let package = Package(
         // The route-script DSL on top of LuaHost and RouteCore.
         .target(name: "RouteScript", dependencies: ["LuaHost", "RouteCore"]),
         .target(name: "RouteCoreOracle", dependencies: ["RouteCore"]),
+        // The live link's app side: a debug build follows a `luna serve` session through its own
+        // presenter (SwiftNIO's WebSocket client; no Lua in the app).
+        .target(
+            name: "LunaLink",
+            dependencies: [
+                "RouteCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
         // libedit, for the REPL's line editing.
         .systemLibrary(
             name: "CEdit",
@@ -77,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "LunaInspectorTests",
             dependencies: [
-                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript",
+                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript", "LunaLink",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,11 +98,11 @@ let package = Package(
         // The Swift an app writes, compiled in Swift 6 mode: a `@MainActor` UIKit presenter with an
         // isolated conformance driving `Router` and `ScriptHost`, the SwiftUI recipe's model, a tree
         // loaded off the main actor (RouteCore's DocC, "UIKit and SwiftUI presenters").
-        .testTarget(name: "AppCompileTests", dependencies: ["RouteCore", "RouteScript"]),
+        .testTarget(name: "AppCompileTests", dependencies: ["RouteCore", "RouteScript", "LunaLink"]),
         // The same presenter under the settings of a new Xcode 26 app target (main-actor default
         // isolation, isolated conformances inferred): it conforms with no annotation at all.
         .testTarget(
-            name: "AppDefaultsCompileTests", dependencies: ["RouteCore"],
+            name: "AppDefaultsCompileTests", dependencies: ["RouteCore", "LunaLink"],
             swiftSettings: [
                 .defaultIsolation(MainActor.self),
                 .enableUpcomingFeature("InferIsolatedConformances"),

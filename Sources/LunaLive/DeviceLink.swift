@@ -195,14 +195,15 @@ extension SessionState {
         if let twin = twins[idiom] { return twin }
         let twin = try host.twin(for: idiom)
         twins[idiom] = twin
-        try follow(twin)
+        try follow(twin, fresh: true)
         return twin
     }
 
     /// Brings the twins (hosts of other idioms) in step with the session: the same flags,
-    /// reloaded when the session's script was, and the session's state restored on their
-    /// trees. A twin that cannot follow (its idiom's tree fails) keeps its last state and says
-    /// why in ``twinErrors``.
+    /// reloaded when the session's script was, and showing the session's request — dispatched
+    /// on their own trees, so each keeps what its idiom's tree remembers (a pad's tab stacks),
+    /// as a session of that idiom would. A twin that cannot follow (its idiom's tree refuses
+    /// the request) keeps its last state and says why in ``twinErrors``.
     func keepTwinsInStep(reloaded: Bool) {
         for (idiom, twin) in twins {
             if idiom == host.options.device {
@@ -219,14 +220,24 @@ extension SessionState {
         }
     }
 
-    private func follow(_ twin: RouteScriptHost) throws {
+    /// A new twin starts from the session's state (restored on its tree); then it follows the
+    /// session's request.
+    private func follow(_ twin: RouteScriptHost, fresh: Bool = false) throws {
         for (name, value) in host.options.flags where twin.options.flags[name] != value {
             _ = try? twin.setFlag(name, value)
         }
         for name in twin.options.flags.keys where host.options.flags[name] == nil {
             _ = try? twin.setFlag(name, nil)
         }
-        _ = try twin.restore(restoring: host.state.restorationString)
+        if fresh {
+            _ = try twin.restore(restoring: host.state.restorationString)
+            return
+        }
+        guard let request = host.state.request?.original else {
+            if twin.state.presented != nil { _ = try twin.restore(.initial) }
+            return
+        }
+        if twin.state.request?.original != request { _ = try twin.dispatch(request) }
     }
 }
 

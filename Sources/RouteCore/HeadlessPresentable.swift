@@ -23,6 +23,25 @@ public enum AttributeValue: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A presentable whose attributes Lua hooks may set through their `view` handle
+/// (`view.title = …`, `view.badge = 3`, or a table returned by `create`). Optional: the
+/// attributes always land on the headless model; a presentable that conforms gets them too —
+/// from a `ScriptHost` in the same process, or from the session over the live link
+/// (`LunaLink`), where the hooks run on the developer's machine.
+///
+/// ```swift
+/// extension BookViewController: ScriptViewable {
+///     func setScriptAttribute(_ name: String, to value: AttributeValue?) throws {
+///         if name == "title" { title = value?.description }
+///     }
+/// }
+/// ```
+public protocol ScriptViewable: AnyObject {
+    /// Called after the headless model took the value; throwing fails the hook (and the
+    /// dispatch) with the message.
+    func setScriptAttribute(_ name: String, to value: AttributeValue?) throws
+}
+
 /// The built-in presentable: what `tree` shows (`switcher`, `junction`, `stack`, `screen`).
 ///
 /// A reference type, so script `view` handles can read and set attributes; ``snapshot()``
@@ -239,6 +258,19 @@ public struct HeadlessPresenter: Presenter {
             }
         case .create, .update, .unwind:
             break
+        }
+    }
+}
+
+/// The headless model takes what hooks set as any view does: `title` is its title, every
+/// other name an attribute (nil removes it). A linked app whose presenter is
+/// ``HeadlessPresenter`` therefore shows what the session's model shows.
+extension HeadlessPresentable: ScriptViewable {
+    public func setScriptAttribute(_ name: String, to value: AttributeValue?) throws {
+        if name == "title" {
+            title = value?.description ?? id
+        } else {
+            attributes[name] = value
         }
     }
 }

@@ -150,6 +150,17 @@ extension RouteTree {
         do { value = try JSONValue.parse(json, maxDepth: 512) } catch {
             throw RouteDefinitionError("exported tree: \(error.message)")
         }
+        try self.init(exported: value, hooks: hooks, requiringHooks: true)
+    }
+
+    /// An exported tree already parsed. Without `requiringHooks` (a linked app's copy of the
+    /// session's tree: it names nodes for the presenter and never resolves), a hook the app
+    /// lacks is no error: its validator refuses and its guard disables.
+    package convenience init(
+        exported value: JSONValue, hooks: RouteHooks, requiringHooks: Bool
+    )
+        throws(RouteDefinitionError)
+    {
         guard case .object = value else { throw RouteDefinitionError("exported tree: not a JSON object") }
         guard let format = value["luna"]?.integer else {
             throw RouteDefinitionError("exported tree: no \"luna\" format version (is this a `luna export json` file?)")
@@ -162,7 +173,7 @@ extension RouteTree {
         var reader = ExportReader(hooks: hooks)
         try reader.checkFields(value, ExportReader.topFields, at: "top level")
         let root = try reader.node(rootValue, at: "root")
-        if !reader.missing.isEmpty {
+        if requiringHooks, !reader.missing.isEmpty {
             throw RouteDefinitionError(
                 "exported tree: the app supplied no hook for \(reader.missing.joined(separator: ", "))")
         }

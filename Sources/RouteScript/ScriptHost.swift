@@ -1,23 +1,6 @@
 import LuaHost
 import RouteCore
 
-/// A presentable whose attributes Lua hooks may set through their `view` handle
-/// (`view.title = …`, `view.badge = 3`, or a table returned by `create`). Optional: the
-/// attributes always land on the headless model; a presentable that conforms gets them too.
-///
-/// ```swift
-/// extension BookViewController: ScriptViewable {
-///     func setScriptAttribute(_ name: String, to value: AttributeValue?) throws {
-///         if name == "title" { title = value?.description }
-///     }
-/// }
-/// ```
-public protocol ScriptViewable: AnyObject {
-    /// Called after the headless model took the value; throwing fails the hook (and the
-    /// dispatch) with the message.
-    func setScriptAttribute(_ name: String, to value: AttributeValue?) throws
-}
-
 /// The app's own presentables, kept in step with the headless model by the script's
 /// presenter (type-erased so ``RouteScriptHost`` stays one class).
 protocol PresentableMirror: AnyObject {

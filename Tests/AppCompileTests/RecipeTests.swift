@@ -1,4 +1,5 @@
 import Foundation
+import LunaLink
 import RouteCore
 import RouteScript
 import Testing
@@ -210,5 +211,28 @@ private func tabsTree() throws -> RouteTree {
             contentsOf: Self.root.appendingPathComponent("Sources/RouteCore/RouteCore.docc/UIKitAndSwiftUI.md"),
             encoding: .utf8)
         #expect(article.contains(compiled), "the \(name) recipe in the article differs from \(file)")
+    }
+}
+
+/// The live link drives the same `@MainActor` UIKit presenter (an isolated conformance): it
+/// compiles in Swift 6 mode and runs on the main actor. (The session side is tested in
+/// LunaInspectorTests; here no session listens, and the link says so.)
+@MainActor
+@Suite struct LinkRecipeTests {
+    @Test func theLinkTakesTheUIKitPresenter() async throws {
+        var options = LunaLink<UIKitPresenter>.Options()
+        options.reconnect = false
+        let link = LunaLink(
+            url: "http://127.0.0.1:9/?token=abc", idiom: .phone, presenter: UIKitPresenter { _ in BookScreen() },
+            options: options)
+        var said: String?
+        link.onEvent = { if case .disconnected(let why) = $0 { said = why } }
+        link.start()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while said == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(said?.contains("127.0.0.1:9") == true, "\(said ?? "nothing")")
+        #expect(link.presentables.isEmpty && !link.isConnected)
+        link.stop()
     }
 }

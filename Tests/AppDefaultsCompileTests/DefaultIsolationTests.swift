@@ -2,6 +2,7 @@
 // isolation and isolated conformances are inferred. The presenter below is main-actor code
 // (it touches `ScreenModel`, main-actor state, as a UIKit presenter touches view controllers)
 // and conforms to `Presenter` with no annotation at all.
+import LunaLink
 import RouteCore
 import Testing
 
@@ -45,5 +46,20 @@ final class AppPresenter: Presenter {
         try router.dispatch("books/42")
         #expect(presenter.created == ["junction:books", "stack:books", "books", "books/:id"])
         #expect(router.rootPresentable?.children.first?.children.map(\.id) == ["books", "books/:id"])
+    }
+
+    @Test func theSamePresenterFollowsALink() async throws {
+        var options = LunaLink<AppPresenter>.Options()
+        options.reconnect = false
+        let link = LunaLink(
+            url: "http://127.0.0.1:9/?token=abc", idiom: .pad, presenter: AppPresenter(), options: options)
+        var disconnected = false
+        link.onEvent = { if case .disconnected = $0 { disconnected = true } }
+        link.start()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !disconnected, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(disconnected)
+        link.stop()
     }
 }
