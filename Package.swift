@@ -76,8 +76,9 @@ let package = Package(
         .executableTarget(
             name: "luna",
             dependencies: [
-                "LunaConsole", "LunaLive", "LunaInspector", "LunaTest",
+                "LunaConsole", "LunaLive", "LunaInspector", "LunaTest", "LunaLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore", "RouteCoreOracle"]),

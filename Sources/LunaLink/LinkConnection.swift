@@ -5,12 +5,12 @@ import NIOWebSocket
 
 /// Where a link connects: the URL `luna serve` prints (`http://127.0.0.1:PORT/?token=…`) or the
 /// device endpoint itself (`ws://HOST:PORT/device?token=…`).
-struct LinkAddress: Equatable, Sendable {
-    var host: String
-    var port: Int
-    var token: String
+package struct LinkAddress: Equatable, Sendable {
+    package var host: String
+    package var port: Int
+    package var token: String
 
-    init(_ url: String) throws(LinkError) {
+    package init(_ url: String) throws(LinkError) {
         var rest = Substring(url)
         for scheme in ["http://", "ws://"] where rest.hasPrefix(scheme) { rest = rest.dropFirst(scheme.count) }
         guard !rest.hasPrefix("https://"), !rest.hasPrefix("wss://"), !rest.contains("://") else {
@@ -45,7 +45,7 @@ struct LinkAddress: Equatable, Sendable {
     }
 
     /// The Host header: the address as the server knows itself.
-    var hostHeader: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var hostHeader: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// Why a link failed: a bad URL, a refused or lost connection, a message it could not apply.
@@ -55,19 +55,20 @@ public struct LinkError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { message }
 }
 
-/// One WebSocket connection to `/device` (SwiftNIO's client upgrader): text messages in, in
-/// order, as an async stream; text out, masked as a client must.
-final class LinkConnection: Sendable {
+/// One WebSocket connection to the session — `/device`, or `/socket` as a page (`luna go`) —
+/// through SwiftNIO's client upgrader: text messages in, in order, as an async stream; text
+/// out, masked as a client must.
+package final class LinkConnection: Sendable {
     let channel: any Channel
-    let messages: AsyncStream<String>
+    package let messages: AsyncStream<String>
 
     private init(channel: any Channel, messages: AsyncStream<String>) {
         self.channel = channel
         self.messages = messages
     }
 
-    static func open(
-        _ address: LinkAddress, group: any EventLoopGroup, maximumMessageBytes: Int
+    package static func open(
+        _ address: LinkAddress, path: String = "/device", group: any EventLoopGroup, maximumMessageBytes: Int
     ) async throws -> LinkConnection {
         let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let upgraded = group.next().makePromise(of: Void.self)
@@ -106,7 +107,7 @@ final class LinkConnection: Sendable {
         headers.add(name: "Host", value: address.hostHeader)
         headers.add(name: "Content-Length", value: "0")
         let head = HTTPRequestHead(
-            version: .http1_1, method: .GET, uri: "/device?token=" + address.token, headers: headers)
+            version: .http1_1, method: .GET, uri: path + "?token=" + address.token, headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
         do { try await upgraded.futureResult.get() } catch {
@@ -116,7 +117,7 @@ final class LinkConnection: Sendable {
         return LinkConnection(channel: channel, messages: messages)
     }
 
-    func send(_ text: String) {
+    package func send(_ text: String) {
         let channel = self.channel
         channel.eventLoop.execute {
             var buffer = channel.allocator.buffer(capacity: text.utf8.count)
@@ -126,7 +127,7 @@ final class LinkConnection: Sendable {
         }
     }
 
-    func close() { channel.close(promise: nil) }
+    package func close() { channel.close(promise: nil) }
 }
 
 /// Before the upgrade: a refusal (the server answered with an HTTP status instead of

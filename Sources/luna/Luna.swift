@@ -19,7 +19,7 @@ struct Luna: ParsableCommand {
         version: "luna 0.1.0 (Lua 5.4)",
         subcommands: [
             Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Graph.self, Export.self,
-            PathCommand.self,
+            PathCommand.self, Go.self,
         ]
     )
 

@@ -14,6 +14,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RouteScript", package: "Luna"),
                 .product(name: "RouteCore", package: "Luna"),
+                .product(name: "LunaLink", package: "Luna"),
             ]
         )
     ],

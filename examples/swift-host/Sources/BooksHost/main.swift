@@ -2,16 +2,24 @@
 // script's control, then the same tree shipped without Lua.
 //
 //   swift run BooksHost ../books.lua books.json
+//   swift run BooksHost --connect URL [--idiom pad]     (the live link: see below)
 //
 // (books.json is `luna export json examples/books.lua`; scripts/example-host makes it.)
 
 import Foundation
+import LunaLink
 import RouteCore
 import RouteScript
+
+/// Writes a line at once (unbuffered), so a script following two linked hosts sees each line
+/// as it happens.
+func emit(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 /// The app's own presentable. In a UIKit app this is a view controller; here it is a plain
 /// class that knows nothing of Luna except the attributes Lua hooks may set on it.
 final class Screen: ScriptViewable {
+    /// Set in --connect mode: every attribute the session's hooks set is printed.
+    nonisolated(unsafe) static var announce: String?
     let id: String
     let kind: NodeKind
     var title: String
@@ -29,10 +37,11 @@ final class Screen: ScriptViewable {
 
     /// What Lua's `view.title = …` and `view.greeting = …` write.
     func setScriptAttribute(_ name: String, to value: AttributeValue?) throws {
+        if let prefix = Self.announce { emit("\(prefix)    view: \(id) \(name) = \(value?.description ?? "nil")") }
         switch name {
         case "title": title = value?.description ?? id
         case "greeting": greeting = value?.description
-        default: print("    (Screen ignores '\(name)')")
+        default: emit("    (Screen ignores '\(name)')")
         }
     }
 
@@ -55,8 +64,10 @@ final class Screen: ScriptViewable {
 /// (a UIKit app sets view controllers, selects tabs, presents sheets here).
 struct ScreenPresenter: Presenter {
     var verbose = true
+    /// Put before every line (`[phone]` when two linked hosts share a terminal).
+    var prefix = ""
 
-    func say(_ text: String) { if verbose { print("    presenter: " + text) } }
+    func say(_ text: String) { if verbose { emit(prefix + "    presenter: " + text) } }
 
     func create(_ node: RouteTree.Node, activation: Activation?) throws -> Screen {
         say("create \(node.kind.rawValue) \(node.id)" + (node.presenter.map { " (presenter \($0))" } ?? ""))
@@ -89,22 +100,38 @@ struct ScreenPresenter: Presenter {
     func unwind(_ screen: Screen, node: RouteTree.Node) throws {
         say("unwind \(node.id)")
     }
+    /// The UI made this change itself (the user popped, swiped a sheet down, tapped a tab): a
+    /// UIKit app has nothing to do; this app's screens are a model, brought in line here.
+    func reflect(_ operation: PlanOperation, lookup: (String) -> Screen?) {
+        say("reflect " + operation.text)
+        switch operation {
+        case .setStack(let id, let items), .setOptions(let id, let items):
+            lookup(id)?.children = items.compactMap(lookup)
+        case .select(let id, let index, let option):
+            guard let container = lookup(id) else { return }
+            container.selected = index
+            if container.kind == .switcher, let option = lookup(option) { container.children = [option] }
+        case .presentModal(let id, let modal): lookup(id)?.modal = lookup(modal)
+        case .dismissModal(let id, _): lookup(id)?.modal = nil
+        case .create, .update, .unwind: break
+        }
+    }
 }
 
 @MainActor
 func run(script: String, exported: String) throws {
-    print("== 1. the script drives the app's own presentables (ScriptHost)")
+    emit("== 1. the script drives the app's own presentables (ScriptHost)")
     let host = ScriptHost(presenter: ScreenPresenter())
     // Swift presenters bound without the script naming them: by route name, and a default
     // for every junction. They run after the app's presenter and before the Lua hook.
     var book = HostPresenter<Screen>()
     book.update = { screen, context in
-        print("    swift (name book): update \(screen.id), title is '\(screen.title)'")
+        emit("    swift (name book): update \(screen.id), title is '\(screen.title)'")
         screen.subtitle = context.query["title"].map { "“\($0)”" }
     }
     host.bind(.name("book"), book)
     var tabs = HostPresenter<Screen>()
-    tabs.select = { tabBar, tab in print("    swift (kind junction): \(tabBar.id) shows \(tab.title)") }
+    tabs.select = { tabBar, tab in emit("    swift (kind junction): \(tabBar.id) shows \(tab.title)") }
     host.bind(.kind(.junction), tabs)
     try host.load(contentsOf: script)
 
@@ -113,50 +140,103 @@ func run(script: String, exported: String) throws {
         BooksRoute.story(type: "news", id: "7").path,
     ]
     for request in requests {
-        print("> dispatch \(request)")
+        emit("> dispatch \(request)")
         let outcome = try host.dispatch(request)
-        print("  plan: \(outcome.plan.operations.map(\.text).joined(separator: "; "))")
+        emit("  plan: \(outcome.plan.operations.map(\.text).joined(separator: "; "))")
     }
-    print("> back (the user swiped the story down)")
+    emit("> back (the user swiped the story down)")
     try host.back()
-    print(host.root?.outline() ?? "(nothing shown)")
+    emit(host.root?.outline() ?? "(nothing shown)")
 
-    print("> dispatch onboarding?name=Ada")
+    emit("> dispatch onboarding?name=Ada")
     try host.dispatch("onboarding?name=Ada")
-    print(host.root?.outline() ?? "(nothing shown)")
+    emit(host.root?.outline() ?? "(nothing shown)")
 
-    print("> dispatch books/%zz")
+    emit("> dispatch books/%zz")
     do { try host.dispatch("books/%zz") } catch let error as any LunaError {
-        print("  \(error.kindName): \(error.message)")
+        emit("  \(error.kindName): \(error.message)")
     }
-    print("  still showing: \(host.state.request?.path ?? "-"), \(host.presentables.count) presentables")
+    emit("  still showing: \(host.state.request?.path ?? "-"), \(host.presentables.count) presentables")
 
-    print("== 2. the same tree without Lua (RouteTree(json:) + Router)")
+    emit("== 2. the same tree without Lua (RouteTree(json:) + Router)")
     let json = try String(contentsOfFile: exported, encoding: .utf8)
     // books.lua has no function guards or validators; its Lua presenter hooks arrive as
     // presenter names the app's presenter can switch on (node.presenter).
     let tree = try RouteTree(json: json, hooks: RouteHooks())
-    print(
+    emit(
         "  \(tree.nodes.count) nodes, \(tree.endpoints.count) routes, presenters: "
             + tree.requiredHooks().presenters.joined(separator: ", "))
     let router = Router(tree: tree, presenter: ScreenPresenter(verbose: false))
     for route in [BooksRoute.allNews(), BooksRoute.book(id: "a/b c", query: ["title": "50% off?"])] {
         let result = try router.dispatch(route.path)
-        print(
+        emit(
             "> dispatch \(route.path) → \(tree[result.resolution.route].name ?? "-") "
                 + "\(result.resolution.params.sorted { $0.key < $1.key })")
     }
-    print(router.rootPresentable?.outline() ?? "(nothing shown)")
+    emit(router.rootPresentable?.outline() ?? "(nothing shown)")
+}
+
+/// The live link: this process is the app, following a `luna serve` session. It prints every
+/// presenter call the session's plans make, and reads the app's own steps from stdin:
+/// `back` (an interactive pop), `sync PATH` (a tab tapped), `dispatch PATH` (a row tapped),
+/// `outline`, `quit`.
+@MainActor
+func connect(url: String, idiom: Device) async {
+    let prefix = "[\(idiom.rawValue)]"
+    Screen.announce = prefix
+    let link = LunaLink(url: url, idiom: idiom, presenter: ScreenPresenter(prefix: prefix))
+    link.onEvent = { event in
+        switch event {
+        case .connected: emit("\(prefix) link: connected")
+        case .applied(let request, _): emit("\(prefix) link: showing \(request ?? "nothing")")
+        case .refused(let why): emit("\(prefix) link: refused: \(why)")
+        case .failed(let why): emit("\(prefix) link: failed: \(why)")
+        case .disconnected(let why): emit("\(prefix) link: disconnected: \(why)")
+        }
+    }
+    link.start()
+    let lines = AsyncStream<String> { continuation in
+        Thread.detachNewThread {
+            while let line = readLine() { continuation.yield(line) }
+            continuation.finish()
+        }
+    }
+    for await line in lines {
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        switch (words.first, words.count > 1 ? words[1] : nil) {
+        case ("back", nil): emit("\(prefix) > back"); link.back()
+        case ("sync", let path?): emit("\(prefix) > sync \(path)"); link.sync(path)
+        case ("dispatch", let path?): emit("\(prefix) > dispatch \(path)"); link.dispatch(path)
+        case ("outline", nil):
+            let root = link.tree.flatMap { link.presentables[$0.root.id] }
+            emit(
+                root?.outline().split(separator: "\n").map { "\(prefix) \($0)" }.joined(separator: "\n")
+                    ?? "\(prefix) (nothing shown)")
+        case ("quit", nil): link.stop(); return
+        case (nil, _): continue
+        default: emit("\(prefix) ? back | sync PATH | dispatch PATH | outline | quit")
+        }
+    }
+    link.stop()
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "--connect" {
+    let idiom = arguments.count >= 5 && arguments[3] == "--idiom" ? Device(rawValue: arguments[4]) : .phone
+    guard let idiom else {
+        emit("usage: BooksHost --connect URL [--idiom phone|pad]")
+        exit(2)
+    }
+    await connect(url: arguments[2], idiom: idiom)
+    exit(0)
+}
 guard arguments.count == 3 else {
-    print("usage: BooksHost SCRIPT.lua EXPORTED.json")
+    emit("usage: BooksHost SCRIPT.lua EXPORTED.json | BooksHost --connect URL [--idiom phone|pad]")
     exit(2)
 }
 do {
-    try MainActor.assumeIsolated { try run(script: arguments[1], exported: arguments[2]) }
+    try run(script: arguments[1], exported: arguments[2])
 } catch {
-    print("error: \(error)")
+    emit("error: \(error)")
     exit(1)
 }
