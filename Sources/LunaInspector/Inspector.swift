@@ -26,7 +26,7 @@ import RouteScript
 /// let inspector = Inspector(session: session, scriptName: "books.lua")
 /// let url = try inspector.start()     // http://127.0.0.1:54321/?token=…
 /// ```
-// Unchecked: `serverChannel`, `observer` and `allowedHosts` are written only by `start` and
+// Unchecked: `serverChannel`, `observer`, `allowedHosts` and `reachable` are written only by `start` and
 // `stop` (before the server accepts and after it closed); `lastRoutes` only by `broadcast`,
 // under the session's lock; the counters and the last snapshot are `Locked`. The event loops read the rest, which is immutable.
 package final class Inspector: @unchecked Sendable {
@@ -140,6 +140,10 @@ package final class Inspector: @unchecked Sendable {
         let port = channel.localAddress?.port ?? configuration.port
         var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
         hosts.insert(Self.hostHeader(configuration.host, port))
+        // Bound to every interface: a device on the network names this machine by one of its
+        // interfaces' addresses, and those are its own (never a name a rebinding page controls).
+        reachable = Self.interfaceAddresses(for: configuration.host)
+        for address in reachable { hosts.insert(Self.hostHeader(address, port)) }
         allowedHosts = hosts
         observer = session.observe { [weak self] event, reader in self?.broadcast(event, reader) }
         return url
@@ -147,6 +151,31 @@ package final class Inspector: @unchecked Sendable {
 
     /// Linked apps connected now (`/device`), said hello or not.
     package var deviceCount: Int { devices.count }
+
+    /// The addresses other machines reach this server on when it is bound to every interface
+    /// (`--host 0.0.0.0` or `::`): each interface's own address but loopback. Empty otherwise.
+    package private(set) var reachable: [String] = []
+
+    /// The page's URL on each address of ``reachable``.
+    package var reachableURLs: [String] {
+        reachable.map { "http://\(Self.hostHeader($0, port))/?token=\(token)" }
+    }
+
+    static func interfaceAddresses(for bound: String) -> [String] {
+        let ipv4 = bound == "0.0.0.0"
+        guard ipv4 || bound == "::" else { return [] }
+        var addresses: [String] = []
+        for device in (try? System.enumerateDevices()) ?? [] {
+            guard let address = device.address, let ip = address.ipAddress else { continue }
+            switch address {
+            case .v4: if ip.hasPrefix("127.") { continue }
+            case .v6: if ipv4 || ip == "::1" || ip.lowercased().hasPrefix("fe80") { continue }
+            default: continue
+            }
+            if !addresses.contains(ip) { addresses.append(ip) }
+        }
+        return addresses
+    }
 
     /// The bound port.
     package var port: Int { serverChannel?.localAddress?.port ?? configuration.port }

@@ -54,15 +54,18 @@ func startInspector(session: LiveSession, script: String, host: String, port: In
     var configuration = Inspector.Configuration()
     configuration.host = host
     configuration.port = port
-    if !["127.0.0.1", "localhost", "::1"].contains(host) {
-        writeError(
-            "luna: warning: the inspector listens on \(host), so other machines can reach it; anyone with the token can drive this session"
-        )
-    }
     let inspector = Inspector(session: session, scriptName: ScriptPaths.display(script), configuration: configuration)
     do { try inspector.start() } catch {
         writeError("luna: error: cannot serve on \(host):\(port): \(error)")
         throw ExitCode(2)
+    }
+    if !["127.0.0.1", "localhost", "::1"].contains(host) {
+        let addresses = inspector.reachable.isEmpty ? [host] : inspector.reachable
+        writeError(
+            "luna: warning: the inspector listens on \(host), so other machines can reach it on "
+                + addresses.joined(separator: ", ")
+                + "; anyone with the token can drive this session (the page, and linked apps at /device)")
+        for url in inspector.reachableURLs { writeError("  from another machine or a device: \(url)") }
     }
     return inspector
 }

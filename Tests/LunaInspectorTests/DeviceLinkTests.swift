@@ -246,4 +246,31 @@ import Testing
         }
         #expect(served.inspector.deviceCount == 1)
     }
+
+    /// `--host 0.0.0.0`: a device on the network names this machine by an interface's
+    /// address, and gets in (with the token); any other name is still refused.
+    @Test func aServerOnEveryInterfaceAcceptsItsOwnAddressesOnly() throws {
+        var configuration = Inspector.Configuration()
+        configuration.host = "0.0.0.0"
+        let served = try ServedScript(configuration: configuration)
+        defer { served.stop() }
+        let address = try #require(served.inspector.reachable.first, "this machine has no interface but loopback")
+        #expect(served.inspector.reachableURLs.first == "http://\(address):\(served.port)/?token=\(served.token)")
+        let device = try PageClient.connect(port: served.port, token: served.token, path: "/device", address: address)
+        defer { device.close() }
+        try device.send(#"{"type":"hello","idiom":"pad"}"#)
+        #expect(try device.next(containing: #""type":"plan""#).contains(#""idiom":"pad""#))
+        for (host, token) in [("evil.example:\(served.port)", served.token), ("\(address):\(served.port)", nil)] {
+            #expect(throws: PageClient.Failure.self, "\(host)") {
+                _ = try PageClient.connect(port: served.port, token: token, host: host, path: "/device", address: address)
+            }
+        }
+        // Loopback only (the default): the interface's address is not this server's name.
+        let local = try ServedScript()
+        defer { local.stop() }
+        #expect(local.inspector.reachable.isEmpty)
+        #expect(throws: PageClient.Failure.self) {
+            _ = try PageClient.connect(port: local.port, token: local.token, host: "\(address):\(local.port)", path: "/device")
+        }
+    }
 }

@@ -103,7 +103,8 @@ final class PageClient: @unchecked Sendable {
 
     /// Connects; throws `.refused(status)` when the server declines the upgrade.
     static func connect(
-        port: Int, token: String?, host: String? = nil, origin: String? = nil, path: String = "/socket"
+        port: Int, token: String?, host: String? = nil, origin: String? = nil, path: String = "/socket",
+        address: String = "127.0.0.1"
     ) throws -> PageClient {
         let inbox = Inbox()
         let upgraded = group.next().makePromise(of: Void.self)
@@ -126,9 +127,9 @@ final class PageClient: @unchecked Sendable {
                 try channel.pipeline.syncOperations.addHandler(Refusal(promise: upgraded))
             }
         }
-        let channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait()
+        let channel = try bootstrap.connect(host: address, port: port).wait()
         var headers = HTTPHeaders()
-        headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+        headers.add(name: "Host", value: host ?? "\(address.contains(":") ? "[\(address)]" : address):\(port)")
         if let origin { headers.add(name: "Origin", value: origin) }
         headers.add(name: "Content-Length", value: "0")
         let uri = path + (token.map { "?token=" + $0 } ?? "")
