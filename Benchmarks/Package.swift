@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "RouteCore", package: "Luna"),
                 .product(name: "RouteScript", package: "Luna"),
                 .product(name: "LuaHost", package: "Luna"),
+                .product(name: "LunaLink", package: "Luna"),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 "LuaCallBench",

@@ -36,6 +36,7 @@ struct LunaBench {
             try record(Array(arguments.dropFirst(3)), into: arguments[2])
             return
         }
+        if arguments.count >= 2, arguments[1] == "link-latency" { Bench.linkLatency(Array(arguments.dropFirst(2))) }
         if arguments.count >= 4, arguments[1] == "reloads" {
             // For profiling: COUNT reloads of a generated N-route script.
             let bench = Bench(quick: true)
@@ -158,7 +159,7 @@ struct Bench {
     var parts: [String] {
         sizes.map(String.init) + [
             "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl",
-            "save",
+            "save", "link",
             "hostmemory",
         ]
     }
@@ -214,6 +215,7 @@ struct Bench {
         if wanted("testcases") { try measureTestCases() }
         if wanted("repl") { try measureRepl() }
         if wanted("save") { try measureSaveToRepl() }
+        if wanted("link") { try measureSaveToDevice() }
         if wanted("hostmemory") { try measureHostMemory(10000) }
     }
 

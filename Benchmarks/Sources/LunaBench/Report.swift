@@ -93,6 +93,13 @@ extension Bench {
                 "save → REPL notice, \(key) (ms)", f(save, 1), base.map { "LUNA_BIN_BASE's build: \(f($0, 1))" } ?? "",
                 base.map { save / max($0, 1e-9) })
         }
+        for key in ["books", "1k"] {
+            guard let link = s["save_to_device_\(key)_ms"] else { continue }
+            let repl = s["save_to_repl_\(key)_ms"]
+            row(
+                "save → linked app's presenter, \(key) (ms)", f(link, 1),
+                repl.map { "save → REPL notice: \(f($0, 1))" } ?? "", repl.map { link / max($0, 1e-9) })
+        }
         row(
             "a loaded host at 10k routes: bytes per route", f(s["host_bytes_per_route_10k"] ?? 0),
             "its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0))")
