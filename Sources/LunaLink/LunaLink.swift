@@ -4,7 +4,7 @@ import RouteCore
 
 /// The live link: a debug build of your app follows a `luna serve` session — every change
 /// made in the REPL, the inspector page, the script's editor or another device reaches your
-/// own ``Presenter`` as the plan of that change, on the main actor; what your app's user does
+/// own `Presenter` as the plan of that change, on the main actor; what your app's user does
 /// (an interactive pop, a sheet swiped down, a tab or a row tapped) goes back to the session.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ import RouteCore
 /// The session runs the script — Lua never runs in the app — and sends, per change, the
 /// operations with what a presenter needs: the node (from the tree of the app's idiom, sent
 /// when it changes), the activation (route, parameters, query, fragment) and what hooks set
-/// on the view (title, badge: through ``ScriptViewable``). The link reconnects with backoff;
+/// on the view (title, badge: through `ScriptViewable`). The link reconnects with backoff;
 /// on reconnect it says what it holds, and gets only the difference.
 @MainActor
 public final class LunaLink<P: Presenter> {
@@ -61,7 +61,7 @@ public final class LunaLink<P: Presenter> {
     public private(set) var tree: RouteTree?
     /// The presentables the link made through the presenter, by node id.
     public private(set) var presentables: [String: P.Presentable] = [:]
-    /// The session's state as a restoration string (``RouterState/restorationString``): keep
+    /// The session's state as a restoration string (`RouterState.restorationString`): keep
     /// it to resume where the app was.
     public private(set) var state: String?
     /// The request shown.

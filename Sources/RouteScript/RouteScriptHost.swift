@@ -228,7 +228,7 @@ public final class RouteScriptHost {
         try exclusive { try restoring(target) }
     }
 
-    /// Shows the state a restoration string describes (``RouterState/restorationString``, saved
+    /// Shows the state a restoration string describes (`RouterState.restorationString`, saved
     /// by this or another tree of the script): the part that this tree still has, through
     /// the presenters; `warning` says what is shown instead of what no longer exists.
     public func restore(restoring text: String) throws -> (outcome: Outcome?, warning: String?) {

@@ -129,7 +129,7 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
 /// 2. the app's `Presenter` (`App`) applies it to the app's presentables;
 /// 3. the node's Swift ``HostPresenter`` runs, if one is bound (``bind(_:_:)``);
 /// 4. the node's Lua hook decorates: its `view` writes go to the model and, when the app's
-///    presentable is ``ScriptViewable``, to it.
+///    presentable is `ScriptViewable` (RouteCore), to it.
 ///
 /// A failed dispatch puts the headless model and the set of app presentables back as they
 /// were; changes the app's presenter made to its own objects before the failure stay.

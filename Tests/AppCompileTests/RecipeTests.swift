@@ -203,13 +203,19 @@ private func tabsTree() throws -> RouteTree {
         return lines[(start + 1)..<end].joined(separator: "\n")
     }
 
-    @Test(arguments: [("uikit", "UIKitRecipe.swift"), ("swiftui", "SwiftUIRecipe.swift")])
-    func theArticleShowsTheCompiledRecipe(name: String, file: String) throws {
+    static let articles = [
+        ("uikit", "UIKitRecipe.swift", "Sources/RouteCore/RouteCore.docc/UIKitAndSwiftUI.md"),
+        ("swiftui", "SwiftUIRecipe.swift", "Sources/RouteCore/RouteCore.docc/UIKitAndSwiftUI.md"),
+        ("link-uikit", "LinkRecipe.swift", "Sources/LunaLink/LunaLink.docc/DriveYourApp.md"),
+        ("link-swiftui", "LinkRecipe.swift", "Sources/LunaLink/LunaLink.docc/DriveYourApp.md"),
+    ]
+
+    @Test(arguments: 0..<articles.count)
+    func theArticleShowsTheCompiledRecipe(index: Int) throws {
+        let (name, file, path) = Self.articles[index]
         let compiled = try Self.recipe(name, in: "Tests/AppCompileTests/" + file)
         #expect(compiled.count > 500)
-        let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/RouteCore/RouteCore.docc/UIKitAndSwiftUI.md"),
-            encoding: .utf8)
+        let article = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
         #expect(article.contains(compiled), "the \(name) recipe in the article differs from \(file)")
     }
 }

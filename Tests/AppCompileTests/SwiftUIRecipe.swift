@@ -34,7 +34,7 @@ final class NavigationModel {
     var selectedTab = 0
     var stacks: [String: [Screen]] = [:]
     var sheet: Screen?
-    @ObservationIgnored private var covered: Screen?
+    @ObservationIgnored private(set) var covered: Screen?
 
     /// The root screen of a stack (the `NavigationStack`'s root view) and the path above it.
     func root(of stack: Screen) -> Screen? { stacks[stack.id]?.first }

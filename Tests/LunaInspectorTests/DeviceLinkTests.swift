@@ -262,7 +262,8 @@ import Testing
         #expect(try device.next(containing: #""type":"plan""#).contains(#""idiom":"pad""#))
         for (host, token) in [("evil.example:\(served.port)", served.token), ("\(address):\(served.port)", nil)] {
             #expect(throws: PageClient.Failure.self, "\(host)") {
-                _ = try PageClient.connect(port: served.port, token: token, host: host, path: "/device", address: address)
+                _ = try PageClient.connect(
+                    port: served.port, token: token, host: host, path: "/device", address: address)
             }
         }
         // Loopback only (the default): the interface's address is not this server's name.
@@ -270,7 +271,8 @@ import Testing
         defer { local.stop() }
         #expect(local.inspector.reachable.isEmpty)
         #expect(throws: PageClient.Failure.self) {
-            _ = try PageClient.connect(port: local.port, token: local.token, host: "\(address):\(local.port)", path: "/device")
+            _ = try PageClient.connect(
+                port: local.port, token: local.token, host: "\(address):\(local.port)", path: "/device")
         }
     }
 }
