@@ -29,16 +29,10 @@ struct DeviceRequest {
     static let maximumHolds = 4096
 
     init(parsing text: String) throws(PageRequestError) {
-        let value: JSONValue
-        do { value = try JSONValue.parse(text) } catch {
-            throw PageRequestError("the message is not JSON: \(error.message)")
-        }
-        guard case .object = value else { throw PageRequestError("the message must be a JSON object") }
+        let value = try PageRequestError.object(text)
         id = value["id"]?.integer
-        guard let name = value["type"]?.string else { throw PageRequestError("the message has no \"type\"") }
-        guard let kind = Kind(rawValue: name) else {
-            let known = Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw PageRequestError("unknown type '\(name)' (a device sends \(known))")
+        let kind = try PageRequestError.choice(value, "type", Kind.self) { name, known in
+            "unknown type '\(name)' (a device sends \(known))"
         }
         self.kind = kind
         switch kind {

@@ -14,18 +14,10 @@ struct PageRequest {
     var fields: JSONValue
 
     init(parsing text: String) throws(PageRequestError) {
-        let value: JSONValue
-        do { value = try JSONValue.parse(text) } catch {
-            throw PageRequestError("the message is not JSON: \(error.message)")
-        }
-        guard case .object = value else { throw PageRequestError("the message must be a JSON object") }
+        let value = try PageRequestError.object(text)
         id = value["id"]?.integer
-        guard let name = value["op"]?.string else { throw PageRequestError("the message has no \"op\"") }
-        guard let op = Op(rawValue: name) else {
-            let known = Op.allCases.map(\.rawValue).joined(separator: ", ")
-            throw PageRequestError("unknown op '\(name)' (known: \(known))")
+        op = try PageRequestError.choice(value, "op", Op.self) { name, known in "unknown op '\(name)' (known: \(known))"
         }
-        self.op = op
         self.fields = value
     }
 
@@ -40,6 +32,28 @@ struct PageRequest {
 struct PageRequestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// A message's JSON object (a page's or a device's), or why it is not one.
+    static func object(_ text: String) throws(PageRequestError) -> JSONValue {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch {
+            throw PageRequestError("the message is not JSON: \(error.message)")
+        }
+        guard case .object = value else { throw PageRequestError("the message must be a JSON object") }
+        return value
+    }
+
+    /// The case of `Choice` a message's `key` names; `unknown` words the refusal of another
+    /// name, given it and the known ones.
+    static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ value: JSONValue, _ key: String, _: Choice.Type, unknown: (String, String) -> String
+    ) throws(PageRequestError) -> Choice where Choice.RawValue == String {
+        guard let name = value[key]?.string else { throw PageRequestError("the message has no \"\(key)\"") }
+        guard let choice = Choice(rawValue: name) else {
+            throw PageRequestError(unknown(name, Choice.allCases.map(\.rawValue).joined(separator: ", ")))
+        }
+        return choice
+    }
 }
 
 extension PageRequest {

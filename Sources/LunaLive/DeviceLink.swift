@@ -23,8 +23,6 @@ package final class DeviceLink: @unchecked Sendable {
     /// Set while a `back` or `sync` of this device runs: its UI already made the structural
     /// change, so the next plan carries those operations as `reflected`.
     package var uiMadeNextChange = false
-    /// Messages sent, for tests and the closing counts.
-    package private(set) var sent = 0
 
     package init(idiom: Device) { self.idiom = idiom }
 
@@ -137,7 +135,6 @@ package final class DeviceLink: @unchecked Sendable {
         }
         presented = state.presented
         guard treeField != nil || !vanished.isEmpty || !operations.isEmpty || !reflected.isEmpty else { return nil }
-        sent += 1
         var fields = [
             "type": JSONWriter.quoted("plan"), "idiom": JSONWriter.quoted(idiom.rawValue),
             "operations": "[" + operations.joined(separator: ",") + "]",
@@ -244,7 +241,16 @@ extension SessionState {
 extension SessionReader {
     /// The message that brings a linked device up to date (nil when nothing changed for it).
     package func linkMessage(for link: DeviceLink) -> String? {
-        do { return link.message(host: try state.host(for: link.idiom)) } catch {
+        do {
+            let host = try state.host(for: link.idiom)
+            // The idiom's tree could not follow the change: the device keeps what it shows, and
+            // is told why.
+            if let why = state.twinErrors[link.idiom] {
+                return LiveSession.linkFailure(
+                    Failure(kind: "script", message: "the \(link.idiom.rawValue) tree cannot follow: \(why)"))
+            }
+            return link.message(host: host)
+        } catch {
             return LiveSession.linkFailure(Failure(error))
         }
     }

@@ -275,4 +275,35 @@ import Testing
                 port: local.port, token: local.token, host: "\(address):\(local.port)", path: "/device")
         }
     }
+
+    /// The pad's tree refuses what the phone session shows (its guard fails): the pad is told
+    /// why and keeps what it shows; the next request both trees take reaches it again.
+    @Test func aTreeThatCannotFollowTellsItsDevice() throws {
+        let source = """
+            local pad = device.idiom == "pad"
+            return stack {
+              endpoint { "home", title = "Home",
+                children = {
+                  endpoint { "./report", title = "Report",
+                    enabled = function() if pad then error("reports need a phone") end return true end },
+                },
+              },
+            }
+            """
+        let served = try ServedScript(example: "split.lua", source: source)
+        defer { served.stop() }
+        try served.session.dispatch("home")
+        let pad = try Self.connect(served)
+        defer { pad.close() }
+        try pad.send(#"{"type":"hello","idiom":"pad"}"#)
+        _ = try pad.next(containing: #""type":"plan""#)
+        try served.session.dispatch("home/report")
+        let error = object(try pad.next(containing: #""type":"error""#))
+        let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(
+            message.contains("the pad tree cannot follow") && message.contains("reports need a phone"), "\(message)")
+        try served.session.dispatch("home?tab=2")
+        let plan = object(try pad.next(containing: #""type":"plan""#))
+        #expect(plan["request"] as? String == "home?tab=2")
+    }
 }
