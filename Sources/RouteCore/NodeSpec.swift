@@ -73,6 +73,9 @@ public struct EndpointSpec: Sendable {
     public var fallback: String?
     /// `redirect(ctx)`: a returned path is dispatched instead.
     public var redirect: (@Sendable (RouteContext) throws -> String?)?
+    /// Whether a link (a universal link, a custom-scheme URL) may open this route: false
+    /// (`link = false` in a script) lists it as excluded in `luna export aasa`.
+    public var linkable = true
 
     public init(pattern: String? = nil, regex: String? = nil, name: String? = nil) {
         self.pattern = pattern
@@ -107,6 +110,8 @@ public struct NodeSpec: Sendable {
     /// The name of the presenter the app uses for the node (an exported tree's
     /// `"presenter"`); RouteCore only carries it to ``RouteTree/Node/presenter``.
     public var presenter: String?
+    /// The link hosts and schemes the app answers (``LinkDomains``): on the root only.
+    public var links: LinkDomains?
 
     public init(
         kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],

@@ -58,6 +58,7 @@ extension RouteTree {
                 case .regex(let regex): fields.append(field("regex", JSONWriter.quoted(regex.source)))
                 }
                 if let name = endpoint.name { fields.append(field("name", JSONWriter.quoted(name))) }
+                if !endpoint.linkable { fields.append(field("link", "false")) }
                 let validators = endpoint.definition.validators.sorted { $0.key < $1.key }
                 if !validators.isEmpty {
                     let entries = validators.map { parameter, validator -> String in
@@ -102,6 +103,13 @@ extension RouteTree {
         ]
         let hooks = hookLists.map { field($0.0, JSONWriter.array($0.1.map(JSONWriter.quoted))) }
         lines.append("  " + field("hooks", "{" + hooks.joined(separator: ", ") + "}") + ",")
+        if let links {
+            let lists = [
+                field("schemes", JSONWriter.array(links.schemes.map(JSONWriter.quoted))),
+                field("hosts", JSONWriter.array(links.hosts.map(JSONWriter.quoted))),
+            ]
+            lines.append("  " + field("links", "{" + lists.joined(separator: ", ") + "}") + ",")
+        }
         lines.append("  " + field("root", root))
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -172,7 +180,17 @@ extension RouteTree {
         guard let rootValue = value["root"] else { throw RouteDefinitionError("exported tree: no \"root\" node") }
         var reader = ExportReader(hooks: hooks)
         try reader.checkFields(value, ExportReader.topFields, at: "top level")
-        let root = try reader.node(rootValue, at: "root")
+        var root = try reader.node(rootValue, at: "root")
+        if let links = value["links"] {
+            func names(_ key: String) throws(RouteDefinitionError) -> [String] {
+                guard let list = links[key] else { return [] }
+                guard case .array(let items) = list, items.allSatisfy({ $0.string != nil }) else {
+                    throw RouteDefinitionError("exported tree: links.\(key) must be a list of strings")
+                }
+                return items.compactMap(\.string)
+            }
+            root.links = try LinkDomains(schemes: try names("schemes"), hosts: try names("hosts"))
+        }
         if requiringHooks, !reader.missing.isEmpty {
             throw RouteDefinitionError(
                 "exported tree: the app supplied no hook for \(reader.missing.joined(separator: ", "))")
@@ -190,11 +208,11 @@ private struct ExportReader {
         RouteDefinitionError("exported tree: \(path): \(message)")
     }
 
-    static let topFields = ["luna", "source", "hooks", "root"]
+    static let topFields = ["luna", "source", "hooks", "links", "root"]
     static let containerFields = [
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
     ]
-    static let endpointFields = containerFields + ["pattern", "regex", "name", "where"]
+    static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link"]
 
     /// Unknown fields are errors: a misspelled `"wehre"` would otherwise drop a validator.
     func checkFields(_ value: JSONValue, _ allowed: [String], at path: String) throws(RouteDefinitionError) {
@@ -250,6 +268,11 @@ private struct ExportReader {
             endpoint.enabled = guardSpec.enabled
             endpoint.fallback = guardSpec.fallback
             endpoint.redirect = guardSpec.redirect
+            switch value["link"] {
+            case nil, .null?: break
+            case .bool(let flag)?: endpoint.linkable = flag
+            default: throw failure(path, "'link' must be true or false")
+            }
             spec.endpoint = endpoint
         } else if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil {
             spec.guardSpec = guardSpec

@@ -18,6 +18,7 @@ extension RouteTree {
                 return (try namedRequest(name, json: String(string[string.index(after: bar)...])), true)
             }
         }
+        if let links { try links.check(string) }
         return (try Request(parsing: string), false)
     }
 

@@ -143,12 +143,15 @@ public final class RouteTree: Sendable {
         public let name: String?
         /// Every guard that applies: those of the nodes above it, outermost first, then its own.
         public let guards: [Guard]
+        /// Whether a link may open it (``EndpointSpec/linkable``).
+        public let linkable: Bool
 
-        init(node: Int, definition: RouteDefinition, name: String?, guards: [Guard]) {
+        init(node: Int, definition: RouteDefinition, name: String?, guards: [Guard], linkable: Bool = true) {
             self.node = node
             self.definition = definition
             self.name = name
             self.guards = guards
+            self.linkable = linkable
         }
     }
 
@@ -157,6 +160,8 @@ public final class RouteTree: Sendable {
     /// The endpoints by route index.
     public let endpoints: [Endpoint]
     public let matcher: Matcher
+    /// The link hosts and schemes the root declares; nil: any host and scheme (the path matches).
+    public let links: LinkDomains?
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
     /// Routes by name.
@@ -190,6 +195,7 @@ public final class RouteTree: Sendable {
         }
         self.nodeIndex = index
         self.routeNames = builder.routeNames.mapValues(RouteID.init)
+        self.links = root.links
     }
 
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
@@ -298,6 +304,9 @@ struct TreeBuilder {
         guards inherited: [RouteTree.Guard]
     ) throws(RouteDefinitionError) -> Int {
         let index = nodes.count
+        if spec.links != nil, relation != .root {
+            throw failure(spec, "'links' (the app's link hosts and schemes) is declared on the root node")
+        }
         let own =
             spec.kind == .endpoint
             ? spec.endpoint.map { GuardSpec(enabled: $0.enabled, fallback: $0.fallback, redirect: $0.redirect) }
@@ -345,7 +354,8 @@ struct TreeBuilder {
             }
             endpoints.append(
                 RouteTree.Endpoint(
-                    node: index, definition: definition, name: endpoint.name, guards: guards))
+                    node: index, definition: definition, name: endpoint.name, guards: guards,
+                    linkable: endpoint.linkable))
             nodes[index].route = route
             if !spec.children.isEmpty && !inStack {
                 throw failure(

@@ -150,6 +150,34 @@ struct Builders {
                 node.attributes.append((attribute, converted))
             }
             node.attributes.sort { $0.0 < $1.0 }
+        case .boolean:
+            guard case .boolean(let flag) = value else { throw typeError() }
+            node.linkable = flag
+        case .links:
+            guard case .table = value else { throw typeError() }
+            var links: (schemes: [String], hosts: [String]) = ([], [])
+            for (key, list) in try vm.entries(value) {
+                guard case .string(let field) = key, field == "schemes" || field == "hosts" else {
+                    throw failure(
+                        builder, "field 'links' has schemes and hosts (got \(key.stringValue ?? key.typeName))")
+                }
+                guard case .table = list else {
+                    throw failure(builder, "links.\(field) must be a list of strings (got \(list.typeName))")
+                }
+                var names: [String] = []
+                let count = try vm.rawLength(list)
+                for index in 1...max(count, 1) where index <= count {
+                    guard case .string(let name) = try vm.rawGet(list, index: index) else {
+                        throw failure(builder, "links.\(field)[\(index)] must be a string")
+                    }
+                    names.append(name)
+                }
+                if try vm.entries(list).count != count {
+                    throw failure(builder, "links.\(field) must be a list of strings (it has other keys or holes)")
+                }
+                if field == "schemes" { links.schemes = names } else { links.hosts = names }
+            }
+            node.links = links
         case .validators:
             guard case .table = value else { throw typeError() }
             for (key, validator) in try vm.entries(value) {

@@ -7,6 +7,8 @@ enum DSLSchema {
         case string, function, table, nodes = "list of nodes", presenter = "string, function or table"
         case validators = "table of validators"
         case attributes = "table of attributes"
+        case links = "table { schemes = {…}, hosts = {…} }"
+        case boolean
     }
 
     static let builders: [(name: String, kind: NodeKind)] = [
@@ -17,12 +19,12 @@ enum DSLSchema {
     static let endpointFields: [String: FieldType] = [
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
-        "regex": .string, "attributes": .attributes,
+        "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean,
     ]
 
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
-        "redirect": .function, "attributes": .attributes,
+        "redirect": .function, "attributes": .attributes, "links": .links,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -33,6 +33,10 @@ final class ScriptNode {
     var enabled: LuaValue?
     var fallback: String?
     var redirect: LuaValue?
+    /// `links = { schemes = {…}, hosts = {…} }` (the root's).
+    var links: (schemes: [String], hosts: [String])?
+    /// `link = false`: no link opens this endpoint.
+    var linkable = true
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind

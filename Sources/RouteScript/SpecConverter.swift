@@ -38,6 +38,11 @@ struct SpecConverter {
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
+        if let links = node.links {
+            do { spec.links = try LinkDomains(schemes: links.schemes, hosts: links.hosts) } catch {
+                throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
+            }
+        }
         if node.kind == .endpoint {
             var endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
             for (parameter, value) in node.validators {
@@ -47,6 +52,7 @@ struct SpecConverter {
             endpoint.enabled = guardSpec.enabled
             endpoint.fallback = guardSpec.fallback
             endpoint.redirect = guardSpec.redirect
+            endpoint.linkable = node.linkable
             spec.endpoint = endpoint
         } else {
             spec.guardSpec = guards(node, index: index)

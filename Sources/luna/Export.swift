@@ -12,24 +12,45 @@ import RouteScript
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export the compiled tree as JSON (RouteTree(json:) loads it without Lua), or typed Swift routes.",
+        abstract:
+            "Export the compiled tree as JSON (RouteTree(json:) loads it without Lua), typed Swift routes, or the files links need.",
         discussion: """
             json: nodes, patterns, validators as regex text, names, ids, titles; functions (validators, \
             guards, redirects) become named hooks the app supplies, and Lua presenter hooks presenter names — \
             the hooks are listed in the file and on standard error.
             swift: one constructor per named route, Route.book(id: "42", query: ["title": "Dune"]).path.
+            aasa: the apple-app-site-association file (applinks components of the routes a link reaches,             link = false routes excluded) for --app-id TEAMID.bundle.id (repeatable).
+            plist: the CFBundleURLTypes entry for the script's links.schemes (--name: CFBundleURLName).
             Exit status: 0 written, 2 the script failed to load or the file could not be written.
             """)
 
-    @Argument(help: "json or swift.") var format: String
+    @Argument(help: "json, swift, aasa or plist.") var format: String
     @Argument(help: "The route script.") var script: String
     @Option(name: [.short, .customLong("output")], help: "Write to FILE instead of standard output.")
     var output: String?
     @Option(name: .customLong("type"), help: "The name of the generated Swift type (swift).") var typeName = "Route"
+    @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id of the app links open (aasa; repeatable).")
+    var appIDs: [String] = []
+    @Option(name: .customLong("name"), help: "CFBundleURLName (plist; by convention the bundle id).")
+    var urlName: String?
     @OptionGroup var options: ScriptOptions
 
     func validate() throws {
-        guard ["json", "swift"].contains(format) else { throw ValidationError("the format is json or swift") }
+        guard ["json", "swift", "aasa", "plist"].contains(format) else {
+            throw ValidationError("the format is json, swift, aasa or plist")
+        }
+        if format == "aasa" {
+            guard !appIDs.isEmpty else { throw ValidationError("aasa needs --app-id TEAMID.bundle.id") }
+            for id in appIDs {
+                let parts = id.split(separator: ".", maxSplits: 1)
+                guard parts.count == 2, parts[0].count == 10, parts[0].allSatisfy({ $0.isUppercase || $0.isNumber }),
+                    !parts[1].isEmpty, !id.contains(where: { $0 == " " || $0 == "\"" })
+                else {
+                    throw ValidationError(
+                        "--app-id is TEAMID.bundle.id, the 10-character team id then the bundle id (got '\(id)')")
+                }
+            }
+        }
         guard SwiftExport.identifier(typeName) == typeName, typeName.first?.isUppercase == true else {
             throw ValidationError("--type must be a Swift type name (like Route or BooksRoute)")
         }
@@ -49,6 +70,20 @@ struct Export: ParsableCommand {
             if !hooks.presenters.isEmpty {
                 writeError("presenter names the app's presenter sees: " + hooks.presenters.joined(separator: ", "))
             }
+        } else if format == "aasa" {
+            if tree.links?.hosts.isEmpty ?? true {
+                writeError(
+                    "luna: warning: the script declares no link hosts (links = { hosts = { … } }): serve this file on each host the app's Associated Domains name"
+                )
+            }
+            for note in tree.appLinkComponents().notes { writeError("luna: note: " + note) }
+            text = tree.appSiteAssociation(appIDs: appIDs)
+        } else if format == "plist" {
+            if tree.links?.schemes.isEmpty ?? true {
+                writeError("luna: warning: the script declares no URL schemes (links = { schemes = { … } })")
+            }
+            text = tree.urlTypesPropertyList(
+                name: urlName ?? appIDs.first.map { String($0.drop { $0 != "." }.dropFirst()) } ?? "links")
         } else {
             text = SwiftExport.source(for: tree, typeName: typeName, source: ScriptPaths.display(script))
         }

@@ -243,6 +243,36 @@ import Testing
         #expect(tree.routeNames["product"] != nil)
     }
 
+    @Test func exportAASAAndPlistWriteTheLinkFiles() throws {
+        let aasa = try luna(["export", "aasa", example("shop.lua"), "--app-id", "ABCDE12345.com.example.shop"])
+        #expect(aasa.status == 0, "\(aasa.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(aasa.stdout.utf8)) as? [String: Any]
+        let details = (object?["applinks"] as? [String: Any])?["details"] as? [[String: Any]]
+        #expect(details?.first?["appIDs"] as? [String] == ["ABCDE12345.com.example.shop"])
+        #expect(aasa.stderr.isEmpty)
+        // A script without hosts: written, with a warning that says what to do.
+        let books = try luna(["export", "aasa", example("books.lua"), "--app-id", "ABCDE12345.com.example.books"])
+        #expect(books.status == 0 && books.stderr.contains("declares no link hosts"))
+        for bad in [[], ["--app-id", "com.example.shop"], ["--app-id", "abcde12345.com.example"]] {
+            let refused = try luna(["export", "aasa", example("shop.lua")] + bad)
+            #expect(refused.status == 2, "\(bad)")
+            #expect(refused.stderr.contains("--app-id"), "\(refused.stderr)")
+        }
+        let plist = try luna(["export", "plist", example("shop.lua"), "--name", "com.example.shop"])
+        #expect(plist.status == 0)
+        let types = try PropertyListSerialization.propertyList(from: Data(plist.stdout.utf8), format: nil)
+        #expect(
+            ((types as? [String: Any])?["CFBundleURLTypes"] as? [[String: Any]])?.first?["CFBundleURLSchemes"]
+                as? [String] == ["myshop"])
+    }
+
+    @Test func goRefusesABadURL() throws {
+        let noToken = try luna(["go", "http://127.0.0.1:9/", "books"])
+        #expect(noToken.status == 2 && noToken.stderr.contains("no token"), "\(noToken.stderr)")
+        let nobody = try luna(["go", "http://127.0.0.1:9/?token=abc", "books"])
+        #expect(nobody.status == 2 && nobody.stderr.contains("cannot connect to 127.0.0.1:9"), "\(nobody.stderr)")
+    }
+
     @Test func exportSwiftWritesAFileAndRefusesBadInput() throws {
         let folder = ScriptFolder()
         let output = folder.path + "/Routes.swift"
@@ -257,7 +287,7 @@ import Testing
         #expect(help.stdout.contains("USAGE: luna export <format> <script>"))
         let format = try luna(["export", "yaml", example("books.lua")])
         #expect(format.status == 2)
-        #expect(format.stderr.contains("the format is json or swift"))
+        #expect(format.stderr.contains("the format is json, swift, aasa or plist"))
         let type = try luna(["export", "swift", example("books.lua"), "--type", "my route"])
         #expect(type.status == 2)
         let broken = folder.write("broken.lua", "return stack {")

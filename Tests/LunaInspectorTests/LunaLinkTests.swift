@@ -11,9 +11,11 @@ import Testing
 /// wherever it was made; the app's own steps reach the session.
 @MainActor
 @Suite(.serialized) struct LunaLinkTests {
-    /// Waits (on the main actor, letting the link run) until `condition` holds.
+    /// Waits (on the main actor, letting the link run) until `condition` holds. The bound is
+    /// generous: other suites' `@MainActor` tests (a `ScriptHost` running a script into its
+    /// limits) hold the main actor for seconds when the whole suite runs in parallel.
     static func until(
-        _ what: String, timeout: Duration = .seconds(15), _ condition: () -> Bool
+        _ what: String, timeout: Duration = .seconds(120), _ condition: () -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

@@ -5,7 +5,9 @@ import Testing
 @testable import RouteScript
 
 @Suite struct ExportJSONTests {
-    static let examples = ["books.lua", "featherweight.lua", "routerservice.lua", "animals.lua", "device.lua"]
+    static let examples = [
+        "books.lua", "featherweight.lua", "routerservice.lua", "animals.lua", "device.lua", "shop.lua",
+    ]
 
     /// The script's own functions, supplied as the app would supply its hooks by name.
     static func hooks(from tree: RouteTree) -> RouteHooks {
@@ -157,7 +159,7 @@ import Testing
         // Unknown fields are errors: a misspelled "where" would silently drop a validator.
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
-            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, pattern, regex, name, where)"
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, pattern, regex, name, where, link)"
         ),
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"pattern\": \"a\"}}",

@@ -1,0 +1,189 @@
+import Foundation
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+/// Host-aware links and the platform files made from them (examples/shop.lua declares
+/// `links = { schemes = { "myshop" }, hosts = { "shop.example", "*.shop.example" } }`).
+@Suite struct LinksTests {
+    static func shop() throws -> RouteScriptHost {
+        try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua")
+    }
+
+    static let accepted: [(String, String)] = [
+        ("https://shop.example/product/42", "product/:id"),
+        ("HTTPS://Shop.Example/product/42?ref=mail#top", "product/:id"),
+        ("https://m.shop.example/account/orders/7", "account/orders/:id"),
+        ("https://user@a.b.shop.example:8443/home", "home"),
+        ("myshop://product/42", "product/:id"),
+        ("MyShop://cart", "cart"),
+        ("product/42", "product/:id"),
+        ("/search", "search"),
+    ]
+
+    static let refused: [(String, String)] = [
+        ("https://evil.example/product/42", "'evil.example' is not one of this app's link hosts"),
+        ("https://shop.example.evil/product/42", "'shop.example.evil' is not one of this app's link hosts"),
+        ("https://notshop.example/home", "'notshop.example' is not one of this app's link hosts"),
+        ("http://shop.example@evil.example/home", "'evil.example' is not one of this app's link hosts"),
+        ("otherapp://product/42", "'otherapp://' is not one of this app's URL schemes (links.schemes: myshop)"),
+    ]
+
+    @Test(arguments: 0..<accepted.count)
+    func aDeclaredHostOrSchemeMatchesLikeItsPath(index: Int) throws {
+        let (request, route) = Self.accepted[index]
+        #expect(try Self.shop().dispatch(request).route == route)
+    }
+
+    @Test(arguments: 0..<refused.count)
+    func anotherHostOrSchemeIsAClearInvalidRequest(index: Int) throws {
+        let (request, message) = Self.refused[index]
+        let host = try Self.shop()
+        try host.dispatch("home")
+        let before = host.state
+        do {
+            try host.dispatch(request)
+            Issue.record("\(request) was dispatched")
+        } catch let error as RouteError {
+            #expect(error.kind == .invalidRequest)
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+        #expect(host.state == before)
+    }
+
+    /// Undeclared: today's behaviour, any host and scheme.
+    @Test func aScriptWithoutLinksTakesAnyHost() throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua")
+        #expect(try host.dispatch("https://evil.example/books/42").route == "books/:id")
+        #expect(try host.dispatch("whatever://books/7").route == "books/:id")
+    }
+
+    static let badDeclarations: [(String, String)] = [
+        (
+            #"return stack { endpoint { "a", links = { hosts = { "x.com" } } } }"#,
+            "'links' (the app's link hosts and schemes) is declared on the root node"
+        ),
+        (
+            #"return stack { links = { hosts = { "exa mple.com" } }, endpoint { "a" } }"#,
+            "'exa mple.com' is not a host name"
+        ),
+        (
+            #"return stack { links = { schemes = { "https" } }, endpoint { "a" } }"#,
+            "links are universal links: list their hosts instead"
+        ),
+        (#"return stack { links = { schemes = { "1app" } }, endpoint { "a" } }"#, "'1app' is not a URL scheme"),
+        (
+            #"return stack { links = { domains = { "x.com" } }, endpoint { "a" } }"#,
+            "field 'links' has schemes and hosts"
+        ),
+        (#"return stack { links = { hosts = "x.com" }, endpoint { "a" } }"#, "links.hosts must be a list of strings"),
+        (#"return stack { endpoint { "a", link = "no" } }"#, "field 'link' must be a boolean"),
+    ]
+
+    @Test(arguments: 0..<badDeclarations.count)
+    func aBadDeclarationFailsTheLoadWithItsLine(index: Int) {
+        let (source, message) = Self.badDeclarations[index]
+        do {
+            try RouteScriptHost().load(source: source, name: "links.lua")
+            Issue.record("loaded: \(source)")
+        } catch let error as RouteScriptError {
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.location?.line == 1, "\(String(describing: error.location))")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    /// The exported tree carries the links and the excluded routes, and enforces them too.
+    @Test func theExportedTreeKeepsTheLinks() throws {
+        let tree = try #require(try Self.shop().routeTree)
+        let loaded = try RouteTree(json: tree.exportJSON(), hooks: ExportJSONTests.hooks(from: tree))
+        #expect(loaded.links == tree.links)
+        #expect(loaded.endpoints.map(\.linkable) == tree.endpoints.map(\.linkable))
+        #expect(throws: RouteError.self) { try loaded.resolve("https://evil.example/home") }
+        #expect(try loaded.resolve("https://shop.example/home").route == tree.resolve("home").route)
+    }
+
+    // MARK: apple-app-site-association
+
+    /// Apple's documented matching: `*` any run of characters (`/` included), `?` one.
+    static func appleMatches(_ pattern: String, _ path: String) -> Bool {
+        let p = Array(pattern)
+        let s = Array(path)
+        func match(_ i: Int, _ j: Int) -> Bool {
+            if i == p.count { return j == s.count }
+            switch p[i] {
+            case "*": return (j...s.count).contains { match(i + 1, $0) }
+            case "?": return j < s.count && match(i + 1, j + 1)
+            default: return j < s.count && p[i] == s[j] && match(i + 1, j + 1)
+            }
+        }
+        return match(0, 0)
+    }
+
+    static func components(_ json: String) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let applinks = try #require(object["applinks"] as? [String: Any])
+        let details = try #require(applinks["details"] as? [[String: Any]])
+        #expect(details.count == 1)
+        return try #require(details.first?["components"] as? [[String: Any]])
+    }
+
+    /// For every route of every example: a link to one of its paths opens the app exactly when
+    /// the route the router picks for it may be opened by a link — the first component that
+    /// matches decides, as Apple's does.
+    @Test(arguments: ["shop.lua", "books.lua", "featherweight.lua", "animals.lua", "routerservice.lua"])
+    func theFileOpensTheAppExactlyForLinkableRoutes(example: String) throws {
+        let tree = try #require(try RouteScriptHost(contentsOf: repositoryRoot + "/examples/" + example).routeTree)
+        let json = tree.appSiteAssociation(appIDs: ["ABCDE12345.com.example.app"])
+        let components = try Self.components(json)
+        #expect(!components.isEmpty)
+        for component in components {
+            #expect(Set(component.keys).isSubset(of: ["/", "exclude", "comment"]))
+            let path = try #require(component["/"] as? String)
+            #expect(path.hasPrefix("/"), "\(path)")
+        }
+        var checked = 0
+        for endpoint in tree.endpoints {
+            guard let pattern = endpoint.definition.pattern else { continue }
+            let params = Dictionary(uniqueKeysWithValues: pattern.parameterNames.map { ($0, "7") })
+            guard let request = try? tree.request(for: tree.nodes[endpoint.node].nodeID, params: params),
+                let resolution = try? tree.resolve(request.original)
+            else { continue }
+            let path = "/" + request.path
+            let first = components.first { Self.appleMatches($0["/"] as? String ?? "", path) }
+            let opens = first.map { ($0["exclude"] as? Bool) != true } ?? false
+            #expect(opens == tree[resolution.route].linkable, "\(example): \(path)")
+            checked += 1
+        }
+        #expect(checked >= 3)
+    }
+
+    @Test func shopsCheckoutAndTheWebSitesOtherPagesStayOut() throws {
+        let tree = try #require(try Self.shop().routeTree)
+        let components = try Self.components(tree.appSiteAssociation(appIDs: ["ABCDE12345.com.example.shop"]))
+        func opens(_ path: String) -> Bool {
+            let first = components.first { Self.appleMatches($0["/"] as? String ?? "", path) }
+            return first.map { ($0["exclude"] as? Bool) != true } ?? false
+        }
+        #expect(opens("/product/42") && opens("/account/orders/7") && opens("/home"))
+        #expect(!opens("/checkout") && !opens("/checkout/pay") && !opens("/about-us"))
+    }
+
+    @Test func theURLTypesPlistIsAPropertyListWithTheSchemes() throws {
+        let tree = try #require(try Self.shop().routeTree)
+        let text = tree.urlTypesPropertyList(name: "com.example.shop")
+        let plist = try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
+        let types = try #require((plist as? [String: Any])?["CFBundleURLTypes"] as? [[String: Any]])
+        #expect(types.count == 1)
+        #expect(types.first?["CFBundleURLSchemes"] as? [String] == ["myshop"])
+        #expect(types.first?["CFBundleURLName"] as? String == "com.example.shop")
+        #expect(types.first?["CFBundleTypeRole"] as? String == "Viewer")
+        // No schemes: an empty list, still a property list.
+        let books = try #require(try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua").routeTree)
+        let empty = try PropertyListSerialization.propertyList(
+            from: Data(books.urlTypesPropertyList(name: "x").utf8), format: nil)
+        #expect(((empty as? [String: Any])?["CFBundleURLTypes"] as? [Any])?.isEmpty == true)
+    }
+}

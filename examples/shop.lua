@@ -1,0 +1,48 @@
+-- A shop app: a sign-in gate, four tabs (Home, Search, Cart, Account), a product detail pushed
+-- from Home, a checkout sheet with its own stack over the cart, and the links the app answers:
+-- universal links on shop.example and its subdomains, and the myshop:// scheme.
+-- Try: `luna export aasa examples/shop.lua --app-id ABCDE12345.com.example.shop`, or in the
+-- REPL `go https://shop.example/product/42` and `go https://evil.example/product/42`.
+
+return switcher {
+  links = { schemes = { "myshop" }, hosts = { "shop.example", "*.shop.example" } },
+
+  endpoint { "signin", title = "Sign in" },
+
+  junction { title = "Shop",
+    -- Signed in unless the flag says otherwise (`flag signedIn=no` in the REPL).
+    enabled = function() return flags.signedIn ~= "no" end, fallback = "signin",
+
+    stack { title = "Home",
+      endpoint { "home", title = "Home",
+        children = {
+          endpoint { "product/:id", title = "Product", name = "product", where = { id = "[0-9]+" } },
+        },
+      },
+    },
+    stack { title = "Search",
+      endpoint { "search", title = "Search" },
+    },
+    stack { title = "Cart",
+      endpoint { "cart", title = "Cart",
+        modals = {
+          stack { title = "Checkout",
+            -- A link must never land in the middle of a payment.
+            endpoint { "checkout", title = "Checkout", link = false,
+              children = { endpoint { "./pay", title = "Payment", link = false } },
+            },
+          },
+        },
+      },
+    },
+    stack { title = "Account",
+      endpoint { "account", title = "Account",
+        children = { endpoint { "./orders/:id", title = "Order", name = "order", where = { id = "[0-9]+" } } },
+      },
+    },
+  },
+
+  -- Not found: in the app for its own requests; a link to another page of the web site stays in
+  -- the browser (no `/*` in the apple-app-site-association file).
+  endpoint { "...", title = "Not found", id = "not-found", link = false },
+}
