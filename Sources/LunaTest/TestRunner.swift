@@ -48,6 +48,8 @@ package final class TestRunner {
         /// Set when the test file (or a script it opens at load) failed to load: exit status 2.
         package var loadError: String?
         package var cases: [CaseResult]
+        /// What the file reports besides its cases (a link corpus: the routes no link opens).
+        package var notes: [String] = []
     }
 
     package let options: Options
@@ -59,7 +61,8 @@ package final class TestRunner {
 
     package init(options: Options) { self.options = options }
 
-    /// The `*_test.lua` files under `paths` (files as given, folders recursively), sorted.
+    /// The `*_test.lua` files and link corpora (`*.links`) under `paths` (files as given,
+    /// folders recursively), sorted.
     package static func discover(_ paths: [String]) -> [String] {
         var found: [String] = []
         // Each real directory once (a link back up, `inner/up -> ..`, would repeat files or
@@ -81,7 +84,7 @@ package final class TestRunner {
                 guard stat(path, &info) == 0 else { continue }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
                     if firstVisit(info) { walk(path) }
-                } else if name.hasSuffix("_test.lua"), (info.st_mode & S_IFMT) == S_IFREG {
+                } else if name.hasSuffix("_test.lua") || name.hasSuffix(".links"), (info.st_mode & S_IFMT) == S_IFREG {
                     found.append(path)
                 }
             }
@@ -100,6 +103,7 @@ package final class TestRunner {
 
     /// Runs one test file.
     package func run(file: String) -> FileResult {
+        if file.hasSuffix(".links") { return LinkCorpus.run(file, runner: self) }
         let source: String
         do { source = try readText(file) } catch {
             return FileResult(file: file, loadError: "\(error)", cases: [])

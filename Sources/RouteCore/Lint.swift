@@ -136,7 +136,30 @@ package struct Lint {
                     Finding(severity: .warning, location: node.location, message: what + " matches no route"))
             }
         }
+        findings += linkFindings()
         return findings
+    }
+
+    /// Links that can open nothing: `links` with no scheme and no host (every URL is then
+    /// refused), or declared schemes or hosts while every route has `link = false`.
+    private func linkFindings() -> [Finding] {
+        guard let links = tree.links else { return [] }
+        let root = tree.nodes[0]
+        if links.schemes.isEmpty && links.hosts.isEmpty {
+            return [
+                Finding(
+                    severity: .warning, location: root.location,
+                    message: "links declares no scheme and no host: no link opens the app, every URL is refused")
+            ]
+        }
+        if !tree.endpoints.isEmpty, !tree.endpoints.contains(where: \.linkable) {
+            return [
+                Finding(
+                    severity: .warning, location: root.location,
+                    message: "links declares schemes or hosts but every route has link = false: no link opens a screen")
+            ]
+        }
+        return []
     }
 
     /// A whole-path regex route that duplicates an earlier one, or that a pattern route always
@@ -297,14 +320,17 @@ extension Lint {
     /// changed only those reuses the last findings. Compared in place, stopping at the first
     /// difference (nothing is built).
     package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
-        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
+        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count, a.links == b.links else {
+            return false
+        }
         for (x, y) in zip(a.nodes, b.nodes) {
             guard x.kind == y.kind, x.id == y.id, x.parent == y.parent, x.relation == y.relation,
                 x.location == y.location, x.route == y.route
             else { return false }
         }
         for (x, y) in zip(a.endpoints, b.endpoints) {
-            guard x.node == y.node, x.name == y.name, x.definition.displayText == y.definition.displayText,
+            guard x.node == y.node, x.name == y.name, x.linkable == y.linkable,
+                x.definition.displayText == y.definition.displayText,
                 x.definition.validators.count == y.definition.validators.count
             else { return false }
             for (name, validator) in x.definition.validators {

@@ -8,13 +8,14 @@ import RouteScript
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Run navigation tests: *_test.lua files under the paths given (default: this folder).",
+        abstract:
+            "Run navigation tests: *_test.lua files and link corpora (*.links) under the paths given (default: this folder).",
         discussion: """
             Exit status: 0 when every case passed, 1 when one failed, 2 when a test file or the script it \
             opens failed to load (or a usage error).
             """)
 
-    @Argument(help: "Test files or folders (searched recursively for *_test.lua).") var paths: [String] = []
+    @Argument(help: "Test files or folders (searched recursively for *_test.lua and *.links).") var paths: [String] = []
     @Option(help: "Only the cases whose name contains TEXT.") var filter: String?
     @Flag(help: "Rewrite the golden files under __snapshots__ instead of comparing.") var update = false
     @Flag(help: "Print route coverage: endpoints reached, containers shown, modals presented.") var coverage = false
@@ -27,7 +28,9 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         let files = TestRunner.discover(paths.isEmpty ? ["."] : paths)
         guard !files.isEmpty else {
-            writeError("luna: error: no *_test.lua files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
+            writeError(
+                "luna: error: no *_test.lua or *.links files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))"
+            )
             throw ExitCode(2)
         }
         guard watch else { throw ExitCode(runOnce(files)) }
@@ -83,6 +86,7 @@ struct TestCommand: ParsableCommand {
             }
             let failed = result.cases.filter { $0.status == .failed }
             emit((failed.isEmpty ? style.green("PASS ") : style.red("FAIL ")) + "\(file) (\(result.cases.count) cases)")
+            for note in result.notes { emit("  " + note) }
             for failure in failed {
                 emit("  ✗ \(failure.name)" + (failure.line.map { "  (\($0))" } ?? ""))
                 let location = failure.location.map { $0 + ": " } ?? ""

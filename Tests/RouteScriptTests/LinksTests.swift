@@ -186,4 +186,21 @@ import Testing
             from: Data(books.urlTypesPropertyList(name: "x").utf8), format: nil)
         #expect(((empty as? [String: Any])?["CFBundleURLTypes"] as? [Any])?.isEmpty == true)
     }
+
+    @Test func checkWarnsAboutLinksThatOpenNothing() throws {
+        for (source, message) in [
+            (#"return stack { links = {}, endpoint { "a" } }"#, "links declares no scheme and no host"),
+            (
+                #"return stack { links = { hosts = { "x.com" } }, endpoint { "a", link = false } }"#,
+                "every route has link = false"
+            ),
+        ] {
+            let host = RouteScriptHost()
+            try host.load(source: source, name: "links.lua")
+            let findings = Lint(tree: try #require(host.routeTree)).findings()
+            #expect(findings.map(\.message).contains { $0.contains(message) }, "\(findings.map(\.message))")
+            #expect(findings.allSatisfy { $0.severity == .warning && $0.location?.line == 1 })
+        }
+        #expect(Lint(tree: try #require(try Self.shop().routeTree)).findings().isEmpty)
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import LunaLive
+import LunaTest
+import Testing
+
+/// Link corpora (`*.links`): each line a link and the route it opens (or `-`), checked by
+/// `luna test` like a test case, with the linkable routes no line opens reported.
+@Suite struct LinkCorpusTests {
+    static func run(_ file: String) -> TestRunner.FileResult {
+        TestRunner(options: .init()).run(file: file)
+    }
+
+    @Test func theShopCorpusPassesAndSaysWhatNoLinkOpens() {
+        let result = Self.run(repositoryRoot + "/examples/shop.links")
+        #expect(result.loadError == nil)
+        #expect(result.cases.count == 12)
+        #expect(result.cases.allSatisfy { $0.status == .passed }, "\(result.cases.filter { $0.status == .failed })")
+        #expect(result.notes == ["links reach 5 of 7 linkable routes; no line opens signin, account"])
+        #expect(TestRunner.discover([repositoryRoot + "/examples"]).contains { $0.hasSuffix("/shop.links") })
+    }
+
+    @Test func eachWrongLineFailsWithWhatTheLinkDid() throws {
+        let folder = try TestFolder()
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/examples/shop.lua", toPath: folder.path + "/shop.lua")
+        let file = folder.write(
+            "shop.links",
+            """
+            # expected wrongly, on purpose
+            https://shop.example/checkout   checkout
+            https://evil.example/home       home
+            myshop://home                   -
+            https://shop.example/home       home
+            """)
+        let result = Self.run(file)
+        #expect(result.cases.map(\.status) == [.failed, .failed, .failed, .passed])
+        #expect(result.cases.map(\.line) == ["\(file):2", "\(file):3", "\(file):4", "\(file):5"])
+        let messages = result.cases.compactMap(\.message)
+        #expect(messages.count == 3)
+        #expect(
+            messages[0]
+                == "https://shop.example/checkout: expected checkout, got not opened (checkout has link = false)")
+        #expect(
+            messages[1].hasPrefix(
+                "https://evil.example/home: expected home, got not opened (invalidRequest: 'evil.example' is not one of this app's link hosts"
+            ))
+        #expect(messages[2] == "myshop://home: expected not to open the app, got home")
+    }
+
+    @Test func aMalformedCorpusOrAMissingScriptDoesNotLoad() throws {
+        let folder = try TestFolder()
+        let malformed = folder.write("books.links", "books/42 books/:id\nbooks/7\n")
+        #expect(
+            Self.run(malformed).loadError
+                == "\(malformed):2: a line is a link and the route it opens, or - (got 1 fields)")
+        let orphan = folder.write("nothing.links", "books/42 books/:id\n")
+        #expect(Self.run(orphan).loadError?.contains("nothing.lua") == true)
+        // `script:` names another script, relative to the corpus.
+        let named = folder.write("named.links", "script: books.lua\nhttps://any.example/books/42 books/:id\n")
+        let result = Self.run(named)
+        #expect(result.loadError == nil && result.cases.map(\.status) == [.passed])
+    }
+}
