@@ -5,6 +5,8 @@
 -- REPL `go https://shop.example/product/42` and `go https://evil.example/product/42`.
 
 return switcher {
+  -- Where the app starts: `luna serve`, the REPL, `luna.open` and linked apps open on it.
+  initial = "home",
   links = { schemes = { "myshop" }, hosts = { "shop.example", "*.shop.example" } },
 
   endpoint { "signin", title = "Sign in" },

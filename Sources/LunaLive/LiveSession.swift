@@ -72,6 +72,15 @@ package final class LiveSession: Sendable {
         state.withLock { $0.observers.removeAll { $0.id == id } }
     }
 
+    /// Dispatches the script's `initial` request when nothing is shown yet (`luna serve`,
+    /// `luna.open`; the REPL types it as its first line): the view, or nil when the script
+    /// declares none or something is shown.
+    @discardableResult
+    package func startAtInitial(from origin: LiveEvent.Origin = .repl) throws(Failure) -> View? {
+        guard let initial = withHost({ $0.state.request == nil ? $0.routeTree?.initial : nil }) else { return nil }
+        return try perform(.dispatch(initial), from: origin)
+    }
+
     // MARK: Shorthands (tests and the inspector's replies)
 
     /// Dispatches a request, records it and tells the observers.

@@ -30,6 +30,8 @@ final class TestApp {
         let host = try Self.load(path, options, coverage, templates)
         self.host = host
         self.session = LiveSession(host: host)
+        // An app starts where its script says (`initial`), as it does at launch.
+        try session.startAtInitial()
     }
 
     private let probe: ScriptProbe
@@ -96,6 +98,7 @@ final class TestApp {
             do {
                 host = try Self.load(path, options, coverage, templates)
                 session = LiveSession(host: host)
+                try session.startAtInitial()
             } catch {
                 let failure = Failure(error)
                 return failed(failure.kind, failure.message)

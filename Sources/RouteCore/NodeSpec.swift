@@ -112,6 +112,9 @@ public struct NodeSpec: Sendable {
     public var presenter: String?
     /// The link hosts and schemes the app answers (``LinkDomains``): on the root only.
     public var links: LinkDomains?
+    /// Where the app starts (`initial = "home"`): on the root only; `luna serve`, the REPL,
+    /// `luna.open` and linked apps dispatch it when nothing is shown.
+    public var initial: String?
 
     public init(
         kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],

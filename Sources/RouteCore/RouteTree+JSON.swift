@@ -103,6 +103,7 @@ extension RouteTree {
         ]
         let hooks = hookLists.map { field($0.0, JSONWriter.array($0.1.map(JSONWriter.quoted))) }
         lines.append("  " + field("hooks", "{" + hooks.joined(separator: ", ") + "}") + ",")
+        if let initial { lines.append("  " + field("initial", JSONWriter.quoted(initial)) + ",") }
         if let links {
             let lists = [
                 field("schemes", JSONWriter.array(links.schemes.map(JSONWriter.quoted))),
@@ -181,6 +182,12 @@ extension RouteTree {
         var reader = ExportReader(hooks: hooks)
         try reader.checkFields(value, ExportReader.topFields, at: "top level")
         var root = try reader.node(rootValue, at: "root")
+        if let initial = value["initial"] {
+            guard let text = initial.string else {
+                throw RouteDefinitionError("exported tree: 'initial' must be a string")
+            }
+            root.initial = text
+        }
         if let links = value["links"] {
             func names(_ key: String) throws(RouteDefinitionError) -> [String] {
                 guard let list = links[key] else { return [] }
@@ -208,7 +215,7 @@ private struct ExportReader {
         RouteDefinitionError("exported tree: \(path): \(message)")
     }
 
-    static let topFields = ["luna", "source", "hooks", "links", "root"]
+    static let topFields = ["luna", "source", "hooks", "links", "initial", "root"]
     static let containerFields = [
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
     ]

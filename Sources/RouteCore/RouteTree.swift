@@ -162,6 +162,8 @@ public final class RouteTree: Sendable {
     public let matcher: Matcher
     /// The link hosts and schemes the root declares; nil: any host and scheme (the path matches).
     public let links: LinkDomains?
+    /// The request the app starts on (the root's `initial`), checked to match a route.
+    public let initial: String?
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
     /// Routes by name.
@@ -196,6 +198,17 @@ public final class RouteTree: Sendable {
         self.nodeIndex = index
         self.routeNames = builder.routeNames.mapValues(RouteID.init)
         self.links = root.links
+        self.initial = root.initial
+        if let initial {
+            // Checked by the matcher alone: guards run when it is dispatched.
+            let matched: Match?
+            do { matched = try matcher.match(try request(from: initial)) } catch {
+                throw RouteDefinitionError("initial '\(initial)': \(error.message)", location: root.location)
+            }
+            if matched == nil {
+                throw RouteDefinitionError("initial '\(initial)' matches no route", location: root.location)
+            }
+        }
     }
 
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
@@ -306,6 +319,9 @@ struct TreeBuilder {
         let index = nodes.count
         if spec.links != nil, relation != .root {
             throw failure(spec, "'links' (the app's link hosts and schemes) is declared on the root node")
+        }
+        if spec.initial != nil, relation != .root {
+            throw failure(spec, "'initial' (where the app starts) is declared on the root node")
         }
         let own =
             spec.kind == .endpoint

@@ -109,6 +109,7 @@ struct Builders {
             case "name": node.name = text
             case "fallback": node.fallback = text
             case "regex": node.regex = text
+            case "initial": node.initial = text
             default: break
             }
         case .function:

@@ -19,12 +19,12 @@ enum DSLSchema {
     static let endpointFields: [String: FieldType] = [
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
-        "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean,
+        "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
     ]
 
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
-        "redirect": .function, "attributes": .attributes, "links": .links,
+        "redirect": .function, "attributes": .attributes, "links": .links, "initial": .string,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -37,6 +37,8 @@ final class ScriptNode {
     var links: (schemes: [String], hosts: [String])?
     /// `link = false`: no link opens this endpoint.
     var linkable = true
+    /// `initial = "home"` (the root's): where the app starts.
+    var initial: String?
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind

@@ -38,6 +38,7 @@ struct SpecConverter {
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
+        spec.initial = node.initial
         if let links = node.links {
             do { spec.links = try LinkDomains(schemes: links.schemes, hosts: links.hosts) } catch {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)

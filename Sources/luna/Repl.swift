@@ -72,6 +72,7 @@ struct Repl: ParsableCommand {
         let loop = ReplLoop(
             session: session, interactive: interactive, watcher: noWatch ? nil : makeFileWatcher(),
             historyPath: home.map { $0 + "/.luna_history" }, echoPageEvents: servePort != nil)
-        loop.run(first: path.map { "go " + $0 })
+        // A path given, or the script's `initial` request.
+        loop.run(first: (path ?? host.routeTree?.initial).map { "go " + $0 })
     }
 }

@@ -39,6 +39,10 @@ struct Serve: ParsableCommand {
             writeError("luna: error: " + Failure(error).relocated(script: script).message)
             writeError("(no tree yet: fix the script and save, the page picks it up)")
         }
+        // The script's `initial` request, so the page opens on a screen.
+        do { try session.startAtInitial(from: .watcher) } catch {
+            writeError("luna: error: initial request: " + error.message)
+        }
         let inspector = try startInspector(session: session, script: script, host: host, port: port)
         emit("luna inspector: \(inspector.url)")
         if open { openInBrowser(inspector.url) }

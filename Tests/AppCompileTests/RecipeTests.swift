@@ -235,7 +235,8 @@ private func tabsTree() throws -> RouteTree {
         link.onEvent = { if case .disconnected(let why) = $0 { said = why } }
         link.start()
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        // Generous: under the whole suite, other `@MainActor` tests hold the main actor for seconds.
+        let deadline = clock.now + .seconds(120)
         while said == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(said?.contains("127.0.0.1:9") == true, "\(said ?? "nothing")")
         #expect(link.presentables.isEmpty && !link.isConnected)

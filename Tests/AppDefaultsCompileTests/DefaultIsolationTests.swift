@@ -57,7 +57,8 @@ final class AppPresenter: Presenter {
         link.onEvent = { if case .disconnected = $0 { disconnected = true } }
         link.start()
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        // Generous: under the whole suite, other `@MainActor` tests hold the main actor for seconds.
+        let deadline = clock.now + .seconds(120)
         while !disconnected, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(disconnected)
         link.stop()

@@ -105,3 +105,22 @@ import Testing
         #expect(seen.value == ["books/:id", "books"])
     }
 }
+
+/// `luna serve` and `luna.open` start where the script says (`initial`).
+@Suite struct InitialStartTests {
+    @Test func aSessionStartsAtTheInitialRequestOnceAndOnlyWhenNothingIsShown() throws {
+        let shop = LiveSession(host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua"))
+        let view = try shop.startAtInitial()
+        #expect(view?.change?.outcome.route == "home")
+        #expect(shop.withHost { $0.state.request?.original } == "home")
+        #expect(shop.history.count == 1)
+        // Something is shown now: nothing more happens.
+        try shop.dispatch("cart")
+        #expect(try shop.startAtInitial() == nil)
+        #expect(shop.withHost { $0.state.request?.original } == "cart")
+        // A script that declares no initial request.
+        let books = LiveSession(host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua"))
+        #expect(try books.startAtInitial() == nil)
+        #expect(books.withHost { $0.state.presented } == nil)
+    }
+}

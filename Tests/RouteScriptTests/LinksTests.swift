@@ -204,3 +204,38 @@ import Testing
         #expect(Lint(tree: try #require(try Self.shop().routeTree)).findings().isEmpty)
     }
 }
+
+/// `initial = "…"` on the root: where the app starts.
+@Suite struct InitialRequestTests {
+    @Test func theRootDeclaresWhereTheAppStartsAndTheExportKeepsIt() throws {
+        let tree = try #require(try LinksTests.shop().routeTree)
+        #expect(tree.initial == "home")
+        let loaded = try RouteTree(json: tree.exportJSON(), hooks: ExportJSONTests.hooks(from: tree))
+        #expect(loaded.initial == "home")
+        #expect(try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua").routeTree?.initial == nil)
+    }
+
+    static let refused: [(String, String)] = [
+        (#"return stack { initial = "nowhere", endpoint { "a" } }"#, "initial 'nowhere' matches no route"),
+        (
+            #"return stack { endpoint { "a", initial = "a" } }"#,
+            "'initial' (where the app starts) is declared on the root node"
+        ),
+        (#"return stack { initial = "a/%zz", endpoint { "a/:x" } }"#, "initial 'a/%zz': bad percent-encoding"),
+        (#"return stack { initial = 3, endpoint { "a" } }"#, "field 'initial' must be a string"),
+    ]
+
+    @Test(arguments: 0..<refused.count)
+    func anInitialThatCannotStartIsALoadError(index: Int) {
+        let (source, message) = Self.refused[index]
+        do {
+            try RouteScriptHost().load(source: source, name: "initial.lua")
+            Issue.record("loaded: \(source)")
+        } catch let error as RouteScriptError {
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.location?.line == 1, "\(String(describing: error.location))")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}
