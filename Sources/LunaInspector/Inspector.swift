@@ -35,8 +35,11 @@ package final class Inspector: @unchecked Sendable {
         package var host = "127.0.0.1"
         /// 0 picks a free port.
         package var port = 0
-        /// The token; a random one when nil.
+        /// The token; a random one when nil (kept in `tokenFile` when that is set).
         package var token: String?
+        /// Where the token of a server on a fixed port is kept across restarts (owner-only), so
+        /// open pages reconnect to a restarted server; nil: a new token every start.
+        package var tokenFile: String?
         /// The largest WebSocket message accepted.
         package var maxMessageBytes = 64 * 1024
         /// Bytes queued to one page before it counts as too slow and is disconnected (it
@@ -85,7 +88,9 @@ package final class Inspector: @unchecked Sendable {
         self.session = session
         self.configuration = configuration
         self.scriptName = scriptName
-        self.token = configuration.token ?? Self.randomToken()
+        self.token =
+            configuration.token ?? configuration.tokenFile.map { TokenFile.token(at: $0, fresh: Self.randomToken) }
+            ?? Self.randomToken()
         self.connectionLimit = Self.connectionLimit(configuration.maxConnections)
     }
 

@@ -58,6 +58,8 @@ func startInspector(session: LiveSession, script: String, host: String, port: In
     var configuration = Inspector.Configuration()
     configuration.host = host
     configuration.port = port
+    // On a fixed port the token outlives the server: open pages reconnect after a restart.
+    if port != 0 { configuration.tokenFile = TokenFile.path(host: host, port: port) }
     let inspector = Inspector(session: session, scriptName: ScriptPaths.display(script), configuration: configuration)
     do { try inspector.start() } catch {
         writeError("luna: error: cannot serve on \(host):\(port): \(error)")
