@@ -1,4 +1,5 @@
 import Foundation
+import LunaInspector
 import LunaLive
 import RouteCore
 import RouteScript
@@ -168,5 +169,46 @@ struct BrowserTests {
             try await browser.wait("the book on the pad", Self.visible("screen-books/:id"))
             try await Self.keep(browser, "inspector-pad.png")
         }
+    }
+
+    /// The URL is the state: a link with `?path=` opens that screen, the address follows every
+    /// change, and the browser's Back and Forward travel in the session's history.
+    @Test func theAddressBarIsTheStateAndBackAndForwardTravel() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url + "&path=books/42%3Ftitle%3DDune")
+            try await browser.wait("the linked book", Self.visible("screen-books/:id"))
+            #expect(served.session.withHost { $0.state.request?.original } == "books/42?title=Dune")
+            try await browser.wait(
+                "the address of the book",
+                "new URLSearchParams(location.search).get('path') === 'books/42?title=Dune'")
+
+            // A change made elsewhere (the REPL) moves the address too, as a new page.
+            let before = try await browser.script("return history.length;") as? Int ?? 0
+            try served.session.dispatch("today")
+            try await browser.wait(
+                "the address of today", "new URLSearchParams(location.search).get('path') === 'today'")
+            #expect(try await browser.script("return history.length;") as? Int == before + 1)
+
+            // Back: the session travels to the book; Forward: back to today.
+            try await browser.script("history.back();")
+            try await browser.wait("the book again", Self.visible("screen-books/:id"))
+            #expect(served.session.withHost { $0.state.request?.original } == "books/42?title=Dune")
+            try await browser.wait(
+                "the address after Back", "new URLSearchParams(location.search).get('path') === 'books/42?title=Dune'")
+            try await browser.script("history.forward();")
+            try await browser.wait("today again", Self.visible("screen-today"))
+            #expect(served.session.withHost { $0.state.request?.original } == "today")
+            // The token stays in the address: the link can be shared with whoever holds it.
+            #expect(
+                try await browser.script("return new URLSearchParams(location.search).get('token');") as? String
+                    == served.token)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
     }
 }

@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 const state = {
   socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {},
   history: [], retry: 250, toastTimer: null,
+  // `?path=…` of the URL the page was opened with (dispatched once); undefined once used.
+  openedPath: new URLSearchParams(location.search).get("path"), travelling: false,
 };
 
 // MARK: Connection
@@ -83,7 +85,46 @@ function apply(snapshot) {
   warnings.hidden = lines.length === 0;
   warnings.textContent = lines.map((line) => `warning: ${line}`).join("\n");
   render();
+  followAddress(snapshot);
 }
+
+// MARK: The address bar
+// The page's URL carries the request shown (`?path=…`): opening such a link shows that
+// screen, and the browser's Back and Forward travel in the session's history (each change is
+// an entry of the browser's history, named by its session entry).
+
+function followAddress(snapshot) {
+  const shown = snapshot.state ? snapshot.state.request : null;
+  if (state.openedPath !== undefined) {
+    // The first snapshot: a link's path is dispatched once, unless it is already shown.
+    const path = state.openedPath;
+    state.openedPath = undefined;
+    if (path && path !== shown) {
+      run("dispatch", { request: path }, path);
+      return;
+    }
+  }
+  const url = new URL(location.href);
+  if (shown) url.searchParams.set("path", shown); else url.searchParams.delete("path");
+  const entry = snapshot.current === undefined ? null : snapshot.current;
+  const held = history.state && "entry" in history.state ? history.state.entry : undefined;
+  if (held === entry && url.href === location.href) return;
+  // A new entry (a change made here or anywhere) is a new page in the browser's history; a
+  // travel the browser asked for (Back, Forward) only names the page it went to.
+  if (held === undefined || state.travelling || held === entry) {
+    history.replaceState({ entry }, "", url);
+  } else {
+    history.pushState({ entry }, "", url);
+  }
+  state.travelling = false;
+}
+
+window.addEventListener("popstate", (event) => {
+  const entry = event.state ? event.state.entry : null;
+  if (entry === null || entry === undefined || !state.snapshot || entry === state.snapshot.current) return;
+  state.travelling = true;
+  run("travel", { index: entry }, `goto ${entry}`);
+});
 
 // MARK: Rendering
 
