@@ -211,4 +211,58 @@ struct BrowserTests {
         }
         await browser.quit()
     }
+
+    /// The seen layout bugs: the title stays centred on a root screen (the hidden back button
+    /// keeps its column), the History list shows the entry on screen, the scrollbar's room is
+    /// kept, and the catch-all's row asks for a path instead of dispatching the empty request.
+    @Test func theLayoutKeepsItsPlaceAndTheCatchAllRowAsksForAPath() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        try served.session.dispatch("books")
+        for index in 0..<40 { try served.session.dispatch("books/\(index)") }
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the book", Self.visible("screen-books/:id"))
+            // Travel to the root screen of the stack: no back button, the title centred.
+            try served.session.travel(to: 0)
+            try await browser.wait("the books root", Self.visible("screen-books"))
+            let centred =
+                try await browser.script(
+                    """
+                    const back = document.querySelector('[data-testid="back-stack:books"]');
+                    const bar = back.parentElement.getBoundingClientRect();
+                    const title = back.parentElement.querySelector('.title').getBoundingClientRect();
+                    return [back.classList.contains('gone'), Math.abs((title.left + title.right) / 2 - (bar.left + bar.right) / 2)];
+                    """) as? [Any]
+            #expect(centred?.first as? Bool == true)
+            #expect((centred?.last as? Double ?? 99) < 2, "the title is off centre by \(centred?.last ?? "?") px")
+            // The History list shows its current entry (the first, scrolled back to the top).
+            try served.session.travel(to: 40)
+            try await browser.wait("the last book", Self.visible("screen-books/:id"))
+            try served.session.travel(to: 1)
+            try await browser.wait(
+                "the first entries in view",
+                """
+                (() => { const list = document.getElementById('history'); const item = list.querySelector('li.current');
+                  return !!item && item.offsetTop >= list.scrollTop && item.offsetTop + item.offsetHeight <= list.scrollTop + list.clientHeight; })()
+                """)
+            try served.session.travel(to: 40)
+            try await browser.wait(
+                "the last entry in view",
+                """
+                (() => { const list = document.getElementById('history'); const item = list.querySelector('li.current');
+                  return !!item && list.scrollTop > 0 && item.offsetTop + item.offsetHeight <= list.scrollTop + list.clientHeight + 1; })()
+                """)
+            #expect(
+                try await browser.script("return getComputedStyle(document.documentElement).scrollbarGutter;")
+                    as? String
+                    == "stable")
+            // The catch-all's row: a form for the path, then that path.
+            try await browser.click("route-not-found")
+            try await browser.wait("the path form", Self.visible("param-rest"))
+            #expect(served.session.withHost { $0.state.request?.original } == "books/39")
+            try await browser.type("param-rest", "no/such/page\u{E007}")
+            try await browser.wait("the not-found screen", Self.visible("screen-not-found"))
+            #expect(served.session.withHost { $0.state.request?.original } == "no/such/page")
+        }
+    }
 }

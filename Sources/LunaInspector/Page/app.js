@@ -212,7 +212,9 @@ function stack(presentable, context) {
 function navbar(top, canGoBack, owner) {
   const back = element("button", { type: "button", className: "back" }, "‹ Back");
   back.dataset.testid = `back-${owner.id}`;
-  back.hidden = !canGoBack;
+  // Kept in its grid column (invisible, not removed): the title stays centred on root screens.
+  back.classList.toggle("gone", !canGoBack);
+  back.disabled = !canGoBack;
   back.onclick = () => run("back", {}, "back");
   return element("div", { className: "navbar" }, back, element("div", { className: "title" }, top ? top.title : owner.title), element("span"));
 }
@@ -284,6 +286,9 @@ function goToRoute(route, from) {
     showResult(`${route.pattern} cannot be filled in; type a path that matches it`, true);
     return;
   }
+  // A catch-all without a name (`...`, `files/...`) takes any rest: ask for it, never dispatch
+  // the bare prefix (for `...` that is the empty request, the root).
+  if (/(^|\/)\.\.\.$/.test(route.pattern)) return askForRest(route);
   const inherited = (from && from.params) || {};
   const missing = route.params.filter((name) => inherited[name] === undefined);
   if (!missing.length) {
@@ -310,6 +315,26 @@ function goToRoute(route, from) {
   };
   const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
   if (first) first.focus();
+}
+
+/** The form for a catch-all route's rest of the path; dispatches prefix + rest. */
+function askForRest(route) {
+  const prefix = route.pattern.slice(0, -3);
+  const form = $("params");
+  const input = element("input", { name: "rest", placeholder: "any/path", size: 16 });
+  input.dataset.testid = "param-rest";
+  form.replaceChildren(element("strong", {}, route.pattern), element("label", {}, ` ${prefix}`, input),
+    element("button", { type: "submit" }, "Go"));
+  form.hidden = false;
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const rest = input.value.trim().replace(/^\/+/, "");
+    if (!rest) return showResult("type the rest of the path", true);
+    form.hidden = true;
+    const request = prefix + rest;
+    run("dispatch", { request }, request);
+  };
+  input.focus();
 }
 
 // MARK: Panels
@@ -405,6 +430,14 @@ function renderHistory() {
   }
   $("undo").disabled = !state.snapshot.canUndo;
   $("redo").disabled = !state.snapshot.canRedo;
+  // The entry on screen is scrolled into the list's view (the list only, not the page).
+  const current = list.querySelector("li.current");
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - (list.clientHeight - current.offsetHeight) / 2);
+    }
+  }
 }
 
 function showPlan(plan, origin, event) {
