@@ -265,4 +265,39 @@ struct BrowserTests {
             #expect(served.session.withHost { $0.state.request?.original } == "no/such/page")
         }
     }
+
+    /// The selected tab tapped again pops its stack to the root (as iOS does), Esc closes the
+    /// top sheet, and the page follows the system's dark mode.
+    @Test func tabRetapEscapeAndDarkMode() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        try served.session.dispatch("books/42")
+        let browser = try await WebDriver(arguments: ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"])
+        do {
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the book", Self.visible("screen-books/:id"))
+            try await browser.click("tab-stack:books")
+            try await browser.wait("the stack's root", Self.visible("screen-books"))
+            #expect(served.session.withHost { $0.state.request?.original } == "books")
+
+            try served.session.dispatch("today/story/news/7")
+            try await browser.wait("the story sheet", Self.visible("sheet-today/story/:type/:id"))
+            try await browser.script(
+                "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));")
+            try await browser.wait("the sheet closed", "!document.querySelector('.sheet')")
+            #expect(served.session.withHost { $0.state.request?.original } == "today")
+
+            #expect(
+                try await browser.script("return matchMedia('(prefers-color-scheme: dark)').matches;") as? Bool == true)
+            let surface =
+                try await browser.script(
+                    "return getComputedStyle(document.querySelector('.panel')).backgroundColor;") as? String
+            #expect(surface == "rgb(28, 28, 30)", "the panels in dark mode: \(surface ?? "?")")
+            try await Self.keep(browser, "inspector-dark.png")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }

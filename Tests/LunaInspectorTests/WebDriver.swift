@@ -18,7 +18,7 @@ final class WebDriver: @unchecked Sendable {
     private let port: Int
     private var session = ""
 
-    init(width: Int = 1400, height: Int = 900) async throws {
+    init(width: Int = 1400, height: Int = 900, arguments: [String] = []) async throws {
         port = Self.freePort()
         driver.executableURL = URL(fileURLWithPath: Self.driverPath)
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
@@ -44,7 +44,7 @@ final class WebDriver: @unchecked Sendable {
                         "args": [
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                             "--window-size=\(width),\(height)", "--force-device-scale-factor=1",
-                        ],
+                        ] + arguments,
                     ],
                 ]
             ]

@@ -173,7 +173,7 @@ function junction(presentable, context) {
     const tab = element("button", { type: "button", className: "tab" + (index === presentable.selected ? " selected" : "") },
       titleOf(option), badge);
     tab.dataset.testid = `tab-${option.id}`;
-    tab.onclick = () => tapTab(option);
+    tab.onclick = () => tapTab(option, index === presentable.selected);
     bar.append(tab);
   });
   const content = element("div", { className: "content" }, selected ? node(selected, context) : null);
@@ -267,8 +267,13 @@ function requestOf(presentable) {
   return requests[presentable.id] === undefined ? null : requests[presentable.id];
 }
 
-/** A tab tap: the option's current top request with keepStack (or its first route). */
-function tapTab(option) {
+/** A tab tap: the option's current top request with keepStack (or its first route); the
+ * selected tab tapped again pops its stack to the root, as iOS does. */
+function tapTab(option, selected) {
+  if (selected && option.kind === "stack" && option.children.length > 1) {
+    const root = requestOf(option.children[0]);
+    if (root !== null) return run("dispatch", { request: root }, root);
+  }
   let request = null;
   if (option.kind === "screen") request = requestOf(option);
   else if (option.kind === "stack" && option.children.length) request = requestOf(option.children[option.children.length - 1]);
@@ -496,6 +501,12 @@ for (const button of document.querySelectorAll(".device-switch")) {
   button.onclick = () => run("device", { device: button.dataset.device }, `device ${button.dataset.device}`);
 }
 $("reload").onclick = () => run("reload", {}, "reload");
+// Esc closes the top sheet (as its × does), unless a field is being typed in.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || event.target.closest("input, textarea, select")) return;
+  const closes = document.querySelectorAll(".sheet .close");
+  if (closes.length) closes[closes.length - 1].click();
+});
 $("undo").onclick = () => run("undo", {}, "undo");
 $("redo").onclick = () => run("redo", {}, "redo");
 $("flag-form").onsubmit = (event) => {
