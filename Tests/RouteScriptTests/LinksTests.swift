@@ -84,8 +84,13 @@ import Testing
     @Test(arguments: 0..<badDeclarations.count)
     func aBadDeclarationFailsTheLoadWithItsLine(index: Int) {
         let (source, message) = Self.badDeclarations[index]
+        Self.expectLoadError(source, message)
+    }
+
+    /// Loading the one-line `source` fails with `message`, located on line 1.
+    static func expectLoadError(_ source: String, _ message: String) {
         do {
-            try RouteScriptHost().load(source: source, name: "links.lua")
+            try RouteScriptHost().load(source: source, name: "script.lua")
             Issue.record("loaded: \(source)")
         } catch let error as RouteScriptError {
             #expect(error.message.contains(message), "\(error.message)")
@@ -228,14 +233,6 @@ import Testing
     @Test(arguments: 0..<refused.count)
     func anInitialThatCannotStartIsALoadError(index: Int) {
         let (source, message) = Self.refused[index]
-        do {
-            try RouteScriptHost().load(source: source, name: "initial.lua")
-            Issue.record("loaded: \(source)")
-        } catch let error as RouteScriptError {
-            #expect(error.message.contains(message), "\(error.message)")
-            #expect(error.location?.line == 1, "\(String(describing: error.location))")
-        } catch {
-            Issue.record("\(error)")
-        }
+        LinksTests.expectLoadError(source, message)
     }
 }
