@@ -54,7 +54,7 @@
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
----@field initial string? On the root only: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps).
+---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
 
 ---@class luna.ContainerSpec
 ---@field [integer] luna.Node
@@ -66,7 +66,7 @@
 ---@field redirect fun(ctx: luna.Context): string? For every endpoint below: a returned path is dispatched instead.
 ---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
----@field initial string? On the root only: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps).
+---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
 
 ---@class luna.Links A universal link on another host, or a URL of another scheme, is an `invalidRequest`.
 ---@field schemes string[]? Custom URL schemes (`myapp`).

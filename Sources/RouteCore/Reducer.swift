@@ -260,14 +260,35 @@ public struct Reducer {
         }
     }
 
-    /// What a junction option shows before it was ever selected.
+    /// What a junction option shows before it was ever selected: its initial location (`initial`
+    /// on the tab: that screen, activated, and the screens below it in the tab), or nothing
+    /// activated.
     func unvisited(_ index: Int) -> Presented {
+        if let initial = tree.tabInitials[index], let shown = presentation(of: initial, from: index) {
+            return shown
+        }
         let node = tree.nodes[index]
         switch node.kind {
         case .endpoint: return .screen(node: node.nodeID, activation: nil, modal: nil)
         case .stack: return .stack(node: node.nodeID, items: [])
         case .junction: return .junction(node: node.nodeID, selected: 0, options: node.children.map(unvisited))
         case .switcher: return .switcher(node: node.nodeID, section: 0, content: unvisited(node.children[0]))
+        }
+    }
+}
+
+extension Reducer {
+    /// The presentation of `resolution` from node `top` (an ancestor of its endpoint) down.
+    func presentation(of resolution: Resolution, from top: Int) -> Presented? {
+        let endpoint = tree[resolution.route].node
+        let depth = tree.depth(of: endpoint)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
+            tree.fillChain(to: endpoint, into: chain)
+            guard let start = chain.firstIndex(of: top) else { return nil }
+            var context = BuildContext(
+                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: false, keptOption: nil
+            )
+            return context.build(depth: start, old: nil)
         }
     }
 }

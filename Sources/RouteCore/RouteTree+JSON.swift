@@ -80,6 +80,9 @@ extension RouteTree {
                     fields.append(field("redirect", JSONWriter.quoted(node.id + "#redirect")))
                 }
             }
+            if let initial = tabInitials[node.index] {
+                fields.append(field("initial", JSONWriter.quoted(initial.request.original)))
+            }
             if let presenter = presenters[node.index] ?? node.presenter {
                 fields.append(field("presenter", JSONWriter.quoted(presenter)))
             }
@@ -218,6 +221,7 @@ private struct ExportReader {
     static let topFields = ["luna", "source", "hooks", "links", "initial", "root"]
     static let containerFields = [
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
+        "initial",
     ]
     static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link"]
 
@@ -250,6 +254,7 @@ private struct ExportReader {
             kind: kind, id: try string(value, "id", at: path), title: try string(value, "title", at: path),
             location: try string(value, "location", at: path).flatMap { SourceLocation(leadingIn: $0 + ":") })
         spec.presenter = try string(value, "presenter", at: path)
+        spec.initial = try string(value, "initial", at: path)
         let enabled = try string(value, "enabled", at: path).map { name in
             if hooks.enabled[name] == nil { missing.append(name) }
             return name

@@ -164,6 +164,9 @@ public final class RouteTree: Sendable {
     public let links: LinkDomains?
     /// The request the app starts on (the root's `initial`), checked to match a route.
     public let initial: String?
+    /// Each tab's initial location (`initial` on a junction's option): what the tab shows before
+    /// it is ever visited, by the option's node index.
+    public let tabInitials: [Int: Resolution]
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
     /// Routes by name.
@@ -199,6 +202,30 @@ public final class RouteTree: Sendable {
         self.routeNames = builder.routeNames.mapValues(RouteID.init)
         self.links = root.links
         self.initial = root.initial
+        var tabInitials: [Int: Resolution] = [:]
+        for (option, text, location) in builder.optionInitials {
+            let request: Request
+            let matched: Match?
+            do {
+                request = try Request(parsing: text)
+                matched = try matcher.match(request)
+            } catch {
+                throw RouteDefinitionError("initial '\(text)': \(error.message)", location: location)
+            }
+            guard let matched else {
+                throw RouteDefinitionError("initial '\(text)' matches no route", location: location)
+            }
+            var ancestor: Int? = endpoints[matched.route].node
+            while let current = ancestor, current != option { ancestor = nodes[current].parent }
+            guard ancestor == option else {
+                throw RouteDefinitionError(
+                    "initial '\(text)' of tab '\(nodes[option].id)' opens a screen outside that tab", location: location
+                )
+            }
+            tabInitials[option] = Resolution(
+                request: request, route: RouteID(matched.route), params: matched.parameters(in: matcher))
+        }
+        self.tabInitials = tabInitials
         if let initial {
             // Checked by the matcher alone: guards run when it is dispatched.
             let matched: Match?
@@ -305,6 +332,8 @@ struct TreeBuilder {
     var endpoints: [RouteTree.Endpoint] = []
     var routeNames: [String: Int] = [:]
     var patterns: [Int: Pattern] = [:]  // by node index
+    /// Tabs' initial locations (`initial` on a junction's option), by node index.
+    var optionInitials: [(node: Int, request: String, location: SourceLocation?)] = []
 
     private func failure(_ spec: NodeSpec, _ message: String) -> RouteDefinitionError {
         let prefix = spec.location.map { "\($0): " } ?? ""
@@ -320,8 +349,13 @@ struct TreeBuilder {
         if spec.links != nil, relation != .root {
             throw failure(spec, "'links' (the app's link hosts and schemes) is declared on the root node")
         }
-        if spec.initial != nil, relation != .root {
-            throw failure(spec, "'initial' (where the app starts) is declared on the root node")
+        if let initial = spec.initial, relation != .root {
+            // A tab's initial location: only a junction's option has one.
+            guard let parent, nodes[parent].kind == .junction else {
+                throw failure(
+                    spec, "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
+            }
+            optionInitials.append((index, initial, spec.location))
         }
         let own =
             spec.kind == .endpoint

@@ -159,7 +159,7 @@ import Testing
         // Unknown fields are errors: a misspelled "where" would silently drop a validator.
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
-            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, pattern, regex, name, where, link)"
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, pattern, regex, name, where, link)"
         ),
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"pattern\": \"a\"}}",

@@ -220,11 +220,47 @@ import Testing
         #expect(try RouteScriptHost(contentsOf: repositoryRoot + "/examples/books.lua").routeTree?.initial == nil)
     }
 
+    static let tabs = """
+        return junction { title = "Main",
+          stack { title = "Home", endpoint { "home", title = "Home" } },
+          stack { title = "Books", initial = "books/featured?sort=new",
+            endpoint { "books", title = "Books",
+              children = { endpoint { "./featured", title = "Featured" }, endpoint { "./:id", title = "Book" } } },
+          },
+        }
+        """
+
+    /// go_router's `initialLocation`: a tab never visited shows its initial screen, activated,
+    /// over the screens below it; visiting it replaces that as usual; the export keeps it.
+    @Test func aTabNeverVisitedShowsItsInitialLocation() throws {
+        let host = RouteScriptHost()
+        try host.load(source: Self.tabs, name: "tabs.lua")
+        try host.dispatch("home")
+        let books = try #require(host.presentable("stack:books"))
+        #expect(books.children.map(\.id) == ["books", "books/featured"])
+        #expect(host.presentable("books/featured")?.activation?.query == ["sort": "new"])
+        // A tap on the tab (what is on top of it, keeping its stack) shows it.
+        let tap = try host.dispatch("books/featured?sort=new", keepStack: true)
+        #expect(tap.route == "books/featured")
+        #expect(!tap.plan.operations.contains { $0.name == "create" })
+        try host.dispatch("books/7")
+        try host.dispatch("home")
+        #expect(host.presentable("stack:books")?.children.map(\.id) == ["books", "books/:id"], "visited: as left")
+        let tree = try #require(host.routeTree)
+        let loaded = try RouteTree(json: tree.exportJSON())
+        #expect(loaded.tabInitials.mapValues(\.request.original) == tree.tabInitials.mapValues(\.request.original))
+        #expect(tree.tabInitials.count == 1)
+    }
+
     static let refused: [(String, String)] = [
         (#"return stack { initial = "nowhere", endpoint { "a" } }"#, "initial 'nowhere' matches no route"),
         (
+            #"return junction { stack { endpoint { "a" } }, stack { initial = "a", endpoint { "b" } } }"#,
+            "initial 'a' of tab 'stack:b' opens a screen outside that tab"
+        ),
+        (
             #"return stack { endpoint { "a", initial = "a" } }"#,
-            "'initial' (where the app starts) is declared on the root node"
+            "'initial' is declared on the root (where the app starts) or on a tab"
         ),
         (#"return stack { initial = "a/%zz", endpoint { "a/:x" } }"#, "initial 'a/%zz': bad percent-encoding"),
         (#"return stack { initial = 3, endpoint { "a" } }"#, "field 'initial' must be a string"),
