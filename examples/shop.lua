@@ -17,6 +17,8 @@ return switcher {
 
     stack { title = "Home",
       endpoint { "home", title = "Home",
+        -- Sample content: rows the prototype shows (each a request to dispatch).
+        rows = { { "Dune", go = "product/42?title=Dune" }, { "Emma", go = "product/7?title=Emma" } },
         children = {
           endpoint { "product/:id", title = "Product", name = "product", where = { id = "[0-9]+" } },
         },

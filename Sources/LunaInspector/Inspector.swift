@@ -80,7 +80,7 @@ package final class Inspector: @unchecked Sendable {
     let latest = Locked<String?>(nil)
     /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
     /// which runs under the session's lock.
-    private var lastRoutes: (rows: [RouteRow], entries: [String: String])?
+    private var lastRoutes: (rows: [RouteRow], entries: [String: String], screenRows: String)?
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -283,12 +283,15 @@ package final class Inspector: @unchecked Sendable {
         }
         // Routes go to the pages only when a reload changed them (a page keeps the last ones);
         // compared as values, so an unchanged table of 10,000 rows is not encoded to be compared.
-        let table = (rows: routes, entries: snapshot.entries ?? [:])
-        if let last = lastRoutes, last.rows == table.rows, last.entries == table.entries {
+        let table = (rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "")
+        if let last = lastRoutes, last.rows == table.rows, last.entries == table.entries,
+            last.screenRows == table.screenRows
+        {
             // Pages connecting later still get the whole snapshot.
             latest.withLock { $0 = snapshot.json(script: scriptName) }
             snapshot.routes = nil
             snapshot.entries = nil
+            snapshot.screenRows = nil
             snapshot.history = nil
             return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
         }

@@ -278,6 +278,7 @@ final class SessionState {
             historyDropped: dropped, reloadError: reloadError, reloadWarnings: reloadWarnings, canUndo: canUndo,
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(RouteRow.table) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
+            screenRows: routes ? SnapshotView.screenRows(host) : nil,
             requests: SnapshotView.requests(host.tree, tree: tree))
     }
 

@@ -439,6 +439,9 @@ package struct SnapshotView: Sendable {
     package var history: [HistoryEntry]?
     package var routes: [RouteRow]?
     package var entries: [String: String]?
+    /// With the routes: the rows screens declare (`rows = {…}`), as JSON
+    /// (`{"home":[{"label":"Dune","go":"product/42"}]}`).
+    package var screenRows: String?
     /// The request that shows each screen on screen, by node id.
     package var requests: [String: String]
 
@@ -458,7 +461,19 @@ package struct SnapshotView: Sendable {
         if let history { fields["history"] = JSONWriter.array(history.suffix(Self.historyPage).map(\.json)) }
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
+        if let screenRows { fields["rows"] = screenRows }
         return JSONWriter.object(fields)
+    }
+
+    /// The rows each screen declares, as the snapshot's JSON.
+    static func screenRows(_ host: RouteScriptHost) -> String {
+        JSONWriter.object(
+            host.declaredRows.mapValues { rows in
+                JSONWriter.array(
+                    rows.map {
+                        JSONWriter.object(["label": JSONWriter.quoted($0.label), "go": JSONWriter.quoted($0.go)])
+                    })
+            })
     }
 
     /// The request that shows each screen in `presentable`'s tree, by node id.

@@ -154,6 +154,31 @@ struct Builders {
         case .boolean:
             guard case .boolean(let flag) = value else { throw typeError() }
             node.linkable = flag
+        case .rows:
+            guard case .table = value else { throw typeError() }
+            let count = try vm.rawLength(value)
+            if try vm.entries(value).count != count {
+                throw failure(builder, "field 'rows' must be a list of rows (it has other keys or holes)")
+            }
+            for index in 1...max(count, 1) where index <= count {
+                let row = try vm.rawGet(value, index: index)
+                guard case .table = row, case .string(let label) = try vm.rawGet(row, index: 1) else {
+                    throw failure(builder, "rows[\(index)] must be { \"Label\", go = \"request\" }")
+                }
+                var go: String?
+                for (key, field) in try vm.entries(row) {
+                    switch (key, field) {
+                    case (.integer(1), _): continue
+                    case (.string("go"), .string(let request)): go = request
+                    default:
+                        throw failure(
+                            builder, "rows[\(index)] has '\(key.stringValue ?? key.typeName)' (a row is a label and go)"
+                        )
+                    }
+                }
+                guard let go else { throw failure(builder, "rows[\(index)] needs go = \"request\"") }
+                node.rows.append((label, go))
+            }
         case .links:
             guard case .table = value else { throw typeError() }
             var links: (schemes: [String], hosts: [String]) = ([], [])

@@ -8,6 +8,7 @@ enum DSLSchema {
         case validators = "table of validators"
         case attributes = "table of attributes"
         case links = "table { schemes = {…}, hosts = {…} }"
+        case rows = "list of rows { \"Label\", go = \"request\" }"
         case boolean
     }
 
@@ -20,6 +21,7 @@ enum DSLSchema {
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
         "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
+        "rows": .rows,
     ]
 
     static let containerFields: [String: FieldType] = [

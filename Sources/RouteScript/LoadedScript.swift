@@ -14,6 +14,8 @@ final class LoadedScript {
     let headlessHostPresenters: [String]
     /// Attributes declared on nodes (`attributes = {…}`), by node index.
     let declaredAttributes: [Int: [(String, AttributeValue)]]
+    /// Rows declared on screens (`rows = {…}`), by node index.
+    let declaredRows: [Int: [(label: String, go: String)]]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -103,6 +105,7 @@ final class LoadedScript {
         for (index, choice) in converter.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
         self.declaredAttributes = Dictionary(converter.attributes, uniquingKeysWith: { $1 })
+        self.declaredRows = Dictionary(converter.rows, uniquingKeysWith: { $1 })
     }
 
     /// A call of an unknown global that looks like a misspelt builder gets a suggestion:

@@ -112,6 +112,17 @@ public final class RouteScriptHost {
         return twin
     }
 
+    /// The rows each screen declares (`rows = { { "Dune", go = "books/42" } }`), by node id:
+    /// sample content a prototype shows, each row a request to dispatch.
+    package var declaredRows: [String: [(label: String, go: String)]] {
+        guard let script else { return [:] }
+        var result: [String: [(label: String, go: String)]] = [:]
+        for (index, rows) in script.declaredRows where index < script.tree.nodes.count {
+            result[script.tree.nodes[index].id] = rows
+        }
+        return result
+    }
+
     /// The headless presentable of a node, if it exists.
     package func presentable(_ id: String) -> HeadlessPresentable? { router?.store[id] }
 

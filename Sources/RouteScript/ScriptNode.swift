@@ -39,6 +39,8 @@ final class ScriptNode {
     var linkable = true
     /// `initial = "home"` (the root's): where the app starts.
     var initial: String?
+    /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
+    var rows: [(label: String, go: String)] = []
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind

@@ -15,6 +15,8 @@ struct SpecConverter {
     private(set) var choices: [(Int, PresenterChoice)] = []
     /// Declared attributes (`attributes = {…}`) by node index.
     private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
+    /// Declared rows (`rows = {…}`) by node index.
+    private(set) var rows: [(Int, [(label: String, go: String)])] = []
     private var counter = 0
 
     init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
@@ -37,6 +39,7 @@ struct SpecConverter {
         }
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
+        if !node.rows.isEmpty { rows.append((index, node.rows)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
         spec.initial = node.initial
         if let links = node.links {

@@ -300,4 +300,22 @@ struct BrowserTests {
         }
         await browser.quit()
     }
+
+    /// A screen's sample rows (`rows = { { "Dune", go = … } }`) are drawn on it; a tap
+    /// dispatches the row's request.
+    @Test func aScreensSampleRowsAreTappable() async throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        try served.session.dispatch("home")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the first row", Self.visible("sample-home-0"))
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"sample-home-1\"]').textContent;") as? String
+                    == "Emma")
+            try await browser.click("sample-home-1")
+            try await browser.wait("the product", Self.visible("screen-product/:id"))
+            #expect(served.session.withHost { $0.state.request?.original } == "product/7?title=Emma")
+        }
+    }
 }

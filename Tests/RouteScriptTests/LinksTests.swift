@@ -60,6 +60,9 @@ import Testing
     }
 
     static let badDeclarations: [(String, String)] = [
+        (#"return stack { endpoint { "a", rows = { "Dune" } } }"#, "rows[1] must be { \"Label\", go = \"request\" }"),
+        (#"return stack { endpoint { "a", rows = { { "Dune" } } } }"#, "rows[1] needs go = \"request\""),
+        (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", to = "b" } } } }"#, "rows[1] has 'to'"),
         (
             #"return stack { endpoint { "a", links = { hosts = { "x.com" } } } }"#,
             "'links' (the app's link hosts and schemes) is declared on the root node"

@@ -5,7 +5,7 @@
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
 const state = {
-  socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {},
+  socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {}, rows: {},
   history: [], retry: 250, toastTimer: null,
   // `?path=…` of the URL the page was opened with (dispatched once); undefined once used.
   openedPath: new URLSearchParams(location.search).get("path"), travelling: false,
@@ -74,6 +74,7 @@ function apply(snapshot) {
   state.snapshot = snapshot;
   if (snapshot.routes) state.routes = snapshot.routes;
   if (snapshot.entries) state.entries = snapshot.entries;
+  if (snapshot.rows) state.rows = snapshot.rows;
   if (snapshot.history) state.history = snapshot.history;
   $("script").textContent = snapshot.script;
   const banner = $("banner");
@@ -234,6 +235,13 @@ function screenView(presentable, context) {
   for (const [key, value] of Object.entries(presentable.attributes || {})) add(key, String(value));
   page.append(facts);
   const rows = element("ul", { className: "rows" });
+  // The script's sample rows first (`rows = { { "Dune", go = "…" } }`): each dispatches its request.
+  (state.rows[presentable.id] || []).forEach((row, index) => {
+    const button = element("button", { type: "button", className: "sample" }, row.label);
+    button.dataset.testid = `sample-${presentable.id}-${index}`;
+    button.onclick = () => run("dispatch", { request: row.go }, row.go);
+    rows.append(element("li", {}, button));
+  });
   for (const route of state.routes.filter((r) => r.owner === presentable.id)) {
     const button = element("button", { type: "button" }, route.title + (route.params.length ? ` (${route.params.map((p) => ":" + p).join(", ")})` : ""));
     button.dataset.testid = `row-${route.id}`;
