@@ -9,7 +9,9 @@ return switcher {
   initial = "home",
   links = { schemes = { "myshop" }, hosts = { "shop.example", "*.shop.example" } },
 
-  endpoint { "signin", title = "Sign in" },
+  endpoint { "signin", title = "Sign in",
+    actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } },
+  },
 
   junction { title = "Shop",
     -- Signed in unless the flag says otherwise (`flag signedIn=no` in the REPL).

@@ -53,6 +53,7 @@
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
+---@field actions { [1]: string, flag: table<string, string>?, go: string? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`.
 ---@field rows { [1]: string, go: string }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.

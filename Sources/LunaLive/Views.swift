@@ -439,8 +439,8 @@ package struct SnapshotView: Sendable {
     package var history: [HistoryEntry]?
     package var routes: [RouteRow]?
     package var entries: [String: String]?
-    /// With the routes: the rows screens declare (`rows = {…}`), as JSON
-    /// (`{"home":[{"label":"Dune","go":"product/42"}]}`).
+    /// With the routes: the rows and actions screens declare (`rows = {…}`, `actions = {…}`),
+    /// as JSON (``screenRows(_:)``).
     package var screenRows: String?
     /// The request that shows each screen on screen, by node id.
     package var requests: [String: String]
@@ -465,15 +465,19 @@ package struct SnapshotView: Sendable {
         return JSONWriter.object(fields)
     }
 
-    /// The rows each screen declares, as the snapshot's JSON.
+    /// The rows and actions each screen declares, as the snapshot's JSON
+    /// (`{"home":{"rows":[{"label","go"}],"actions":[{"label","flags","go"}]}}`).
     static func screenRows(_ host: RouteScriptHost) -> String {
-        JSONWriter.object(
-            host.declaredRows.mapValues { rows in
-                JSONWriter.array(
-                    rows.map {
-                        JSONWriter.object(["label": JSONWriter.quoted($0.label), "go": JSONWriter.quoted($0.go)])
-                    })
-            })
+        let rows = host.declaredRows.mapValues { rows in
+            JSONWriter.array(
+                rows.map { JSONWriter.object(["label": JSONWriter.quoted($0.label), "go": JSONWriter.quoted($0.go)]) })
+        }
+        let actions = host.declaredActionsJSON
+        var screens: [String: String] = [:]
+        for id in Set(rows.keys).union(actions.keys) {
+            screens[id] = JSONWriter.object(["rows": rows[id] ?? "[]", "actions": actions[id] ?? "[]"])
+        }
+        return JSONWriter.object(screens)
     }
 
     /// The request that shows each screen in `presentable`'s tree, by node id.

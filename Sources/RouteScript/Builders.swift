@@ -179,6 +179,39 @@ struct Builders {
                 guard let go else { throw failure(builder, "rows[\(index)] needs go = \"request\"") }
                 node.rows.append((label, go))
             }
+        case .actions:
+            guard case .table = value else { throw typeError() }
+            let count = try vm.rawLength(value)
+            if try vm.entries(value).count != count {
+                throw failure(builder, "field 'actions' must be a list of actions (it has other keys or holes)")
+            }
+            for index in 1...max(count, 1) where index <= count {
+                let item = try vm.rawGet(value, index: index)
+                let shape = "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\" }"
+                guard case .table = item, case .string(let label) = try vm.rawGet(item, index: 1) else {
+                    throw failure(builder, shape)
+                }
+                var action = ScreenAction(label: label, flags: [], go: nil)
+                for (key, field) in try vm.entries(item) {
+                    switch (key, field) {
+                    case (.integer(1), _): continue
+                    case (.string("go"), .string(let request)): action.go = request
+                    case (.string("flag"), .table):
+                        for (name, flagValue) in try vm.entries(field) {
+                            guard case .string(let flag) = name, case .string(let text) = flagValue else {
+                                throw failure(builder, "actions[\(index)].flag maps flag names to strings")
+                            }
+                            action.flags.append((flag, text))
+                        }
+                    default: throw failure(builder, shape)
+                    }
+                }
+                action.flags.sort { $0.name < $1.name }
+                guard action.go != nil || !action.flags.isEmpty else {
+                    throw failure(builder, "actions[\(index)] does nothing: give it flag = {…} or go = \"request\"")
+                }
+                node.actions.append(action)
+            }
         case .links:
             guard case .table = value else { throw typeError() }
             var links: (schemes: [String], hosts: [String]) = ([], [])

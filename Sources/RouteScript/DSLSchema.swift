@@ -9,6 +9,7 @@ enum DSLSchema {
         case attributes = "table of attributes"
         case links = "table { schemes = {…}, hosts = {…} }"
         case rows = "list of rows { \"Label\", go = \"request\" }"
+        case actions = "list of actions { \"Label\", flag = {…}, go = \"request\" }"
         case boolean
     }
 
@@ -21,7 +22,7 @@ enum DSLSchema {
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
         "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
-        "rows": .rows,
+        "rows": .rows, "actions": .actions,
     ]
 
     static let containerFields: [String: FieldType] = [

@@ -16,6 +16,8 @@ final class LoadedScript {
     let declaredAttributes: [Int: [(String, AttributeValue)]]
     /// Rows declared on screens (`rows = {…}`), by node index.
     let declaredRows: [Int: [(label: String, go: String)]]
+    /// Actions declared on screens (`actions = {…}`), by node index.
+    let declaredActions: [Int: [ScreenAction]]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -106,6 +108,7 @@ final class LoadedScript {
         self.presenters = presenters
         self.declaredAttributes = Dictionary(converter.attributes, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(converter.rows, uniquingKeysWith: { $1 })
+        self.declaredActions = Dictionary(converter.actions, uniquingKeysWith: { $1 })
     }
 
     /// A call of an unknown global that looks like a misspelt builder gets a suggestion:

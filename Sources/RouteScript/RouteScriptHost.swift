@@ -123,6 +123,26 @@ public final class RouteScriptHost {
         return result
     }
 
+    /// The actions each screen declares (`actions = { { "Sign in", flag = {…}, go = "home" } }`),
+    /// by node id, as JSON (`[{"label":…,"flags":{…},"go":…}]`).
+    package var declaredActionsJSON: [String: String] {
+        guard let script else { return [:] }
+        var result: [String: String] = [:]
+        for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
+            result[script.tree.nodes[index].id] = JSONWriter.array(
+                actions.map { action in
+                    JSONWriter.object([
+                        "label": JSONWriter.quoted(action.label),
+                        "flags": JSONWriter.object(
+                            Dictionary(
+                                action.flags.map { ($0.name, JSONWriter.quoted($0.value)) }, uniquingKeysWith: { $1 })),
+                        "go": action.go.map(JSONWriter.quoted) ?? "null",
+                    ])
+                })
+        }
+        return result
+    }
+
     /// The headless presentable of a node, if it exists.
     package func presentable(_ id: String) -> HeadlessPresentable? { router?.store[id] }
 

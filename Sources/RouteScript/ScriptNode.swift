@@ -41,6 +41,9 @@ final class ScriptNode {
     var initial: String?
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
     var rows: [(label: String, go: String)] = []
+    /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
+    /// buttons: set flags (an empty value clears one), then dispatch.
+    var actions: [ScreenAction] = []
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind
@@ -52,4 +55,11 @@ final class ScriptNode {
 extension SourceLocation {
     /// The position Lua reported, as a RouteCore location.
     init(_ location: LuaError.Location) { self.init(file: location.file, line: location.line) }
+}
+
+/// A prototype screen's button (`actions = {…}`): flags to set, then a request to dispatch.
+struct ScreenAction {
+    var label: String
+    var flags: [(name: String, value: String)]
+    var go: String?
 }

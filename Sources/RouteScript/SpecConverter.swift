@@ -17,6 +17,8 @@ struct SpecConverter {
     private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
     /// Declared rows (`rows = {…}`) by node index.
     private(set) var rows: [(Int, [(label: String, go: String)])] = []
+    /// Declared actions (`actions = {…}`) by node index.
+    private(set) var actions: [(Int, [ScreenAction])] = []
     private var counter = 0
 
     init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
@@ -40,6 +42,7 @@ struct SpecConverter {
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
+        if !node.actions.isEmpty { actions.append((index, node.actions)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
         spec.initial = node.initial
         if let links = node.links {

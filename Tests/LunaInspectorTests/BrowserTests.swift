@@ -302,7 +302,7 @@ struct BrowserTests {
     }
 
     /// A screen's sample rows (`rows = { { "Dune", go = … } }`) are drawn on it; a tap
-    /// dispatches the row's request.
+    /// dispatches the row's request; an action sets its flags, then goes.
     @Test func aScreensSampleRowsAreTappable() async throws {
         let served = try ServedScript(example: "shop.lua")
         defer { served.stop() }
@@ -316,6 +316,13 @@ struct BrowserTests {
             try await browser.click("sample-home-1")
             try await browser.wait("the product", Self.visible("screen-product/:id"))
             #expect(served.session.withHost { $0.state.request?.original } == "product/7?title=Emma")
+            // An action: signed out, the gate shows Sign in; its button sets the flag, then goes home.
+            try served.session.perform(.flag("signedIn", "no"))
+            try await browser.wait("the sign-in screen", Self.visible("action-signin-0"))
+            try await browser.click("action-signin-0")
+            try await browser.wait("home again", Self.visible("screen-home"))
+            #expect(served.session.withHost { $0.options.flags["signedIn"] } == "yes")
+            #expect(served.session.withHost { $0.state.request?.original } == "home")
         }
     }
 }

@@ -60,6 +60,12 @@ import Testing
     }
 
     static let badDeclarations: [(String, String)] = [
+        (#"return stack { endpoint { "a", actions = { { "Go" } } } }"#, "actions[1] does nothing"),
+        (
+            #"return stack { endpoint { "a", actions = { { "Go", flag = { x = 1 } } } } }"#,
+            "actions[1].flag maps flag names to strings"
+        ),
+        (#"return stack { endpoint { "a", actions = { "Go" } } }"#, "actions[1] must be { \"Label\""),
         (#"return stack { endpoint { "a", rows = { "Dune" } } }"#, "rows[1] must be { \"Label\", go = \"request\" }"),
         (#"return stack { endpoint { "a", rows = { { "Dune" } } } }"#, "rows[1] needs go = \"request\""),
         (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", to = "b" } } } }"#, "rows[1] has 'to'"),

@@ -236,7 +236,8 @@ function screenView(presentable, context) {
   page.append(facts);
   const rows = element("ul", { className: "rows" });
   // The script's sample rows first (`rows = { { "Dune", go = "…" } }`): each dispatches its request.
-  (state.rows[presentable.id] || []).forEach((row, index) => {
+  const declared = state.rows[presentable.id] || { rows: [], actions: [] };
+  declared.rows.forEach((row, index) => {
     const button = element("button", { type: "button", className: "sample" }, row.label);
     button.dataset.testid = `sample-${presentable.id}-${index}`;
     button.onclick = () => run("dispatch", { request: row.go }, row.go);
@@ -249,6 +250,15 @@ function screenView(presentable, context) {
     rows.append(element("li", {}, button));
   }
   if (rows.children.length) page.append(rows);
+  // The script's actions (`actions = { { "Sign in", flag = {…}, go = "home" } }`): flags, then go.
+  const actions = element("div", { className: "actions" });
+  declared.actions.forEach((action, index) => {
+    const button = element("button", { type: "button", className: "action" }, action.label);
+    button.dataset.testid = `action-${presentable.id}-${index}`;
+    button.onclick = () => perform(action);
+    actions.append(button);
+  });
+  if (actions.children.length) page.append(actions);
   const wrapper = element("div", { className: "node screen-node" }, page);
   if (presentable.modal) wrapper.append(sheet(presentable, presentable.modal, context));
   return wrapper;
@@ -273,6 +283,19 @@ function sheet(presenter, modal, context) {
 function requestOf(presentable) {
   const requests = (state.snapshot && state.snapshot.requests) || {};
   return requests[presentable.id] === undefined ? null : requests[presentable.id];
+}
+
+/** A screen action: its flags in order (an empty value clears one), then its request. */
+async function perform(action) {
+  for (const [name, value] of Object.entries(action.flags || {})) {
+    try {
+      await send("flag", { name, value });
+    } catch (failure) {
+      return showResult(`${action.label}: flag ${name}: ${(failure.error || failure).message}`, true);
+    }
+  }
+  if (action.go) run("dispatch", { request: action.go }, `${action.label} → ${action.go}`);
+  else showResult(action.label, false);
 }
 
 /** A tab tap: the option's current top request with keepStack (or its first route); the
