@@ -7,7 +7,11 @@ import RouteScript
 ///
 /// Its fields are read and written only under the session's lock (``LiveSession/link(_:hello:)``
 /// and the observers' ``SessionReader/linkMessage(for:)``).
-// Unchecked: every stored property but `idiom` is touched only under the session's lock.
+// Unchecked: a link is shared by the network side (which keeps it per channel) and the session,
+// but every stored property except the immutable `idiom` is read and written only inside
+// `LiveSession`'s lock (`link(_:hello:deliver:)`, `perform(_:device:uiMadeIt:)` and observers
+// called under it), so no two threads touch them at once. ThreadSanitizer runs the device and
+// link tests in `scripts/test` (no report).
 package final class DeviceLink: @unchecked Sendable {
     package let idiom: Device
     /// The tree the device was last sent (by identity), and its JSON (resent only when it changes).
@@ -63,7 +67,7 @@ package final class DeviceLink: @unchecked Sendable {
     /// nothing changed for it): the tree when it changed, the nodes it must unwind itself
     /// (gone from the tree), the plan with each operation's details, and the state to resume
     /// from.
-    func message(host: RouteScriptHost, reset: [String] = []) -> String? {
+    func message(host: RouteScriptHost, reset: [String] = [], export: (RouteTree) -> String) -> String? {
         guard let current = host.routeTree else { return nil }
         let state = host.state
         var vanished = reset
@@ -73,7 +77,7 @@ package final class DeviceLink: @unchecked Sendable {
             plan = Reducer.plan(from: presented, to: state.presented, tree: current)
         } else {
             // Another tree (a reload, the first message): by identity, as a reload reconciles.
-            let text = current.exportJSON()
+            let text = export(current)
             if text != treeText { treeField = text }
             presented?.forEach { item in
                 if current[item.node]?.kind != item.kind { vanished.append(item.node.rawValue) }
@@ -201,6 +205,14 @@ extension SessionState {
     /// on their own trees, so each keeps what its idiom's tree remembers (a pad's tab stacks),
     /// as a session of that idiom would. A twin that cannot follow (its idiom's tree refuses
     /// the request) keeps its last state and says why in ``twinErrors``.
+    /// A tree's exported JSON, made once per tree for all linked devices of its idiom.
+    func exported(_ tree: RouteTree) -> String {
+        if let last = exportedTree, last.tree === tree { return last.text }
+        let text = tree.exportJSON()
+        exportedTree = (tree, text)
+        return text
+    }
+
     func keepTwinsInStep(reloaded: Bool) {
         for (idiom, twin) in twins {
             if idiom == host.options.device {
@@ -249,7 +261,7 @@ extension SessionReader {
                 return LiveSession.linkFailure(
                     Failure(kind: "script", message: "the \(link.idiom.rawValue) tree cannot follow: \(why)"))
             }
-            return link.message(host: host)
+            return link.message(host: host, export: state.exported)
         } catch {
             return LiveSession.linkFailure(Failure(error))
         }
@@ -265,7 +277,7 @@ extension LiveSession {
             let reset = link.start(hello)
             do {
                 deliver(
-                    link.message(host: try state.host(for: link.idiom), reset: reset)
+                    link.message(host: try state.host(for: link.idiom), reset: reset, export: state.exported)
                         ?? Self.emptyPlan(link, state: state))
             } catch {
                 deliver(Self.linkFailure(Failure(error)))

@@ -177,6 +177,8 @@ final class SessionState {
     /// step with its state (``DeviceLink``), and why one could not follow.
     var twins: [Device: RouteScriptHost] = [:]
     var twinErrors: [Device: String] = [:]
+    /// The last tree exported for linked devices (``exported(_:)``).
+    var exportedTree: (tree: RouteTree, text: String)?
 
     init(host: RouteScriptHost) {
         self.host = host

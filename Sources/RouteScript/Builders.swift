@@ -89,6 +89,14 @@ struct Builders {
         return vm.wrap(node, as: nodeClass)
     }
 
+    /// The items of a Lua list (a table with keys 1…n and nothing else), in order; `notAList`
+    /// (with "(it has other keys or holes)") otherwise.
+    private func items(_ table: LuaValue, _ builder: String, _ notAList: String) throws -> [LuaValue] {
+        let count = try vm.rawLength(table)
+        if try vm.entries(table).count != count { throw failure(builder, notAList + " (it has other keys or holes)") }
+        return try (0..<count).map { try vm.rawGet(table, index: $0 + 1) }
+    }
+
     private func failure(_ builder: String, _ message: String) -> LuaArgumentError {
         LuaArgumentError(message: "\(builder): \(message)")
     }
@@ -156,12 +164,9 @@ struct Builders {
             node.linkable = flag
         case .rows:
             guard case .table = value else { throw typeError() }
-            let count = try vm.rawLength(value)
-            if try vm.entries(value).count != count {
-                throw failure(builder, "field 'rows' must be a list of rows (it has other keys or holes)")
-            }
-            for index in 1...max(count, 1) where index <= count {
-                let row = try vm.rawGet(value, index: index)
+            let list = try items(value, builder, "field 'rows' must be a list of rows")
+            for (offset, row) in list.enumerated() {
+                let index = offset + 1
                 guard case .table = row, case .string(let label) = try vm.rawGet(row, index: 1) else {
                     throw failure(builder, "rows[\(index)] must be { \"Label\", go = \"request\" }")
                 }
@@ -181,12 +186,9 @@ struct Builders {
             }
         case .actions:
             guard case .table = value else { throw typeError() }
-            let count = try vm.rawLength(value)
-            if try vm.entries(value).count != count {
-                throw failure(builder, "field 'actions' must be a list of actions (it has other keys or holes)")
-            }
-            for index in 1...max(count, 1) where index <= count {
-                let item = try vm.rawGet(value, index: index)
+            let list = try items(value, builder, "field 'actions' must be a list of actions")
+            for (offset, item) in list.enumerated() {
+                let index = offset + 1
                 let shape = "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\" }"
                 guard case .table = item, case .string(let label) = try vm.rawGet(item, index: 1) else {
                     throw failure(builder, shape)
@@ -224,15 +226,12 @@ struct Builders {
                     throw failure(builder, "links.\(field) must be a list of strings (got \(list.typeName))")
                 }
                 var names: [String] = []
-                let count = try vm.rawLength(list)
-                for index in 1...max(count, 1) where index <= count {
-                    guard case .string(let name) = try vm.rawGet(list, index: index) else {
-                        throw failure(builder, "links.\(field)[\(index)] must be a string")
+                for (offset, item) in try items(list, builder, "links.\(field) must be a list of strings").enumerated()
+                {
+                    guard case .string(let name) = item else {
+                        throw failure(builder, "links.\(field)[\(offset + 1)] must be a string")
                     }
                     names.append(name)
-                }
-                if try vm.entries(list).count != count {
-                    throw failure(builder, "links.\(field) must be a list of strings (it has other keys or holes)")
                 }
                 if field == "schemes" { links.schemes = names } else { links.hosts = names }
             }
