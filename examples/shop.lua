@@ -43,7 +43,9 @@ return switcher {
     },
     stack { title = "Account",
       endpoint { "account", title = "Account",
-        children = { endpoint { "./orders/:id", title = "Order", name = "order", where = { id = "[0-9]+" } } },
+        -- Sample values: the Account screen lists these orders instead of asking for an id.
+        children = { endpoint { "./orders/:id", title = "Order", name = "order", where = { id = "[0-9]+" },
+          sample = { id = { "1001", "1002" } } } },
       },
     },
   },

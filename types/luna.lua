@@ -55,6 +55,7 @@
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
 ---@field actions { [1]: string, flag: table<string, string>?, go: string? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`.
 ---@field rows { [1]: string, go: string }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request.
+---@field sample table<string, (string|integer)[]>? Values a prototype offers for this screen's parameters (`{ id = { "42", "7" } }`): the screen that opens it lists one row per combination instead of asking for them.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
 

@@ -442,6 +442,8 @@ package struct SnapshotView: Sendable {
     /// With the routes: the rows and actions screens declare (`rows = {…}`, `actions = {…}`),
     /// as JSON (``screenRows(_:)``).
     package var screenRows: String?
+    /// With the routes: the flow map (``FlowMap/json``) the page draws.
+    package var flow: String?
     /// The request that shows each screen on screen, by node id.
     package var requests: [String: String]
 
@@ -462,20 +464,24 @@ package struct SnapshotView: Sendable {
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
         if let screenRows { fields["rows"] = screenRows }
+        if let flow { fields["flow"] = flow }
         return JSONWriter.object(fields)
     }
 
-    /// The rows and actions each screen declares, as the snapshot's JSON
-    /// (`{"home":{"rows":[{"label","go"}],"actions":[{"label","flags","go"}]}}`).
+    /// The rows, actions and sample parameters each screen declares, as the snapshot's JSON
+    /// (`{"home":{"rows":[{"label","go"}],"actions":[{"label","flags","go"}],"samples":[{"id":"42"}]}}`).
     static func screenRows(_ host: RouteScriptHost) -> String {
         let rows = host.declaredRows.mapValues { rows in
             JSONWriter.array(
                 rows.map { JSONWriter.object(["label": JSONWriter.quoted($0.label), "go": JSONWriter.quoted($0.go)]) })
         }
         let actions = host.declaredActionsJSON
+        let samples = host.declaredSamples.mapValues { sets in JSONWriter.array(sets.map(JSONWriter.stringObject)) }
         var screens: [String: String] = [:]
-        for id in Set(rows.keys).union(actions.keys) {
-            screens[id] = JSONWriter.object(["rows": rows[id] ?? "[]", "actions": actions[id] ?? "[]"])
+        for id in Set(rows.keys).union(actions.keys).union(samples.keys) {
+            screens[id] = JSONWriter.object([
+                "rows": rows[id] ?? "[]", "actions": actions[id] ?? "[]", "samples": samples[id] ?? "[]",
+            ])
         }
         return JSONWriter.object(screens)
     }

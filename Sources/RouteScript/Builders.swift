@@ -214,6 +214,27 @@ struct Builders {
                 }
                 node.actions.append(action)
             }
+        case .samples:
+            guard case .table = value else { throw typeError() }
+            for (key, list) in try vm.entries(value) {
+                guard case .string(let parameter) = key, case .table = list else {
+                    throw failure(
+                        builder, "sample maps parameter names to lists of values (sample = { id = { \"42\" } })")
+                }
+                var values: [String] = []
+                for (offset, item) in try items(list, builder, "sample.\(parameter) must be a list of strings")
+                    .enumerated()
+                {
+                    switch item {
+                    case .string(let text): values.append(text)
+                    case .integer(let number): values.append(String(number))
+                    default: throw failure(builder, "sample.\(parameter)[\(offset + 1)] must be a string")
+                    }
+                }
+                guard !values.isEmpty else { throw failure(builder, "sample.\(parameter) has no values") }
+                node.samples.append((parameter, values))
+            }
+            node.samples.sort { $0.name < $1.name }
         case .links:
             guard case .table = value else { throw typeError() }
             var links: (schemes: [String], hosts: [String]) = ([], [])

@@ -10,6 +10,7 @@ enum DSLSchema {
         case links = "table { schemes = {…}, hosts = {…} }"
         case rows = "list of rows { \"Label\", go = \"request\" }"
         case actions = "list of actions { \"Label\", flag = {…}, go = \"request\" }"
+        case samples = "table of sample values { param = { \"value\", … } }"
         case boolean
     }
 
@@ -22,7 +23,7 @@ enum DSLSchema {
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
         "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
-        "rows": .rows, "actions": .actions,
+        "rows": .rows, "actions": .actions, "sample": .samples,
     ]
 
     static let containerFields: [String: FieldType] = [

@@ -18,6 +18,8 @@ final class LoadedScript {
     let declaredRows: [Int: [(label: String, go: String)]]
     /// Actions declared on screens (`actions = {…}`), by node index.
     let declaredActions: [Int: [ScreenAction]]
+    /// `sample = { id = { "42", "7" } }` by node index: values for the endpoint's parameters.
+    let declaredSamples: [Int: [(name: String, values: [String])]]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -109,6 +111,24 @@ final class LoadedScript {
         self.declaredAttributes = Dictionary(converter.attributes, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(converter.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(converter.actions, uniquingKeysWith: { $1 })
+        var samples: [Int: [(name: String, values: [String])]] = [:]
+        for (index, declared, location) in converter.samples where index < tree.nodes.count {
+            // Every sampled name is a parameter of the endpoint's own pattern.
+            let endpoint = tree.endpoints.first { $0.node == index }
+            let parameters = endpoint?.definition.pattern?.parameterNames ?? []
+            for sample in declared where !parameters.contains(sample.name) {
+                let pattern = endpoint?.definition.displayText ?? tree.nodes[index].id
+                let known = parameters.isEmpty ? "it has none" : "its parameters: \(parameters.joined(separator: ", "))"
+                throw RouteScriptError(
+                    .load, "sample names '\(sample.name)', which is not a parameter of '\(pattern)' (\(known))",
+                    location: location)
+            }
+            // In the pattern's order: the first parameter varies slowest in the combinations.
+            samples[index] = declared.sorted {
+                (parameters.firstIndex(of: $0.name) ?? 0) < (parameters.firstIndex(of: $1.name) ?? 0)
+            }
+        }
+        self.declaredSamples = samples
     }
 
     /// A call of an unknown global that looks like a misspelt builder gets a suggestion:

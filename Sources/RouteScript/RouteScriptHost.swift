@@ -123,6 +123,29 @@ public final class RouteScriptHost {
         return result
     }
 
+    /// The parameter sets a prototype offers for each endpoint that declares `sample = {…}`, by
+    /// node id: every combination of the declared values (the pattern's first parameter varying
+    /// slowest, each parameter's values in their order), at most
+    /// ``sampleLimit`` (`sample = { id = { "42", "7" } }` → `[["id": "42"], ["id": "7"]]`).
+    package var declaredSamples: [String: [[String: String]]] {
+        guard let script else { return [:] }
+        var result: [String: [[String: String]]] = [:]
+        for (index, samples) in script.declaredSamples where index < script.tree.nodes.count {
+            var sets: [[String: String]] = [[:]]
+            for sample in samples {
+                sets = sets.flatMap { set in
+                    sample.values.map { value in set.merging([sample.name: value]) { $1 } }
+                }
+                if sets.count > Self.sampleLimit { sets = Array(sets.prefix(Self.sampleLimit)) }
+            }
+            result[script.tree.nodes[index].id] = sets
+        }
+        return result
+    }
+
+    /// The most parameter sets one endpoint's samples give (the first ones, in order).
+    package static let sampleLimit = 24
+
     /// The actions each screen declares (`actions = { { "Sign in", flag = {…}, go = "home" } }`),
     /// by node id, as JSON (`[{"label":…,"flags":{…},"go":…}]`).
     package var declaredActionsJSON: [String: String] {

@@ -44,6 +44,9 @@ final class ScriptNode {
     /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
     /// buttons: set flags (an empty value clears one), then dispatch.
     var actions: [ScreenAction] = []
+    /// `sample = { id = { "42", "7" } }`: values a prototype offers for the endpoint's
+    /// parameters (rows on the screen that opens it, instead of a form), by parameter name.
+    var samples: [(name: String, values: [String])] = []
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind

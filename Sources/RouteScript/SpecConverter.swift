@@ -19,6 +19,8 @@ struct SpecConverter {
     private(set) var rows: [(Int, [(label: String, go: String)])] = []
     /// Declared actions (`actions = {…}`) by node index.
     private(set) var actions: [(Int, [ScreenAction])] = []
+    /// Declared sample parameter values (`sample = {…}`) by node index, with where.
+    private(set) var samples: [(Int, [(name: String, values: [String])], SourceLocation?)] = []
     private var counter = 0
 
     init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
@@ -43,6 +45,7 @@ struct SpecConverter {
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
+        if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
         var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
         spec.initial = node.initial
         if let links = node.links {

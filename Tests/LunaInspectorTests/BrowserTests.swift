@@ -325,4 +325,126 @@ struct BrowserTests {
             #expect(served.session.withHost { $0.state.request?.original } == "home")
         }
     }
+
+    /// The flow map: every screen, tab bar and switcher of shop.lua joined by its push, modal,
+    /// tab, section and guard edges; the screen shown and those a tap away marked; a click goes.
+    @Test func theFlowMapDrawsTheTreeAndGoesWhereClicked() async throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        try served.session.dispatch("home")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("home", Self.visible("screen-home"))
+            try await browser.click("view-map")
+            try await browser.wait("the map", Self.visible("map-node-home"))
+            let errors = try await browser.script("return window.lunaErrors || [];") as? [String]
+            #expect(errors == [], "page errors: \(errors ?? [])")
+            #expect(try await browser.script("return document.getElementById('device').hidden;") as? Bool == true)
+            func classes(_ id: String) async throws -> String {
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"map-node-\(id)\"]').getAttribute('class');")
+                    as? String ?? ""
+            }
+            #expect(try await classes("home").contains("here"))
+            #expect(try await classes("home").contains("initial"))
+            #expect(try await classes("product/:id").contains("near"), "home pushes the product")
+            #expect(try await classes("account").contains("near"), "a tab is a tap away")
+            #expect(try await !classes("checkout").contains("near"), "the checkout is two taps away")
+            // One edge of each kind, as the tree declares them.
+            for edge in [
+                "push-home-product/:id", "modal-cart-checkout", "tab-junction:home-account",
+                "section-switcher:signin-signin",
+                "guard-junction:home-signin", "push-checkout-checkout/pay",
+            ] {
+                #expect(
+                    try await browser.script(
+                        "return !!document.querySelector('[data-testid=\"map-edge-\(edge)\"]');") as? Bool == true,
+                    "edge \(edge)")
+            }
+            #expect(
+                try await browser.script("return document.querySelectorAll('[data-testid^=\"map-node-\"]').length;")
+                    as? Int == 12)
+            try await Self.keep(browser, "inspector-map.png")
+            // A click on a screen goes there; the marks follow.
+            try await browser.click("map-node-account")
+            try await browser.wait(
+                "account shown on the map",
+                "document.querySelector('[data-testid=\"map-node-account\"]').classList.contains('here')")
+            #expect(served.session.withHost { $0.state.request?.original } == "account")
+            #expect(try await classes("account/orders/:id").contains("near"))
+            // A screen with a parameter and no sample: the form opens on the device.
+            try await browser.click("map-node-product/:id")
+            try await browser.wait("the form on the device", Self.visible("param-id"))
+            try await browser.type("param-id", "42\u{E007}")
+            try await browser.wait("the product", Self.visible("screen-product/:id"))
+            #expect(served.session.withHost { $0.state.request?.original } == "product/42")
+        }
+    }
+
+    /// `sample = { id = {…} }` gives rows instead of a form; a form still needed opens on the
+    /// device and Esc closes it; a push slides in; the frame takes the chosen phone size.
+    @Test func sampleValuesTheDeviceFormTransitionsAndSizes() async throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        try served.session.dispatch("account")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the first order", Self.visible("pick-account/orders/:id-0"))
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"pick-account/orders/:id-1\"]').textContent;")
+                    as? String == "Order 1002")
+            #expect(
+                try await browser.script("return !!document.querySelector('[data-testid=\"row-account/orders/:id\"]');")
+                    as? Bool == false)
+            try await browser.click("pick-account/orders/:id-1")
+            try await browser.wait("the order", Self.visible("screen-account/orders/:id"))
+            #expect(served.session.withHost { $0.state.request?.original } == "account/orders/1002")
+            // The push slid in: the stack's content carries the animation.
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-id=\"stack:account\"] > .content').classList.contains('push-in');"
+                )
+                    as? Bool == true)
+            try await browser.click("back-stack:account")
+            try await browser.wait("account again", Self.visible("screen-account"))
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-id=\"stack:account\"] > .content').classList.contains('pop-in');"
+                )
+                    as? Bool == true)
+            // The route table's order row: a form on the device (inside its frame) with the samples.
+            try await browser.click("route-account/orders/:id")
+            try await browser.wait("the form", Self.visible("param-id"))
+            let inside =
+                try await browser.script(
+                    """
+                    const form = document.getElementById('params').getBoundingClientRect();
+                    const frame = document.getElementById('device').getBoundingClientRect();
+                    return form.left >= frame.left && form.right <= frame.right && form.top >= frame.top && form.bottom <= frame.bottom;
+                    """) as? Bool
+            #expect(inside == true)
+            try await browser.click("form-pick-0")
+            #expect(
+                try await browser.script("return document.querySelector('[data-testid=\"param-id\"]').value;")
+                    as? String == "1001")
+            try await browser.script(
+                "document.querySelector('[data-testid=\"param-id\"]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));"
+            )
+            try await browser.wait("the form closed", "document.getElementById('params').hidden")
+            #expect(served.session.withHost { $0.state.request?.original } == "account")
+            // Phone sizes: the screen is the chosen size in points (scaled to fit the window).
+            try await browser.script(
+                "const s = document.getElementById('size'); s.value = 'iPhone SE'; s.dispatchEvent(new Event('change'));"
+            )
+            let size =
+                try await browser.script(
+                    """
+                    const frame = document.getElementById('device');
+                    const screen = document.getElementById('screen').getBoundingClientRect();
+                    const zoom = Number(frame.style.zoom || 1);
+                    return [frame.dataset.size, Math.round(screen.width / zoom), Math.round(screen.height / zoom)];
+                    """) as? [Any]
+            #expect(size?[0] as? String == "iPhone SE")
+            #expect(size?[1] as? Int == 375 && size?[2] as? Int == 667, "screen \(size ?? [])")
+        }
+    }
 }

@@ -88,6 +88,17 @@ import Testing
         ),
         (#"return stack { links = { hosts = "x.com" }, endpoint { "a" } }"#, "links.hosts must be a list of strings"),
         (#"return stack { endpoint { "a", link = "no" } }"#, "field 'link' must be a boolean"),
+        (#"return stack { endpoint { "a/:id", sample = { id = "42" } } }"#, "sample maps parameter names to lists"),
+        (#"return stack { endpoint { "a/:id", sample = { id = {} } } }"#, "sample.id has no values"),
+        (#"return stack { endpoint { "a/:id", sample = { id = { true } } } }"#, "sample.id[1] must be a string"),
+        (
+            #"return stack { endpoint { "a/:id", sample = { name = { "x" } } } }"#,
+            "sample names 'name', which is not a parameter of 'a/:id' (its parameters: id)"
+        ),
+        (
+            #"return stack { endpoint { "a", sample = { id = { "1" } } } }"#,
+            "which is not a parameter of 'a' (it has none)"
+        ),
     ]
 
     @Test(arguments: 0..<badDeclarations.count)

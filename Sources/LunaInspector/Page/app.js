@@ -2,11 +2,16 @@
 // the live session over one WebSocket (the same operations the REPL uses).
 "use strict";
 
+// Script errors are kept where a test (or a curious user) can read them: window.lunaErrors.
+window.addEventListener("error", (event) => { (window.lunaErrors = window.lunaErrors || []).push(`${event.message} (${event.lineno}:${event.colno})`); });
+
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
 const state = {
   socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {}, rows: {},
-  history: [], retry: 250, toastTimer: null,
+  history: [], retry: 250, toastTimer: null, flow: null, view: "device",
+  // What each stack and sheet showed at the last render: a push, pop or new sheet is animated.
+  shown: new Map(), sheets: new Set(),
   // `?path=…` of the URL the page was opened with (dispatched once); undefined once used.
   openedPath: new URLSearchParams(location.search).get("path"), travelling: false,
 };
@@ -75,6 +80,7 @@ function apply(snapshot) {
   if (snapshot.routes) state.routes = snapshot.routes;
   if (snapshot.entries) state.entries = snapshot.entries;
   if (snapshot.rows) state.rows = snapshot.rows;
+  if (snapshot.flow) state.flow = snapshot.flow;
   if (snapshot.history) state.history = snapshot.history;
   $("script").textContent = snapshot.script;
   const banner = $("banner");
@@ -133,6 +139,7 @@ function render() {
   const snapshot = state.snapshot;
   const device = $("device");
   device.className = `device ${snapshot.device}`;
+  applySize(snapshot.device);
   for (const button of document.querySelectorAll(".device-switch")) {
     button.classList.toggle("on", button.dataset.device === snapshot.device);
   }
@@ -143,6 +150,8 @@ function render() {
   } else {
     screen.append(element("p", { className: "empty" }, "Nothing dispatched yet: type a path beside the device."));
   }
+  animate(screen);
+  if (state.view === "map") renderMap();
   renderFlags();
   renderRoutes();
   renderHistory();
@@ -244,6 +253,16 @@ function screenView(presentable, context) {
     rows.append(element("li", {}, button));
   });
   for (const route of state.routes.filter((r) => r.owner === presentable.id)) {
+    // A parameter route with sample values (`sample = { id = { "42", "7" } }`): a row for each.
+    const samples = samplesOf(route);
+    samples.forEach((values, index) => {
+      const button = element("button", { type: "button", className: "sample" },
+        `${route.title} ${route.params.map((name) => values[name]).filter((v) => v !== undefined).join(" · ")}`);
+      button.dataset.testid = `pick-${route.id}-${index}`;
+      button.onclick = () => goToRoute(route, { params: { ...(presentable.params || {}), ...values } });
+      rows.append(element("li", {}, button));
+    });
+    if (samples.length) continue;
     const button = element("button", { type: "button" }, route.title + (route.params.length ? ` (${route.params.map((p) => ":" + p).join(", ")})` : ""));
     button.dataset.testid = `row-${route.id}`;
     button.onclick = () => goToRoute(route, presentable);
@@ -331,45 +350,74 @@ function goToRoute(route, from) {
     const params = Object.fromEntries(route.params.map((name) => [name, inherited[name]]));
     return run("open", { node: route.id, params }, route.pattern);
   }
-  const form = $("params");
-  form.replaceChildren(element("strong", {}, route.pattern));
+  // The form opens on the device, over the screen, as an app's own form would.
   const inputs = {};
-  for (const name of route.params) {
+  const fields = route.params.map((name) => {
     const input = element("input", { name, placeholder: name, value: inherited[name] || "", size: 10 });
     input.dataset.testid = `param-${name}`;
     inputs[name] = input;
-    form.append(element("label", {}, `:${name} `, input));
-  }
-  form.append(element("button", { type: "submit" }, "Go"));
+    return element("label", {}, `:${name} `, input);
+  });
+  // Sample values, when the script declares some, fill the form in one tap.
+  const picks = samplesOf(route).map((values, index) => {
+    const pick = element("button", { type: "button", className: "chip" }, Object.values(values).join(" · "));
+    pick.dataset.testid = `form-pick-${index}`;
+    pick.onclick = () => { for (const [name, value] of Object.entries(values)) if (inputs[name]) inputs[name].value = value; };
+    return pick;
+  });
+  openForm(route.pattern, fields, picks, () => {
+    const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
+    if (Object.values(values).some((value) => value === "")) { showResult("fill in every parameter", true); return false; }
+    run("open", { node: route.id, params: values }, route.pattern);
+    return true;
+  });
+  const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
+  if (first) first.focus();
+}
+
+/** The sample parameter sets the script declares for a route (`sample = {…}`). */
+function samplesOf(route) {
+  const declared = state.rows[route.id];
+  return (declared && declared.samples) || [];
+}
+
+/** Shows the device's form: a title, fields, optional picks, Go and Cancel; `submit` returns
+ *  whether the form is done. */
+function openForm(title, fields, picks, submit) {
+  if (state.view !== "device") showView("device");
+  const form = $("params");
+  const cancel = element("button", { type: "button" }, "Cancel");
+  cancel.dataset.testid = "param-cancel";
+  cancel.onclick = closeForm;
+  form.replaceChildren(element("div", { className: "form-card" },
+    element("strong", {}, title), ...fields,
+    picks.length ? element("div", { className: "chips" }, ...picks) : null,
+    element("div", { className: "row" }, cancel, element("button", { type: "submit", className: "action" }, "Go"))));
   form.hidden = false;
   form.onsubmit = (event) => {
     event.preventDefault();
-    const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
-    if (Object.values(values).some((value) => value === "")) return showResult("fill in every parameter", true);
-    form.hidden = true;
-    run("open", { node: route.id, params: values }, route.pattern);
+    if (submit()) closeForm();
   };
-  const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
-  if (first) first.focus();
+}
+
+function closeForm() {
+  const form = $("params");
+  form.hidden = true;
+  form.replaceChildren();
 }
 
 /** The form for a catch-all route's rest of the path; dispatches prefix + rest. */
 function askForRest(route) {
   const prefix = route.pattern.slice(0, -3);
-  const form = $("params");
   const input = element("input", { name: "rest", placeholder: "any/path", size: 16 });
   input.dataset.testid = "param-rest";
-  form.replaceChildren(element("strong", {}, route.pattern), element("label", {}, ` ${prefix}`, input),
-    element("button", { type: "submit" }, "Go"));
-  form.hidden = false;
-  form.onsubmit = (event) => {
-    event.preventDefault();
+  openForm(route.pattern, [element("label", {}, ` ${prefix}`, input)], [], () => {
     const rest = input.value.trim().replace(/^\/+/, "");
-    if (!rest) return showResult("type the rest of the path", true);
-    form.hidden = true;
+    if (!rest) { showResult("type the rest of the path", true); return false; }
     const request = prefix + rest;
     run("dispatch", { request }, request);
-  };
+    return true;
+  });
   input.focus();
 }
 
@@ -521,6 +569,218 @@ async function run(op, fields, label) {
   }
 }
 
+// MARK: Transitions and sizes
+
+/** Animates what changed since the last render, as iOS does: a screen pushed on a stack slides
+ *  in from the right, a pop slides back, a new sheet rises (none with reduced motion). */
+function animate(screen) {
+  const shown = new Map();
+  for (const stackNode of screen.querySelectorAll(".node.stack")) {
+    const pages = stackNode.querySelectorAll(":scope > .content > .screen-node > .page, :scope > .split > .detail > .screen-node > .page");
+    const top = pages.length ? pages[pages.length - 1].dataset.id : null;
+    const depth = depthOf(stackNode.dataset.id);
+    shown.set(stackNode.dataset.id, { top, depth });
+    const before = state.shown.get(stackNode.dataset.id);
+    if (!before || before.top === top || top === null) continue;
+    const content = stackNode.querySelector(":scope > .content, :scope > .split > .detail");
+    if (content) content.classList.add(depth > before.depth ? "push-in" : depth < before.depth ? "pop-in" : "swap-in");
+  }
+  const sheets = new Set();
+  for (const sheetNode of screen.querySelectorAll(".sheet")) {
+    sheets.add(sheetNode.dataset.testid);
+    if (!state.sheets.has(sheetNode.dataset.testid)) sheetNode.classList.add("sheet-in");
+  }
+  state.shown = shown;
+  state.sheets = sheets;
+}
+
+/** A stack's depth in the tree shown (its items). */
+function depthOf(id) {
+  let depth = 0;
+  const walk = (presentable) => {
+    if (!presentable) return;
+    const children = presentable.children || [];
+    if (presentable.id === id) depth = children.length;
+    children.forEach(walk);
+    if (presentable.modal) walk(presentable.modal);
+  };
+  walk(state.snapshot.tree);
+  return depth;
+}
+
+/** Screen sizes in points, as the devices have them; the frame is scaled to fit the window. */
+const sizes = {
+  phone: [["iPhone SE", 375, 667], ["iPhone 16", 393, 852], ["iPhone 16 Pro Max", 440, 956]],
+  pad: [["iPad mini", 1133, 744], ["iPad Air 11″", 1180, 820], ["iPad Pro 13″", 1376, 1032]],
+};
+const defaultSize = { phone: "iPhone 16", pad: "iPad Air 11″" };
+
+function chosenSize(device) {
+  let name = defaultSize[device];
+  try { name = localStorage.getItem(`luna.size.${device}`) || name; } catch { /* storage off */ }
+  return sizes[device].find((size) => size[0] === name) || sizes[device].find((size) => size[0] === defaultSize[device]);
+}
+
+function applySize(device) {
+  const select = $("size");
+  const [name, width, height] = chosenSize(device);
+  if (select.dataset.device !== device) {
+    select.replaceChildren(...sizes[device].map(([label, w, h]) => element("option", { value: label }, `${label} · ${w}×${h}`)));
+    select.dataset.device = device;
+  }
+  select.value = name;
+  const frame = $("device");
+  frame.style.setProperty("--width", `${width}px`);
+  frame.style.setProperty("--height", `${height}px`);
+  frame.dataset.size = name;
+  // Scaled down (never up) to fit the window's height and the stage's share of its width.
+  const scale = Math.min(1, (window.innerHeight - 110) / (height + 28), (window.innerWidth * 0.62) / (width + 28));
+  frame.style.zoom = String(Math.max(0.35, scale));
+}
+
+$("size").onchange = () => {
+  const device = state.snapshot ? state.snapshot.device : "phone";
+  try { localStorage.setItem(`luna.size.${device}`, $("size").value); } catch { /* storage off */ }
+  applySize(device);
+};
+window.addEventListener("resize", () => { if (state.snapshot) applySize(state.snapshot.device); });
+
+// MARK: The flow map
+// Every screen, tab bar and section switch of the tree, joined by push, modal, tab, section and
+// guard edges; the screen shown and the ones a tap away are marked; a click goes there.
+
+const svgNS = "http://www.w3.org/2000/svg";
+function svg(tag, attributes = {}, ...children) {
+  const result = document.createElementNS(svgNS, tag);
+  for (const [key, value] of Object.entries(attributes)) result.setAttribute(key, value);
+  for (const child of children) if (child) result.append(child);
+  return result;
+}
+
+/** Columns by distance from the root along push, modal, tab and section edges. */
+function layoutMap(flow) {
+  const incoming = new Map(flow.nodes.map((node) => [node.id, 0]));
+  const outgoing = new Map(flow.nodes.map((node) => [node.id, []]));
+  for (const edge of flow.edges) {
+    if (edge.kind === "guard") continue;
+    incoming.set(edge.to, (incoming.get(edge.to) || 0) + 1);
+    if (outgoing.has(edge.from)) outgoing.get(edge.from).push(edge.to);
+  }
+  const layer = new Map();
+  const order = [];
+  const queue = flow.nodes.filter((node) => !incoming.get(node.id)).map((node) => node.id);
+  for (const id of queue) layer.set(id, 0);
+  while (queue.length) {
+    const id = queue.shift();
+    order.push(id);
+    for (const next of outgoing.get(id) || []) {
+      if (layer.has(next)) continue;
+      layer.set(next, layer.get(id) + 1);
+      queue.push(next);
+    }
+  }
+  for (const node of flow.nodes) if (!layer.has(node.id)) { layer.set(node.id, 0); order.push(node.id); }
+  const columns = [];
+  for (const id of order) (columns[layer.get(id)] = columns[layer.get(id)] || []).push(id);
+  const place = new Map();
+  const [width, height, gapX, gapY] = [150, 46, 44, 14];
+  columns.forEach((ids, column) => ids.forEach((id, row) => {
+    place.set(id, { x: 40 + column * (width + gapX), y: 16 + row * (height + gapY), width, height });
+  }));
+  const tallest = Math.max(1, ...columns.map((ids) => ids.length));
+  return { place, width: 56 + columns.length * (width + gapX) - gapX, height: 32 + tallest * (height + gapY) - gapY };
+}
+
+function renderMap() {
+  const box = $("map");
+  const flow = state.flow;
+  if (!flow || !state.snapshot) { box.replaceChildren(element("p", { className: "empty" }, "No script loaded.")); return; }
+  const { place, width, height } = layoutMap(flow);
+  const current = state.snapshot.state ? state.snapshot.state.chain : [];
+  const here = current.length ? current[current.length - 1] : null;
+  const onPath = new Set(current);
+  // A tap away: what the screen shown pushes or presents, and the tabs of the tab bars shown.
+  const near = new Set();
+  for (const edge of flow.edges) {
+    if (edge.kind === "guard") continue;
+    if (edge.from === here || (edge.kind === "tab" && onPath.has(edge.from))) near.add(edge.to);
+  }
+  const drawing = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "flow map" });
+  drawing.append(svg("defs", {}, ...["push", "modal", "tab", "section", "guard"].map((kind) =>
+    svg("marker", { id: `arrow-${kind}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+      svg("path", { d: "M0,0 L10,5 L0,10 z", class: `arrow ${kind}` })))));
+  for (const edge of flow.edges) {
+    const from = place.get(edge.from);
+    const to = place.get(edge.to);
+    if (!from || !to) continue;
+    const [x1, y1] = [from.x + from.width, from.y + from.height / 2];
+    const [x2, y2] = [to.x, to.y + to.height / 2];
+    // A forward edge curves right; one within a column loops on the left; one going back
+    // (a guard's fallback) arches over the columns between.
+    let d;
+    if (x2 > x1) d = `M${x1},${y1} C${x1 + 36},${y1} ${x2 - 36},${y2} ${x2},${y2}`;
+    else if (to.x === from.x) d = `M${from.x},${y1} C${from.x - 34},${y1} ${to.x - 34},${y2} ${to.x},${y2}`;
+    else {
+      const top = Math.min(from.y, to.y) - 12;
+      d = `M${from.x + from.width / 2},${from.y} C${from.x + from.width / 2},${top} ${to.x + to.width / 2},${top} ${to.x + to.width / 2},${to.y}`;
+    }
+    const path = svg("path", { d, class: `edge ${edge.kind}`, "marker-end": `url(#arrow-${edge.kind})` });
+    path.dataset.testid = `map-edge-${edge.kind}-${edge.from}-${edge.to}`;
+    path.append(svg("title", {}, document.createTextNode(`${edge.kind}: ${edge.from} → ${edge.to}`)));
+    drawing.append(path);
+  }
+  for (const node of flow.nodes) {
+    const at = place.get(node.id);
+    const classes = ["map-node", node.kind];
+    if (node.id === here) classes.push("here");
+    else if (onPath.has(node.id)) classes.push("on-path");
+    if (near.has(node.id) && node.id !== here) classes.push("near");
+    if (node.id === flow.initial) classes.push("initial");
+    const group = svg("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, tabindex: 0 });
+    group.dataset.testid = `map-node-${node.id}`;
+    group.dataset.id = node.id;
+    const marks = node.id === flow.initial ? " ★" : "";
+    const what = node.route || (node.kind === "tabs" ? "tab bar" : "sections");
+    const notes = [what, node.guarded ? "guarded" : null, node.redirects ? "redirects" : null].filter(Boolean).join(" · ");
+    // A container without a title of its own is named by what it is.
+    const title = node.kind !== "screen" && node.title === node.id ? (node.kind === "tabs" ? "Tabs" : "App") : node.title;
+    group.append(
+      svg("rect", { width: at.width, height: at.height, rx: node.kind === "screen" ? 8 : 20 }),
+      svg("text", { x: 10, y: 19, class: "map-title" }, document.createTextNode(title + marks)),
+      svg("text", { x: 10, y: 36, class: "map-route" }, document.createTextNode(notes)),
+      svg("title", {}, document.createTextNode(node.route ? `${title} — ${notes} (click to go)` : `${title} — ${notes}`)));
+    if (node.kind === "screen") {
+      group.onclick = () => goToScreen(node.id);
+      group.onkeydown = (event) => { if (event.key === "Enter") goToScreen(node.id); };
+    }
+    drawing.append(group);
+  }
+  const legend = element("div", { className: "legend" },
+    ...["push", "modal", "tab", "section", "guard"].map((kind) => element("span", { className: `key ${kind}` }, kind)),
+    element("span", { className: "key here" }, "shown"), element("span", { className: "key near" }, "a tap away"),
+    element("span", { className: "dim" }, "★ initial"));
+  box.replaceChildren(legend, element("div", { className: "map-canvas" }, drawing));
+}
+
+/** A click on the map: that screen, with the parameters shown now where it shares them. */
+function goToScreen(id) {
+  const route = state.routes.find((candidate) => candidate.id === id);
+  if (!route) return showResult(`${id} has no route`, true);
+  const params = (state.snapshot.state && state.snapshot.state.params) || {};
+  const samples = samplesOf(route);
+  const sample = samples.length && route.params.some((name) => params[name] === undefined) ? samples[0] : {};
+  goToRoute(route, { params: { ...sample, ...params } });
+}
+
+function showView(view) {
+  state.view = view;
+  for (const button of document.querySelectorAll(".view-switch")) button.classList.toggle("on", button.dataset.view === view);
+  $("device").hidden = view !== "device";
+  $("map").hidden = view !== "map";
+  if (view === "map") renderMap();
+}
+for (const button of document.querySelectorAll(".view-switch")) button.onclick = () => showView(button.dataset.view);
+
 // MARK: Controls
 
 $("address").onsubmit = (event) => {
@@ -532,9 +792,11 @@ for (const button of document.querySelectorAll(".device-switch")) {
   button.onclick = () => run("device", { device: button.dataset.device }, `device ${button.dataset.device}`);
 }
 $("reload").onclick = () => run("reload", {}, "reload");
-// Esc closes the top sheet (as its × does), unless a field is being typed in.
+// Esc closes the device's form, else the top sheet (as its × does) unless a field is being typed in.
 document.addEventListener("keydown", (event) => {
-  if (event.key !== "Escape" || event.target.closest("input, textarea, select")) return;
+  if (event.key !== "Escape") return;
+  if (!$("params").hidden) return closeForm();
+  if (event.target.closest("input, textarea, select")) return;
   const closes = document.querySelectorAll(".sheet .close");
   if (closes.length) closes[closes.length - 1].click();
 });
