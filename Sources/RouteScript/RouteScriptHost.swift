@@ -149,19 +149,25 @@ public final class RouteScriptHost {
     /// The actions each screen declares (`actions = { { "Sign in", flag = {…}, go = "home" } }`),
     /// by node id, as JSON (`[{"label":…,"flags":{…},"go":…}]`).
     package var declaredActionsJSON: [String: String] {
-        guard let script else { return [:] }
-        var result: [String: String] = [:]
-        for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
-            result[script.tree.nodes[index].id] = JSONWriter.array(
+        declaredActions.mapValues { actions in
+            JSONWriter.array(
                 actions.map { action in
                     JSONWriter.object([
                         "label": JSONWriter.quoted(action.label),
-                        "flags": JSONWriter.object(
-                            Dictionary(
-                                action.flags.map { ($0.name, JSONWriter.quoted($0.value)) }, uniquingKeysWith: { $1 })),
+                        "flags": JSONWriter.ordered(action.flags.map { ($0.name, JSONWriter.quoted($0.value)) }),
                         "go": action.go.map(JSONWriter.quoted) ?? "null",
                     ])
                 })
+        }
+    }
+
+    /// The actions each screen declares, by node id: their flags in name order (an empty value
+    /// clears one), then the request they go to.
+    package var declaredActions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]] {
+        guard let script else { return [:] }
+        var result: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]] = [:]
+        for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
+            result[script.tree.nodes[index].id] = actions.map { ($0.label, $0.flags, $0.go) }
         }
         return result
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import LunaConsole
+import LunaInspector
 import LunaLive
 import RouteCore
 import RouteScript
@@ -19,12 +21,16 @@ struct Export: ParsableCommand {
             guards, redirects) become named hooks the app supplies, and Lua presenter hooks presenter names — \
             the hooks are listed in the file and on standard error.
             swift: one constructor per named route, Route.book(id: "42", query: ["title": "Dune"]).path.
-            aasa: the apple-app-site-association file (applinks components of the routes a link reaches,             link = false routes excluded) for --app-id TEAMID.bundle.id (repeatable).
+            aasa: the apple-app-site-association file (applinks components of the routes a link reaches, \
+            link = false routes excluded) for --app-id TEAMID.bundle.id (repeatable).
             plist: the CFBundleURLTypes entry for the script's links.schemes (--name: CFBundleURLName).
+            html: a clickable prototype in -o DIR (DIR/index.html, one self-contained file that opens \
+            from the file system): the states reachable from the script's initial request through its \
+            tabs, rows, samples, actions and screens, up to --limit states, each with its plan.
             Exit status: 0 written, 2 the script failed to load or the file could not be written.
             """)
 
-    @Argument(help: "json, swift, aasa or plist.") var format: String
+    @Argument(help: "json, swift, aasa, plist or html.") var format: String
     @Argument(help: "The route script.") var script: String
     @Option(name: [.short, .customLong("output")], help: "Write to FILE instead of standard output.")
     var output: String?
@@ -33,11 +39,18 @@ struct Export: ParsableCommand {
     var appIDs: [String] = []
     @Option(name: .customLong("name"), help: "CFBundleURLName (plist; by convention the bundle id).")
     var urlName: String?
+    @Option(help: "The most states a prototype holds (html).") var limit = Prototype.defaultLimit
     @OptionGroup var options: ScriptOptions
 
     func validate() throws {
-        guard ["json", "swift", "aasa", "plist"].contains(format) else {
-            throw ValidationError("the format is json, swift, aasa or plist")
+        guard ["json", "swift", "aasa", "plist", "html"].contains(format) else {
+            throw ValidationError("the format is json, swift, aasa, plist or html")
+        }
+        if format == "html" {
+            guard output != nil else {
+                throw ValidationError("html needs -o DIR (the folder the prototype is written to)")
+            }
+            guard limit >= 1 else { throw ValidationError("--limit is at least 1") }
         }
         if format == "aasa" {
             guard !appIDs.isEmpty else { throw ValidationError("aasa needs --app-id TEAMID.bundle.id") }
@@ -59,6 +72,10 @@ struct Export: ParsableCommand {
     func run() throws {
         let host = try options.load(script, output: { writeError($0) })
         guard let tree = host.routeTree else { return }
+        if format == "html", let output {
+            try writePrototype(host, to: output)
+            return
+        }
         let text: String
         if format == "json" {
             text = try host.exportJSON()
@@ -100,6 +117,37 @@ struct Export: ParsableCommand {
         if written < 0 {
             writeError("luna: error: cannot write '\(output)'")
             throw ExitCode(2)
+        }
+    }
+}
+
+extension Export {
+    /// Explores the script and writes DIR/index.html; what Lua decided and what the bound left
+    /// out go to standard error.
+    func writePrototype(_ host: RouteScriptHost, to folder: String) throws {
+        let name = ScriptPaths.display(script)
+        let prototype: Prototype
+        do { prototype = try Prototype.explore(host, script: name, limit: limit) } catch {
+            fail(error, script: script)
+            throw ExitCode(2)
+        }
+        let file = folder + "/index.html"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try PrototypePage.html(prototype, title: name).write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            writeError("luna: error: cannot write '\(file)': \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        writeError("wrote \(file): \(prototype.states) states, \(prototype.moves) steps")
+        if !prototype.evaluated.isEmpty {
+            writeError(
+                "luna: note: Lua was evaluated at export time for " + prototype.evaluated.joined(separator: "; "))
+        }
+        if prototype.leftOut > 0 {
+            writeError(
+                "luna: note: the bound (--limit \(limit)) left out \(prototype.leftOut) steps that lead to further states"
+            )
         }
     }
 }

@@ -266,6 +266,27 @@ import Testing
                 as? [String] == ["myshop"])
     }
 
+    /// `luna export html -o DIR`: one self-contained file, and what Lua decided on standard error.
+    @Test func exportHTMLWritesASelfContainedPrototype() throws {
+        let folder = ScriptFolder()
+        let out = folder.path + "/prototype"
+        let result = try luna(["export", "html", example("shop.lua"), "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("wrote \(out)/index.html: "), "\(result.stderr)")
+        #expect(result.stderr.contains("Lua was evaluated at export time for the guard of junction:home"))
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains("window.lunaPrototype = {"))
+        // Nothing is fetched: no stylesheet link, no script source, no socket address.
+        #expect(!page.contains("href=\"/app.css\"") && !page.contains("src=\"/app.js\""))
+        #expect(page.components(separatedBy: "</script>").count == 3, "two script elements, each closed once")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["index.html"])
+        // A bound that leaves steps out says so; html needs a folder.
+        let bounded = try luna(["export", "html", example("shop.lua"), "-o", out, "--limit", "3"])
+        #expect(bounded.status == 0 && bounded.stderr.contains("the bound (--limit 3) left out"), "\(bounded.stderr)")
+        let noFolder = try luna(["export", "html", example("shop.lua")])
+        #expect(noFolder.status == 2 && noFolder.stderr.contains("html needs -o DIR"), "\(noFolder.stderr)")
+    }
+
     @Test func goRefusesABadURL() throws {
         let noToken = try luna(["go", "http://127.0.0.1:9/", "books"])
         #expect(noToken.status == 2 && noToken.stderr.contains("no token"), "\(noToken.stderr)")

@@ -447,4 +447,65 @@ struct BrowserTests {
             #expect(size?[1] as? Int == 375 && size?[2] as? Int == 667, "screen \(size ?? [])")
         }
     }
+
+    /// `luna export html`: the prototype opens from the file system (no server), starts on the
+    /// initial screen, and its rows, back, tabs, samples, actions, map, history and undo work; a
+    /// step it does not hold says so.
+    @Test func anExportedPrototypeIsClickableFromTheFileSystem() async throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua")
+        let prototype = try Prototype.explore(host, script: "shop.lua")
+        let folder = ScriptFolder()
+        let path = folder.write("index.html", PrototypePage.html(prototype, title: "shop.lua"))
+        let browser = try await WebDriver()
+        do {
+            try await browser.open("file://" + path)
+            try await browser.wait("home", Self.visible("screen-home"))
+            #expect(try await browser.script("return document.title;") as? String == "shop.lua — Luna prototype")
+            try await browser.wait("the note", Self.visible("note"))
+            let note = try await browser.script("return document.getElementById('note').textContent;") as? String ?? ""
+            #expect(note.contains("the guard of junction:home"), "\(note)")
+            #expect(
+                try await browser.script("return !!document.querySelector('[data-testid=\"reload\"]').offsetParent;")
+                    as? Bool == false)
+            // A row, then back.
+            try await browser.click("sample-home-0")
+            try await browser.wait("the product", Self.visible("screen-product/:id"))
+            #expect(
+                try await browser.script("return document.getElementById('plan').children.length;") as? Int ?? 0 > 0)
+            try await browser.click("back-stack:home")
+            try await browser.wait("home again", Self.visible("screen-home"))
+            // A tab, a sample order, the map back to the cart tab.
+            try await browser.click("tab-stack:account")
+            try await browser.wait("account", Self.visible("pick-account/orders/:id-0"))
+            try await browser.click("pick-account/orders/:id-0")
+            try await browser.wait("the order", Self.visible("screen-account/orders/:id"))
+            #expect(
+                try await browser.script(
+                    "return [...document.querySelectorAll('.facts dd')].some((e) => e.textContent === '1001');")
+                    as? Bool == true)
+            try await browser.click("view-map")
+            try await browser.click("map-node-cart")
+            try await browser.wait(
+                "the cart on the map",
+                "document.querySelector('[data-testid=\"map-node-cart\"]').classList.contains('here')")
+            try await browser.click("view-device")
+            try await browser.wait("the cart", Self.visible("screen-cart"))
+            // Undo goes back to the order; the history lists every step.
+            try await browser.click("undo")
+            try await browser.wait("the order again", Self.visible("screen-account/orders/:id"))
+            #expect(try await browser.script("return document.querySelectorAll('#history li').length;") as? Int == 6)
+            // A step the prototype does not hold: a typed request.
+            try await browser.type("address", "account/orders/77\u{E007}")
+            try await browser.wait(
+                "the refusal",
+                "document.getElementById('result').textContent.includes('this prototype has no such step')")
+            let errors = try await browser.script("return window.lunaErrors || [];") as? [String]
+            #expect(errors == [], "page errors: \(errors ?? [])")
+            try await Self.keep(browser, "prototype-shop.png")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }

@@ -6,6 +6,8 @@
 window.addEventListener("error", (event) => { (window.lunaErrors = window.lunaErrors || []).push(`${event.message} (${event.lineno}:${event.colno})`); });
 
 const token = new URLSearchParams(location.search).get("token") || "";
+// A static prototype (`luna export html`) carries its states and steps in the page itself.
+const prototype = window.lunaPrototype || null;
 const $ = (id) => document.getElementById(id);
 const state = {
   socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {}, rows: {},
@@ -40,6 +42,7 @@ function setConnection(text, live) {
 
 /** Sends an operation; resolves with the reply, rejects with its error. */
 function send(op, fields = {}) {
+  if (prototype) return prototypeSend(op, fields);
   const id = state.nextId++;
   return new Promise((resolve, reject) => {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
@@ -101,6 +104,7 @@ function apply(snapshot) {
 // an entry of the browser's history, named by its session entry).
 
 function followAddress(snapshot) {
+  if (prototype) return;
   const shown = snapshot.state ? snapshot.state.request : null;
   if (state.openedPath !== undefined) {
     // The first snapshot: a link's path is dispatched once, unless it is already shown.
@@ -127,6 +131,7 @@ function followAddress(snapshot) {
 }
 
 window.addEventListener("popstate", (event) => {
+  if (prototype) return;
   const entry = event.state ? event.state.entry : null;
   if (entry === null || entry === undefined || !state.snapshot || entry === state.snapshot.current) return;
   state.travelling = true;
@@ -633,8 +638,10 @@ function applySize(device) {
   frame.style.setProperty("--width", `${width}px`);
   frame.style.setProperty("--height", `${height}px`);
   frame.dataset.size = name;
-  // Scaled down (never up) to fit the window's height and the stage's share of its width.
-  const scale = Math.min(1, (window.innerHeight - 110) / (height + 28), (window.innerWidth * 0.62) / (width + 28));
+  // Scaled down (never up) to fit the window's height below the frame's top, and the stage's
+  // share of its width.
+  const top = Math.max(0, frame.getBoundingClientRect().top + window.scrollY);
+  const scale = Math.min(1, (window.innerHeight - top - 12) / (height + 28), (window.innerWidth * 0.62) / (width + 28));
   frame.style.zoom = String(Math.max(0.35, scale));
 }
 
@@ -762,11 +769,13 @@ function renderMap() {
   box.replaceChildren(legend, element("div", { className: "map-canvas" }, drawing));
 }
 
-/** A click on the map: that screen, with the parameters shown now where it shares them. */
+/** A click on the map: that screen — with the parameters shown now when it is on screen,
+ *  else with its first sample values, else through the parameter form. */
 function goToScreen(id) {
   const route = state.routes.find((candidate) => candidate.id === id);
   if (!route) return showResult(`${id} has no route`, true);
-  const params = (state.snapshot.state && state.snapshot.state.params) || {};
+  const now = state.snapshot.state;
+  const params = now && now.chain.includes(id) ? now.params : {};
   const samples = samplesOf(route);
   const sample = samples.length && route.params.some((name) => params[name] === undefined) ? samples[0] : {};
   goToRoute(route, { params: { ...sample, ...params } });
@@ -808,4 +817,81 @@ $("flag-form").onsubmit = (event) => {
   if (name) run("flag", { name, value: $("flag-value").value }, `flag ${name}=${$("flag-value").value}`);
 };
 
-connect();
+// MARK: The static prototype
+// Each step the page sends is looked up among the steps exported from the state shown: the
+// state it reaches (drawn from its exported snapshot) or the error it gave. History, Undo and
+// Redo are kept in the page.
+
+const proto = { current: 0, entries: [], position: 0, undo: [], redo: [] };
+
+/** The text of a step, as `luna export html` keyed it. */
+function stepKey(op, fields) {
+  switch (op) {
+    case "dispatch": return `dispatch ${fields.request}${fields.keep ? " keep" : ""}`;
+    case "open": {
+      const params = fields.params || {};
+      return `open ${fields.node} ` + Object.keys(params).sort().map((name) => `${name}=${params[name]}`).join("&");
+    }
+    case "back": return "back";
+    case "flag": return `flag ${fields.name}=${fields.value || ""}`;
+    default: return null;
+  }
+}
+
+function prototypeSend(op, fields) {
+  const history = { travel: () => fields.index, undo: () => proto.undo[proto.undo.length - 1], redo: () => proto.redo[proto.redo.length - 1] };
+  if (history[op]) {
+    const target = history[op]();
+    if (target === undefined || !proto.entries[target]) return Promise.reject({ error: { kind: "history", message: `nothing to ${op}` } });
+    if (op === "undo") { proto.undo.pop(); proto.redo.push(proto.position); }
+    else if (op === "redo") { proto.redo.pop(); proto.undo.push(proto.position); }
+    else { proto.undo.push(proto.position); proto.redo = []; }
+    proto.position = target;
+    proto.current = proto.entries[target].state;
+    showPrototypeState();
+    return Promise.resolve({ ok: true, route: proto.entries[target].route });
+  }
+  const key = stepKey(op, fields);
+  const move = key === null ? undefined : prototype.states[proto.current].moves[key];
+  if (move === undefined) {
+    const bound = prototype.leftOut ? ` (exported up to ${prototype.limit} states; ${prototype.leftOut} steps were left out)` : "";
+    return Promise.reject({ error: { kind: "notExported", message: `this prototype has no such step from here${bound}` } });
+  }
+  if (move.error) return Promise.reject({ error: move.error });
+  const plan = prototype.plans[move.plan];
+  proto.undo.push(proto.position);
+  proto.redo = [];
+  proto.entries.push({ index: proto.entries.length, kind: op, request: fields.request || (op === "open" ? fields.node : ""),
+    detail: op === "flag" ? `${fields.name}=${fields.value || ""}` : "", route: move.route || "", plan: plan.length, state: move.to });
+  proto.position = proto.entries.length - 1;
+  proto.current = move.to;
+  showPrototypeState();
+  showPlan(plan, "prototype", op);
+  return Promise.resolve({ ok: true, route: move.route });
+}
+
+function showPrototypeState() {
+  const exported = prototype.states[proto.current];
+  apply(Object.assign({}, exported.snapshot, {
+    tree: prototype.trees[exported.tree],
+    script: prototype.script, routes: prototype.routes, rows: prototype.rows, entries: prototype.entries, flow: prototype.flow,
+    history: proto.entries.slice(), current: proto.position, historyCount: proto.entries.length, historyDropped: 0,
+    canUndo: proto.undo.length > 0, canRedo: proto.redo.length > 0,
+  }));
+}
+
+function startPrototype() {
+  document.body.classList.add("prototype");
+  setConnection(`prototype · ${prototype.states.length} states`, true);
+  const note = $("note");
+  const lines = [`A prototype of ${prototype.script} exported by luna: ${prototype.states.length} states; the steps they offer work without Luna running.`];
+  if (prototype.evaluated.length) lines.push(`Evaluated by Lua at export time (flags as then: ${Object.entries(prototype.flags).map(([k, v]) => `${k}=${v}`).join(", ") || "none"}): ${prototype.evaluated.join("; ")}.`);
+  if (prototype.leftOut) lines.push(`Bounded at ${prototype.limit} states: ${prototype.leftOut} steps lead further and are left out.`);
+  note.textContent = lines.join("\n");
+  note.hidden = false;
+  const start = prototype.states[0].snapshot.state;
+  proto.entries.push({ index: 0, kind: "start", request: start ? start.request : "", detail: "", route: start ? start.route : "", plan: 0, state: 0 });
+  showPrototypeState();
+}
+
+if (prototype) startPrototype(); else connect();

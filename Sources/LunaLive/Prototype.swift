@@ -1,0 +1,313 @@
+import RouteCore
+import RouteScript
+
+/// A static prototype of a script (`luna export html`): the states reachable from its start
+/// through what a screen offers — tabs, back, a sheet's close, sample rows, sample values,
+/// actions, the flow map's screens — each with what the inspector page shows for it and the
+/// step to every neighbour, explored breadth first up to a bound. The page replays these
+/// steps without Luna running (README, "Export a clickable prototype").
+package struct Prototype: Sendable {
+    /// The page's data, as one JSON object: the script's routes, rows, entries and flow map
+    /// once; every state's snapshot (its tree an index into `trees`) and its steps (`moves`,
+    /// keyed by ``Prototype/key(_:)``, each the state it reaches and an index into `plans`, or
+    /// the error it gave).
+    package var json: String
+    /// States explored, steps recorded, and steps left out because the bound was reached.
+    package var states: Int
+    package var moves: Int
+    package var leftOut: Int
+    /// Nodes whose Lua code ran while exploring (guards, redirects, validators, presenter
+    /// hooks): their effects are frozen as they were at export time.
+    package var evaluated: [String]
+
+    /// One step as the page sends it.
+    package enum Step: Hashable, Sendable {
+        case dispatch(String, keep: Bool)
+        case open(node: String, params: [String: String])
+        case back
+        case flag(String, String)
+    }
+
+    /// A step's key, the same text the page computes for the operation it would send
+    /// (`dispatch books/42`, `dispatch home keep`, `open product/:id id=42`, `back`,
+    /// `flag signedIn=yes`).
+    package static func key(_ step: Step) -> String {
+        switch step {
+        case .dispatch(let request, let keep): "dispatch \(request)" + (keep ? " keep" : "")
+        case .open(let node, let params):
+            "open \(node) " + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        case .back: "back"
+        case .flag(let name, let value): "flag \(name)=\(value)"
+        }
+    }
+
+    /// The default bound on states.
+    package static let defaultLimit = 2_000
+
+    /// Explores `host` (a freshly loaded script) from its `initial` request, or from nothing
+    /// shown when it declares none. `script` names it on the page.
+    package static func explore(_ host: RouteScriptHost, script: String, limit: Int = defaultLimit) throws -> Prototype
+    {
+        guard let tree = host.routeTree else { throw LiveSessionError("no script is loaded") }
+        var explorer = Explorer(host: host, tree: tree, limit: max(1, limit))
+        try explorer.run()
+        return explorer.result(script: script)
+    }
+}
+
+/// The breadth-first walk behind ``Prototype/explore(_:script:limit:)``.
+private struct Explorer {
+    struct State {
+        var router: RouterState
+        var flags: [String: String]
+        /// The snapshot without its tree, and the tree's place in ``trees``.
+        var snapshot: String
+        var tree: Int
+        var moves: [(key: String, json: String)] = []
+        var keys: Set<String> = []
+    }
+
+    let host: RouteScriptHost
+    let limit: Int
+    let tree: RouteTree
+    let routes: [RouteRow]
+    let entries: [String: String]
+    let samples: [String: [[String: String]]]
+    let rows: [String: [(label: String, go: String)]]
+    let actions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]]
+    let flow: FlowMap
+    var states: [State] = []
+    var index: [String: Int] = [:]
+    var leftOut = 0
+    var moves = 0
+    /// Distinct presentable trees and plans, each written once (states share most of them).
+    var trees = Interning()
+    var plans = Interning()
+
+    struct Interning {
+        var items: [String] = []
+        var index: [String: Int] = [:]
+        mutating func add(_ item: String) -> Int {
+            if let known = index[item] { return known }
+            items.append(item)
+            index[item] = items.count - 1
+            return items.count - 1
+        }
+    }
+
+    init(host: RouteScriptHost, tree: RouteTree, limit: Int) {
+        self.host = host
+        self.limit = limit
+        self.tree = tree
+        routes = RouteRow.table(tree)
+        entries = SnapshotView.entries(tree)
+        samples = host.declaredSamples
+        rows = host.declaredRows
+        actions = host.declaredActions
+        flow = tree.flowMap(display: displayPattern)
+    }
+
+    mutating func run() throws {
+        if let initial = tree.initial { _ = try host.dispatch(initial) }
+        _ = remember()
+        var next = 0
+        while next < states.count {
+            for sequence in steps(of: next) {
+                var from = next
+                for step in sequence {
+                    guard let to = try take(step, from: from) else { break }
+                    from = to
+                }
+            }
+            next += 1
+        }
+    }
+
+    /// The state on screen now: its index, new or known; nil when it is new and the bound is
+    /// reached.
+    mutating func remember() -> Int? {
+        let flags = host.options.flags
+        let identity =
+            host.state.restorationString + "\n"
+            + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: "&")
+        if let known = index[identity] { return known }
+        guard states.count < limit else { return nil }
+        let view = SnapshotView(
+            device: host.options.device, flags: flags, tree: .empty,
+            state: StateView(host), current: nil, historyCount: 0, historyDropped: 0, reloadError: nil,
+            reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
+            screenRows: nil, flow: nil, requests: SnapshotView.requests(host.tree, tree: tree))
+        let tree = trees.add(TreeView(host.tree, forms: .json).json ?? "null")
+        states.append(State(router: host.state, flags: flags, snapshot: view.json(script: ""), tree: tree))
+        index[identity] = states.count - 1
+        return states.count - 1
+    }
+
+    /// Puts the host back on state `index`: its flags, then its router state.
+    func enter(_ index: Int) throws {
+        let target = states[index]
+        for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
+        for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
+        if host.state != target.router { _ = try host.restore(target.router) }
+    }
+
+    /// Takes `step` from state `from`, recording the move; the state reached, or nil when the
+    /// step failed (the move records the error) or the bound was reached.
+    mutating func take(_ step: Prototype.Step, from: Int) throws -> Int? {
+        let key = Prototype.key(step)
+        if states[from].keys.contains(key) {
+            return states[from].moves.first { $0.key == key }.flatMap { Self.target($0.json) }
+        }
+        try enter(from)
+        var outcome: RouteScriptHost.Outcome?
+        do {
+            switch step {
+            case .dispatch(let request, let keep): outcome = try host.dispatch(request, keepStack: keep)
+            case .open(let node, let params):
+                outcome = try host.dispatch(try tree.request(for: NodeID(node), params: params).original)
+            case .back: outcome = try host.back()
+            case .flag(let name, let value): outcome = try host.setFlag(name, value.isEmpty ? nil : value)
+            }
+        } catch {
+            let failure = Failure(error)
+            record(from, key, JSONWriter.object(["error": failure.errorJSON]))
+            return nil
+        }
+        guard let to = remember() else {
+            leftOut += 1
+            return nil
+        }
+        var fields = ["to": String(to), "plan": String(plans.add(outcome?.plan.json ?? "[]"))]
+        if let outcome { fields["route"] = JSONWriter.quoted(outcome.route) }
+        record(from, key, JSONWriter.object(fields))
+        return to
+    }
+
+    mutating func record(_ state: Int, _ key: String, _ json: String) {
+        states[state].moves.append((key, json))
+        states[state].keys.insert(key)
+        moves += 1
+    }
+
+    static func target(_ json: String) -> Int? {
+        (try? JSONValue.parse(json))?["to"]?.integer
+    }
+
+    // MARK: What a screen offers (as the inspector page draws it)
+
+    /// The steps the page offers on state `index`, each a sequence (an action's flags, then its
+    /// request).
+    func steps(of index: Int) -> [[Prototype.Step]] {
+        do { try enter(index) } catch { return [] }
+        var result: [[Prototype.Step]] = []
+        let requests = SnapshotView.requests(host.tree, tree: tree)
+        let pad = host.options.device == .pad
+        func requestOf(_ presentable: HeadlessPresentable) -> String? { requests[presentable.id] }
+        func go(_ route: RouteRow, _ inherited: [String: String]) {
+            // A form would ask for what is missing, or for a catch-all's rest: not a step.
+            guard route.fillable, !route.pattern.hasSuffix("..."),
+                route.params.allSatisfy({ inherited[$0] != nil })
+            else { return }
+            let params = Dictionary(uniqueKeysWithValues: route.params.map { ($0, inherited[$0] ?? "") })
+            result.append([.open(node: route.id, params: params)])
+        }
+        func walk(_ presentable: HeadlessPresentable) {
+            switch presentable.kind {
+            case .switcher:
+                if let first = presentable.children.first { walk(first) }
+            case .junction:
+                let selected = presentable.selected ?? 0
+                for (position, option) in presentable.children.enumerated() {
+                    if position == selected, option.kind == .stack, option.children.count > 1,
+                        let root = requestOf(option.children[0])
+                    {
+                        result.append([.dispatch(root, keep: false)])
+                        continue
+                    }
+                    var request: String?
+                    if option.kind == .screen { request = requestOf(option) }
+                    if option.kind == .stack, let top = option.children.last { request = requestOf(top) }
+                    if let request = request ?? entries[option.id] { result.append([.dispatch(request, keep: true)]) }
+                }
+                if presentable.children.indices.contains(selected) { walk(presentable.children[selected]) }
+            case .stack:
+                let items = presentable.children
+                if items.count > 1 { result.append([.back]) }
+                if pad, presentable.attributes["split"] != nil, let first = items.first {
+                    walk(first)
+                    if items.count > 1, let top = items.last { walk(top) }
+                } else if let top = items.last {
+                    walk(top)
+                }
+            case .screen:
+                let params = presentable.activation?.params ?? [:]
+                for row in rows[presentable.id] ?? [] { result.append([.dispatch(row.go, keep: false)]) }
+                for route in routes where route.owner == presentable.id {
+                    let sets = samples[route.id] ?? []
+                    for values in sets { go(route, params.merging(values) { $1 }) }
+                    if sets.isEmpty { go(route, params) }
+                }
+                for action in actions[presentable.id] ?? [] {
+                    var sequence = action.flags.map { Prototype.Step.flag($0.name, $0.value) }
+                    if let request = action.go { sequence.append(.dispatch(request, keep: false)) }
+                    result.append(sequence)
+                }
+                if let modal = presentable.modal {
+                    if let request = requestOf(presentable) { result.append([.dispatch(request, keep: false)]) }
+                    walk(modal)
+                }
+            }
+        }
+        if let root = host.tree { walk(root) }
+        // The flow map's screens: with the parameters shown now when on screen, else the first
+        // sample.
+        let chain = Set(StateView(host)?.chain ?? [])
+        for node in flow.nodes where node.kind == .screen {
+            guard let route = routes.first(where: { $0.id == node.id }) else { continue }
+            let shown = chain.contains(node.id) ? host.state.params : [:]
+            let missing = route.params.contains { shown[$0] == nil }
+            let sample = missing ? (samples[route.id]?.first ?? [:]) : [:]
+            go(route, sample.merging(shown) { $1 })
+        }
+        return result
+    }
+
+    func result(script: String) -> Prototype {
+        let rowsJSON = SnapshotView.screenRows(host)
+        let statesJSON = states.map { state in
+            JSONWriter.object([
+                "snapshot": state.snapshot, "tree": String(state.tree),
+                "moves": JSONWriter.ordered(state.moves.map { ($0.key, $0.json) }),
+            ])
+        }
+        let evaluated = Self.evaluated(host, tree)
+        let json = JSONWriter.object([
+            "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
+            "routes": JSONWriter.array(routes.map(\.json)), "entries": JSONWriter.stringObject(entries),
+            "rows": rowsJSON, "flow": flow.json, "states": JSONWriter.array(statesJSON),
+            "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
+            "limit": String(limit), "leftOut": String(leftOut),
+            "evaluated": JSONWriter.array(evaluated.map(JSONWriter.quoted)),
+            "flags": JSONWriter.stringObject(states.first?.flags ?? [:]),
+        ])
+        return Prototype(json: json, states: states.count, moves: moves, leftOut: leftOut, evaluated: evaluated)
+    }
+
+    /// What Lua decided while exploring, by node: its guards, redirects, function validators
+    /// and presenter hooks.
+    static func evaluated(_ host: RouteScriptHost, _ tree: RouteTree) -> [String] {
+        var result: [String] = []
+        if let hooks = try? host.requiredHooks() {
+            // Hook names are `NODE-ID#enabled` and `NODE-ID#redirect` (an id may hold a `#`).
+            func node(_ hook: String) -> Substring { hook[..<(hook.lastIndex(of: "#") ?? hook.endIndex)] }
+            result += hooks.enabled.map { "the guard of \(node($0))" }
+            result += hooks.redirects.map { "the redirect of \(node($0))" }
+            result += hooks.validators.map { "the validator \($0)" }
+        }
+        for (index, names) in host.declaredHooks.sorted(by: { $0.key < $1.key }) where index < tree.nodes.count {
+            result.append("the presenter hooks of \(tree.nodes[index].id) (\(names.sorted().joined(separator: ", ")))")
+        }
+        return result
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import LunaLive
+import RouteCore
+import RouteScript
+import Testing
+
+/// `luna export html`'s exploration: every state a click can reach, each step recorded as the
+/// page keys it, checked against what a live host shows after the same steps.
+struct PrototypeExportTests {
+    static func data(_ prototype: Prototype) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(prototype.json.utf8)) as? [String: Any])
+    }
+
+    static func shop() throws -> RouteScriptHost {
+        try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua")
+    }
+
+    /// Performs a step given by its key on a live host (the page's operations).
+    static func perform(_ key: String, on host: RouteScriptHost) throws {
+        if key == "back" {
+            _ = try host.back()
+        } else if key.hasPrefix("dispatch ") {
+            var request = String(key.dropFirst("dispatch ".count))
+            let keep = request.hasSuffix(" keep")
+            if keep { request = String(request.dropLast(" keep".count)) }
+            _ = try host.dispatch(request, keepStack: keep)
+        } else if key.hasPrefix("open ") {
+            let parts = key.dropFirst("open ".count).split(
+                separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            let params = Dictionary(
+                uniqueKeysWithValues: (parts.count > 1 ? parts[1] : "").split(separator: "&").map { pair in
+                    let field = pair.split(separator: "=", maxSplits: 1)
+                    return (String(field[0]), String(field[1]))
+                })
+            let tree = try #require(host.routeTree)
+            _ = try host.dispatch(try tree.request(for: NodeID(String(parts[0])), params: params).original)
+        } else if key.hasPrefix("flag ") {
+            let field = key.dropFirst("flag ".count).split(
+                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            _ = try host.setFlag(String(field[0]), field[1].isEmpty ? nil : String(field[1]))
+        } else {
+            Issue.record("unknown step \(key)")
+        }
+    }
+
+    /// The whole of shop.lua fits the default bound; every step leads to a state of the file;
+    /// random walks through the file end where a live host ends after the same steps.
+    @Test func shopIsExploredWholeAndEveryWalkMatchesALiveHost() throws {
+        let prototype = try Prototype.explore(try Self.shop(), script: "shop.lua")
+        #expect(prototype.leftOut == 0)
+        #expect(prototype.states > 100, "\(prototype.states)")
+        #expect(prototype.evaluated == ["the guard of junction:home"])
+        let data = try Self.data(prototype)
+        let states = try #require(data["states"] as? [[String: Any]])
+        let trees = try #require(data["trees"] as? [Any])
+        let plans = try #require(data["plans"] as? [[Any]])
+        #expect(states.count == prototype.states)
+        let start = try #require(states[0]["snapshot"] as? [String: Any])
+        #expect((start["state"] as? [String: Any])?["request"] as? String == "home")
+        for state in states {
+            let moves = try #require(state["moves"] as? [String: [String: Any]])
+            #expect(!moves.isEmpty)
+            for (key, move) in moves {
+                if move["error"] != nil { continue }
+                let to = try #require(move["to"] as? Int, "\(key)")
+                #expect(states.indices.contains(to))
+                #expect(plans.indices.contains(try #require(move["plan"] as? Int)))
+            }
+            #expect(trees.indices.contains(try #require(state["tree"] as? Int)))
+        }
+        // Home offers its rows and the other tabs.
+        let home = try #require(states[0]["moves"] as? [String: [String: Any]])
+        for key in ["dispatch product/42?title=Dune", "dispatch search keep", "dispatch account keep"] {
+            #expect(home[key] != nil, "home offers \(key): \(home.keys.sorted())")
+        }
+        #expect(home["open product/:id "] == nil, "a product needs an id: the form asks for it, no step")
+
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<40 {
+            let live = try Self.shop()
+            _ = try live.dispatch("home")
+            var at = 0
+            for _ in 0..<12 {
+                let moves = try #require(states[at]["moves"] as? [String: [String: Any]])
+                let (key, move) = try #require(moves.randomElement(using: &generator))
+                if move["error"] != nil {
+                    #expect(throws: (any Error).self) { try Self.perform(key, on: live) }
+                    continue
+                }
+                try Self.perform(key, on: live)
+                at = try #require(move["to"] as? Int)
+                let exported = trees[try #require(states[at]["tree"] as? Int)]
+                let shown = try JSONSerialization.jsonObject(with: Data((live.tree?.json ?? "null").utf8))
+                #expect(
+                    NSDictionary(dictionary: exported as? [String: Any] ?? [:])
+                        .isEqual(to: shown as? [String: Any] ?? [:]),
+                    "after \(key)")
+                let flags = (states[at]["snapshot"] as? [String: Any])?["flags"] as? [String: String]
+                #expect(flags == live.options.flags, "flags after \(key)")
+            }
+        }
+    }
+
+    /// A bound stops the walk: no more states than it allows, and the steps beyond are
+    /// counted, not recorded.
+    @Test func theBoundHoldsAndCountsWhatItLeftOut() throws {
+        let prototype = try Prototype.explore(try Self.shop(), script: "shop.lua", limit: 5)
+        #expect(prototype.states == 5)
+        #expect(prototype.leftOut > 0)
+        let data = try Self.data(prototype)
+        for state in try #require(data["states"] as? [[String: Any]]) {
+            for move in (state["moves"] as? [String: [String: Any]] ?? [:]).values {
+                if let to = move["to"] as? Int { #expect(to < 5) }
+            }
+        }
+    }
+
+    /// A step that fails is kept with its error (the page shows it as the live one would); a
+    /// script without `initial` starts from nothing shown and offers its screens.
+    @Test func aFailingStepKeepsItsErrorAndNoInitialStartsFromNothing() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return stack {
+                  endpoint { "home", actions = { { "Broken", go = "nowhere" } },
+                    children = { endpoint { "home/:id", sample = { id = { "1" } } } } },
+                }
+                """, name: "broken.lua")
+        let prototype = try Prototype.explore(host, script: "broken.lua")
+        let data = try Self.data(prototype)
+        let states = try #require(data["states"] as? [[String: Any]])
+        #expect((states[0]["snapshot"] as? [String: Any])?["state"] is NSNull)
+        let first = try #require(states[0]["moves"] as? [String: [String: Any]])
+        let opened = try #require(first["open home "]?["to"] as? Int)
+        #expect(first["open home/:id id=1"] != nil, "the map opens a sampled screen with its first sample")
+        let home = try #require(states[opened]["moves"] as? [String: [String: Any]])
+        let broken = try #require(home["dispatch nowhere"]?["error"] as? [String: Any])
+        #expect(broken["kind"] as? String == "noMatch")
+        #expect(home["open home/:id id=1"]?["to"] != nil)
+        #expect(prototype.evaluated.isEmpty)
+    }
+}
