@@ -206,7 +206,7 @@ private struct Explorer {
         func requestOf(_ presentable: HeadlessPresentable) -> String? { requests[presentable.id] }
         func go(_ route: RouteRow, _ inherited: [String: String]) {
             // A form would ask for what is missing, or for a catch-all's rest: not a step.
-            guard route.fillable, !route.pattern.hasSuffix("..."),
+            guard route.fillable, route.pattern != "...", !route.pattern.hasSuffix("/..."),
                 route.params.allSatisfy({ inherited[$0] != nil })
             else { return }
             let params = Dictionary(uniqueKeysWithValues: route.params.map { ($0, inherited[$0] ?? "") })
@@ -219,7 +219,8 @@ private struct Explorer {
             case .junction:
                 let selected = presentable.selected ?? 0
                 for (position, option) in presentable.children.enumerated() {
-                    if position == selected, option.kind == .stack, option.children.count > 1,
+                    // Only a tab marked selected pops to its root when tapped again.
+                    if position == presentable.selected, option.kind == .stack, option.children.count > 1,
                         let root = requestOf(option.children[0])
                     {
                         result.append([.dispatch(root, keep: false)])

@@ -15,7 +15,7 @@ import RouteScript
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Export the compiled tree as JSON (RouteTree(json:) loads it without Lua), typed Swift routes, or the files links need.",
+            "Export the compiled tree as JSON (RouteTree(json:) loads it without Lua), typed Swift routes, the files links need, or a clickable prototype.",
         discussion: """
             json: nodes, patterns, validators as regex text, names, ids, titles; functions (validators, \
             guards, redirects) become named hooks the app supplies, and Lua presenter hooks presenter names — \

@@ -305,10 +305,10 @@ import Testing
         #expect(text.contains("public static func book(id: String, query: [String: String] = [:]"))
 
         let help = try luna(["export", "--help"])
-        #expect(help.stdout.contains("USAGE: luna export <format> <script>"))
+        #expect(help.stdout.contains("USAGE: luna export [<options>] <format> <script>"), "\(help.stdout)")
         let format = try luna(["export", "yaml", example("books.lua")])
         #expect(format.status == 2)
-        #expect(format.stderr.contains("the format is json, swift, aasa or plist"))
+        #expect(format.stderr.contains("the format is json, swift, aasa, plist or html"))
         let type = try luna(["export", "swift", example("books.lua"), "--type", "my route"])
         #expect(type.status == 2)
         let broken = folder.write("broken.lua", "return stack {")
