@@ -76,8 +76,10 @@ package final class Inspector: @unchecked Sendable {
     let limiter = WorkLimiter()
     /// Connections open now (the cap is ``connectionLimit``).
     private let connections = Locked(0)
-    /// The last full snapshot, served while the session is busy.
-    let latest = Locked<String?>(nil)
+    /// The last full snapshot, served while the session is busy (and at once to a page that
+    /// connects): kept as a value and encoded when a page needs it, so a reload at 10,000
+    /// routes does not encode a megabyte no page reads.
+    let latest = LatestSnapshot()
     /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
     /// which runs under the session's lock.
     private var lastRoutes: (rows: [RouteRow], entries: [String: String], screenRows: String)?
@@ -279,46 +281,92 @@ package final class Inspector: @unchecked Sendable {
         let reloaded = event.kind == .reloaded || event.kind == .deviceChanged
         var snapshot = reader.snapshot(routes: reloaded)
         guard let routes = snapshot.routes else {
-            return clients.send(Messages.event(event, snapshot: remember(snapshot)))
-        }
-        // Routes go to the pages only when a reload changed them (a page keeps the last ones);
-        // compared as values, so an unchanged table of 10,000 rows is not encoded to be compared.
-        let table = (rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "")
-        if let last = lastRoutes, last.rows == table.rows, last.entries == table.entries,
-            last.screenRows == table.screenRows
-        {
-            // Pages connecting later still get the whole snapshot.
-            latest.withLock { $0 = snapshot.json(script: scriptName) }
-            snapshot.routes = nil
-            snapshot.entries = nil
-            snapshot.screenRows = nil
-            snapshot.history = nil
             return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
         }
+        // Pages connecting later get the whole snapshot.
+        latest.keep(snapshot, script: scriptName)
+        let table = (rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "")
+        guard let last = lastRoutes else {
+            lastRoutes = table
+            return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
+        }
+        // The pages hold the last table: they get what changed (compared as values, so an
+        // unchanged table of 10,000 rows is not encoded to be compared), not the table again,
+        // and keep their history list (the event's entry is appended).
         lastRoutes = table
-        clients.send(Messages.event(event, snapshot: remember(snapshot)))
+        let patch = RoutePatch(from: last.rows, to: table.rows)
+        snapshot.routes = nil
+        snapshot.history = nil
+        if last.entries == table.entries { snapshot.entries = nil }
+        if last.screenRows == table.screenRows { snapshot.screenRows = nil }
+        clients.send(
+            Messages.event(
+                event, snapshot: snapshot.json(script: scriptName), routePatch: patch.isEmpty ? nil : patch.json))
     }
 
     /// The whole state a page draws, as JSON.
     func snapshot() -> String {
         guard case .snapshot(let view)? = try? session.perform(.snapshot(routes: true)) else { return "null" }
-        return remember(view)
+        return latest.keep(view, script: scriptName, encoded: true) ?? "null"
     }
 
     /// A fresh snapshot when the session is free; while it works (a slow dispatch), the last
     /// one with `"busy": true`, so the network side never waits on the session.
     func snapshotWithoutWaiting() -> String? {
         if case .snapshot(let view)? = (try? session.performIfFree(.snapshot(routes: true))) ?? nil {
-            return remember(view)
+            return latest.keep(view, script: scriptName, encoded: true)
         }
-        return latest.withLock { $0 }.map { "{\"busy\":true," + $0.dropFirst() }
+        return latest.json().map { "{\"busy\":true," + $0.dropFirst() }
+    }
+}
+
+/// The last full snapshot: a value until a page needs its JSON, then the JSON too.
+final class LatestSnapshot: Sendable {
+    private let stored = Locked<(view: SnapshotView?, script: String, json: String?)>((nil, "", nil))
+
+    /// Keeps `view`; with `encoded`, encodes it now and returns the JSON.
+    @discardableResult
+    func keep(_ view: SnapshotView, script: String, encoded: Bool = false) -> String? {
+        let json = encoded ? view.json(script: script) : nil
+        stored.withLock { $0 = (view, script, json) }
+        return json
     }
 
-    /// The snapshot's JSON; a full one is kept for pages that connect while the session works.
-    private func remember(_ view: SnapshotView) -> String {
-        let text = view.json(script: scriptName)
-        if view.routes != nil { latest.withLock { $0 = text } }
-        return text
+    /// The JSON of the last snapshot kept, if any (encoded once).
+    func json() -> String? {
+        stored.withLock { stored in
+            if let json = stored.json { return json }
+            guard let view = stored.view else { return nil }
+            let json = view.json(script: stored.script)
+            stored.json = json
+            return json
+        }
+    }
+}
+
+/// What changed in the route table between two reloads, by route id: the rows that are new or
+/// differ, the ids gone, and the order of ids only when it changed.
+struct RoutePatch {
+    var rows: [RouteRow] = []
+    var removed: [String] = []
+    var order: [String]?
+
+    init(from old: [RouteRow], to new: [RouteRow]) {
+        var before: [String: RouteRow] = [:]
+        for row in old { before[row.id] = row }
+        for row in new where before[row.id] != row { rows.append(row) }
+        let kept = Set(new.map(\.id))
+        removed = old.map(\.id).filter { !kept.contains($0) }
+        if !old.map(\.id).elementsEqual(new.map(\.id)) { order = new.map(\.id) }
+    }
+
+    var isEmpty: Bool { rows.isEmpty && removed.isEmpty && order == nil }
+
+    var json: String {
+        JSONWriter.object([
+            "rows": JSONWriter.array(rows.map(\.json)), "removed": JSONWriter.array(removed.map(JSONWriter.quoted)),
+            "order": order.map { JSONWriter.array($0.map(JSONWriter.quoted)) } ?? "null",
+        ])
     }
 }
 

@@ -6,7 +6,7 @@ import RouteScript
 /// The ops are the session operations a page may use — never Lua, never a file.
 struct PageRequest {
     enum Op: String, CaseIterable {
-        case dispatch, open, back, sync, explain, travel, undo, redo, flag, device, reload, snapshot, history
+        case dispatch, open, back, sync, explain, travel, undo, redo, flag, device, reload, snapshot, history, flow
     }
 
     var id: Int?
@@ -58,8 +58,10 @@ struct PageRequestError: Error, CustomStringConvertible {
 
 extension PageRequest {
     /// The session command the page asks for.
+    /// The session command the page asks for (`flow` is answered by the inspector itself).
     func command() throws(PageRequestError) -> Command {
         switch op {
+        case .flow: throw PageRequestError("flow is not a session command")
         case .dispatch: return .dispatch(try string("request"), keepStack: fields["keep"]?.bool ?? false)
         case .sync: return .sync(try string("request"))
         case .open:
@@ -105,6 +107,15 @@ extension Inspector {
     /// Runs a page's request on the session and returns the reply (events go to every page
     /// through the observer, before this reply).
     func perform(_ request: PageRequest) -> String {
+        if request.op == .flow {
+            // The flow map: asked for when the page shows it (never pushed with every change:
+            // at 10,000 routes it is a megabyte).
+            let flow = session.withHost { $0.routeTree?.flowMap(display: displayPattern).json }
+            return JSONWriter.object([
+                "type": JSONWriter.quoted("reply"), "id": request.id.map(String.init) ?? "null", "ok": "true",
+                "flow": flow ?? "null",
+            ])
+        }
         let command: Command
         do { command = try request.command() } catch {
             return Messages.invalidMessage(id: request.id, error.description)
@@ -152,7 +163,7 @@ enum Messages {
     }
 
     /// An event: what happened, the entry it added, the plan, and the state after it.
-    static func event(_ event: LiveEvent, snapshot: String) -> String {
+    static func event(_ event: LiveEvent, snapshot: String, routePatch: String? = nil) -> String {
         let origin: String =
             switch event.origin {
             case .repl: "repl"
@@ -169,6 +180,7 @@ enum Messages {
             "summary": event.summary.map { ReloadView(summary: $0, tree: .empty, script: nil).eventJSON }
                 ?? "null",
             "error": event.error.map { Failure($0).errorJSON } ?? "null", "snapshot": snapshot,
+            "routePatch": routePatch ?? "null",
         ])
     }
 }

@@ -34,7 +34,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .page:
             inspector.clients.add(channel)
             // The last snapshot at once (the session may be busy), then a fresh one.
-            if let latest = inspector.latest.withLock({ $0 }) {
+            if let latest = inspector.latest.json() {
                 Clients.send("{\"type\":\"snapshot\",\"snapshot\":" + latest + "}", to: channel)
             }
             schedule(channel) { inspector in "{\"type\":\"snapshot\",\"snapshot\":" + inspector.snapshot() + "}" }

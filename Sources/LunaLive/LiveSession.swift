@@ -281,7 +281,6 @@ final class SessionState {
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(RouteRow.table) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
-            flow: routes ? tree.map { $0.flowMap(display: displayPattern).json } : nil,
             requests: SnapshotView.requests(host.tree, tree: tree))
     }
 

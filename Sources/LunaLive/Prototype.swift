@@ -137,7 +137,7 @@ private struct Explorer {
             device: host.options.device, flags: flags, tree: .empty,
             state: StateView(host), current: nil, historyCount: 0, historyDropped: 0, reloadError: nil,
             reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
-            screenRows: nil, flow: nil, requests: SnapshotView.requests(host.tree, tree: tree))
+            screenRows: nil, requests: SnapshotView.requests(host.tree, tree: tree))
         let tree = trees.add(TreeView(host.tree, forms: .json).json ?? "null")
         states.append(State(router: host.state, flags: flags, snapshot: view.json(script: ""), tree: tree))
         index[identity] = states.count - 1

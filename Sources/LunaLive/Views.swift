@@ -442,8 +442,6 @@ package struct SnapshotView: Sendable {
     /// With the routes: the rows and actions screens declare (`rows = {…}`, `actions = {…}`),
     /// as JSON (``screenRows(_:)``).
     package var screenRows: String?
-    /// With the routes: the flow map (``FlowMap/json``) the page draws.
-    package var flow: String?
     /// The request that shows each screen on screen, by node id.
     package var requests: [String: String]
 
@@ -464,7 +462,6 @@ package struct SnapshotView: Sendable {
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
         if let screenRows { fields["rows"] = screenRows }
-        if let flow { fields["flow"] = flow }
         return JSONWriter.object(fields)
     }
 

@@ -122,6 +122,17 @@ struct BrowserTests {
                 try await browser.script(
                     "return window.lunaA === document.querySelector('[data-testid=\"route-a\"]') && window.lunaC === document.querySelector('[data-testid=\"route-c\"]');"
                 ) as? Bool == true, "kept rows are the same elements")
+            // A name given in place: the reload sends that row only, and the page patches its cell.
+            served.save("return stack { endpoint { 'c' }, endpoint { 'd', name = 'dee' }, endpoint { 'a' } }")
+            try await browser.wait(
+                "the name", "document.querySelector('[data-testid=\"route-d\"]').cells[1].textContent === 'dee'")
+            #expect(try await browser.script("return \(rows);") as? String == "route-c route-d route-a")
+            #expect(
+                try await browser.script("return window.lunaA === document.querySelector('[data-testid=\"route-a\"]');")
+                    as? Bool == true)
+            // The row goes where it now points: a click opens d.
+            try await browser.click("route-d")
+            try await browser.wait("d", Self.visible("screen-d"))
         }
     }
 
@@ -519,16 +530,23 @@ struct BrowserTests {
         try await WebDriver.withPage(served) { browser in
             func listed() async throws -> [Int] {
                 try await browser.script(
-                    "return [...document.querySelectorAll('#history li[data-testid^=\"history-\"]')].map((e) => e.value);")
+                    "return [...document.querySelectorAll('#history li[data-testid^=\"history-\"]')].map((e) => e.value);"
+                )
                     as? [Int] ?? []
             }
             try await browser.wait("the entries", Self.visible("history-3"))
             try await browser.click("history-1")
-            try await browser.wait("entry 1 current", "document.querySelector('[data-testid=\"history-1\"]').classList.contains('current')")
+            try await browser.wait(
+                "entry 1 current", "document.querySelector('[data-testid=\"history-1\"]').classList.contains('current')"
+            )
             try await browser.click("undo")
-            try await browser.wait("entry 3 current", "document.querySelector('[data-testid=\"history-3\"]').classList.contains('current')")
+            try await browser.wait(
+                "entry 3 current", "document.querySelector('[data-testid=\"history-3\"]').classList.contains('current')"
+            )
             try served.session.travel(to: 0)
-            try await browser.wait("entry 0 current", "document.querySelector('[data-testid=\"history-0\"]').classList.contains('current')")
+            try await browser.wait(
+                "entry 0 current", "document.querySelector('[data-testid=\"history-0\"]').classList.contains('current')"
+            )
             try await browser.click("undo")
             try await browser.click("redo")
             try await browser.type("address", "profile\u{E007}")

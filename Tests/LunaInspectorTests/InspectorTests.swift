@@ -94,9 +94,27 @@ import Testing
         served.save(
             original.replacingOccurrences(
                 of: #"endpoint { "today", title = "Today""#, with: #"endpoint { "today", title = "Today's picks""#))
+        // A title edit: only that row, in a patch (no table, no order, nothing removed).
         let retitled = object(try page.next(containing: #""event":"reloaded""#))
-        let routes = (retitled["snapshot"] as? [String: Any])?["routes"] as? [[String: Any]]
-        #expect(routes?.first { $0["id"] as? String == "today" }?["title"] as? String == "Today's picks")
+        #expect((retitled["snapshot"] as? [String: Any])?["routes"] == nil)
+        let patch = retitled["routePatch"] as? [String: Any]
+        let rows = patch?["rows"] as? [[String: Any]]
+        #expect(rows?.count == 1)
+        #expect(rows?.first?["id"] as? String == "today")
+        #expect(rows?.first?["title"] as? String == "Today's picks")
+        #expect(patch?["order"] is NSNull && (patch?["removed"] as? [Any])?.isEmpty == true)
+        // A route added and one removed: their rows and the new order.
+        let retitledText = try String(contentsOfFile: served.script, encoding: .utf8)
+        served.save(
+            retitledText.replacingOccurrences(of: #"endpoint { "delivery""#, with: #"endpoint { "shipping""#))
+        let moved = object(try page.next(containing: #""event":"reloaded""#))
+        let change = moved["routePatch"] as? [String: Any]
+        #expect((change?["removed"] as? [String]) == ["delivery"], "\(change ?? [:])")
+        #expect((change?["rows"] as? [[String: Any]])?.map { $0["id"] as? String } == ["shipping"])
+        let order = change?["order"] as? [String] ?? []
+        #expect(order.contains("shipping") && !order.contains("delivery"))
+        served.save(retitledText)
+        _ = try page.next(containing: #""event":"reloaded""#)
         try page.send(#"{"id":3,"op":"reload"}"#)
         let again = object(try page.next(containing: #""event":"reloaded""#))
         #expect((again["snapshot"] as? [String: Any])?["routes"] == nil)

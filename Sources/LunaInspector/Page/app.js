@@ -71,8 +71,13 @@ function receive(message) {
     if (message.entry && !state.history.some((entry) => entry.index === message.entry.index)) {
       state.history.push(message.entry);
     }
+    if (message.routePatch) patchRoutes(message.routePatch);
     apply(message.snapshot);
     if (message.plan) showPlan(message.plan, message.origin, message.event);
+    if (message.event === "reloaded" || message.event === "deviceChanged") {
+      state.flow = null;
+      if (state.view === "map") fetchFlow();
+    }
     if (message.event === "reloaded" && message.summary) toast(message.summary.line);
     if (message.event === "deviceChanged" && message.summary) toast(`device: ${message.snapshot.device} · ${message.summary.line}`);
   }
@@ -80,10 +85,9 @@ function receive(message) {
 
 function apply(snapshot) {
   state.snapshot = snapshot;
-  if (snapshot.routes) state.routes = snapshot.routes;
+  if (snapshot.routes) { state.routes = snapshot.routes; state.changedRoutes = null; }
   if (snapshot.entries) state.entries = snapshot.entries;
   if (snapshot.rows) state.rows = snapshot.rows;
-  if (snapshot.flow) state.flow = snapshot.flow;
   if (snapshot.history) state.history = snapshot.history;
   $("script").textContent = snapshot.script;
   const banner = $("banner");
@@ -440,11 +444,47 @@ function renderFlags() {
   }
 }
 
+/** A reload's change to the route table (rows new or changed, ids gone, the order when it
+ *  changed); a patch that does not fit the table held asks for the whole snapshot. */
+function patchRoutes(patch) {
+  const byId = new Map(state.routes.map((route) => [route.id, route]));
+  let fits = patch.removed.every((id) => byId.has(id));
+  for (const id of patch.removed) byId.delete(id);
+  for (const row of patch.rows) {
+    if (!patch.order && !byId.has(row.id)) fits = false;
+    byId.set(row.id, row);
+  }
+  const order = patch.order || state.routes.map((route) => route.id).filter((id) => byId.has(id));
+  if (!fits || order.some((id) => !byId.has(id))) {
+    send("snapshot").then((reply) => apply(reply.snapshot), () => {});
+    return;
+  }
+  state.routes = order.map((id) => byId.get(id));
+  // Only cells changed: the table patches those rows and nothing else.
+  state.changedRoutes = patch.order || patch.removed.length ? null : patch.rows.map((row) => row.id);
+}
+
 /** The route table, patched by route id: when a reload sent new routes, rows that stayed get
  * only the cells that changed and keep their place if they can, new rows are made, gone rows
  * removed; otherwise only the row of the current route changes. */
 function renderRoutes() {
   const body = $("routes");
+  if (state.routesShown !== state.routes && state.changedRoutes && state.routeRowsByID) {
+    // A patch that changed rows in place: those rows only.
+    const changed = new Set(state.changedRoutes);
+    for (const route of state.routes) {
+      if (!changed.has(route.id)) continue;
+      const row = state.routeRowsByID.get(route.id);
+      if (!row) continue;
+      for (const [pattern, held] of state.routeRows) if (held === row && pattern !== route.pattern) state.routeRows.delete(pattern);
+      setText(row.cells[0], route.pattern);
+      setText(row.cells[1], route.name || "");
+      row.onclick = () => goToRoute(route, null);
+      state.routeRows.set(route.pattern, row);
+    }
+    state.routesShown = state.routes;
+    state.changedRoutes = null;
+  }
   if (state.routesShown !== state.routes) {
     const old = state.routeRowsByID || new Map();
     const rows = new Map();
@@ -786,7 +826,19 @@ function showView(view) {
   for (const button of document.querySelectorAll(".view-switch")) button.classList.toggle("on", button.dataset.view === view);
   $("device").hidden = view !== "device";
   $("map").hidden = view !== "map";
-  if (view === "map") renderMap();
+  if (view === "map") state.flow ? renderMap() : fetchFlow();
+}
+
+/** The flow map is asked for when it is shown, and again after a reload while it is. */
+async function fetchFlow() {
+  if (prototype) { state.flow = prototype.flow; return renderMap(); }
+  try {
+    const reply = await send("flow");
+    state.flow = reply.flow;
+    if (state.view === "map") renderMap();
+  } catch (failure) {
+    showResult(`flow map: ${(failure.error || failure).message}`, true);
+  }
 }
 for (const button of document.querySelectorAll(".view-switch")) button.onclick = () => showView(button.dataset.view);
 
@@ -874,7 +926,7 @@ function showPrototypeState() {
   const exported = prototype.states[proto.current];
   apply(Object.assign({}, exported.snapshot, {
     tree: prototype.trees[exported.tree],
-    script: prototype.script, routes: prototype.routes, rows: prototype.rows, entries: prototype.entries, flow: prototype.flow,
+    script: prototype.script, routes: prototype.routes, rows: prototype.rows, entries: prototype.entries,
     history: proto.entries.slice(), current: proto.position, historyCount: proto.entries.length, historyDropped: 0,
     canUndo: proto.undo.length > 0, canRedo: proto.redo.length > 0,
   }));
