@@ -352,6 +352,11 @@ struct RoutePatch {
     var order: [String]?
 
     init(from old: [RouteRow], to new: [RouteRow]) {
+        // The usual save keeps every route in place: compare row by row, no dictionary.
+        if old.count == new.count, zip(old, new).allSatisfy({ $0.id == $1.id }) {
+            for (before, after) in zip(old, new) where before != after { rows.append(after) }
+            return
+        }
         var before: [String: RouteRow] = [:]
         for row in old { before[row.id] = row }
         for row in new where before[row.id] != row { rows.append(row) }
