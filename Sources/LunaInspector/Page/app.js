@@ -666,9 +666,13 @@ function chosenSize(device) {
   return sizes[device].find((size) => size[0] === name) || sizes[device].find((size) => size[0] === defaultSize[device]);
 }
 
-function applySize(device) {
+function applySize(device, force = false) {
   const select = $("size");
   const [name, width, height] = chosenSize(device);
+  // Measured again only when the device, the size or the window changed (not every render).
+  const key = `${device} ${name} ${window.innerWidth}x${window.innerHeight}`;
+  if (!force && state.sizeKey === key) return;
+  state.sizeKey = key;
   if (select.dataset.device !== device) {
     select.replaceChildren(...sizes[device].map(([label, w, h]) => element("option", { value: label }, `${label} · ${w}×${h}`)));
     select.dataset.device = device;
@@ -688,7 +692,7 @@ function applySize(device) {
 $("size").onchange = () => {
   const device = state.snapshot ? state.snapshot.device : "phone";
   try { localStorage.setItem(`luna.size.${device}`, $("size").value); } catch { /* storage off */ }
-  applySize(device);
+  applySize(device, true);
 };
 window.addEventListener("resize", () => { if (state.snapshot) applySize(state.snapshot.device); });
 
@@ -827,6 +831,7 @@ function showView(view) {
   $("device").hidden = view !== "device";
   $("map").hidden = view !== "map";
   if (view === "map") state.flow ? renderMap() : fetchFlow();
+  else if (state.snapshot) applySize(state.snapshot.device, true);
 }
 
 /** The flow map is asked for when it is shown, and again after a reload while it is. */
