@@ -3,8 +3,9 @@ import RouteScript
 
 /// A static prototype of a script (`luna export html`): the states reachable from its start
 /// through what a screen offers — tabs, back, a sheet's close, sample rows, sample values,
-/// actions, the flow map's screens — each with what the inspector page shows for it and the
-/// step to every neighbour, explored breadth first up to a bound. The page replays these
+/// actions, and from the start the flow map's screens — each with what the inspector page
+/// shows for it and the step to every neighbour, explored breadth first up to a bound; for
+/// each screen, the first state that shows it (where the map goes from anywhere else). The page replays these
 /// steps without Luna running (README, "Export a clickable prototype").
 package struct Prototype: Sendable {
     /// The page's data, as one JSON object: the script's routes, rows, entries and flow map
@@ -83,6 +84,8 @@ private struct Explorer {
     /// Distinct presentable trees and plans, each written once (states share most of them).
     var trees = Interning()
     var plans = Interning()
+    /// The first state (breadth first: the fewest steps from the start) showing each screen.
+    var screens: [String: Int] = [:]
 
     struct Interning {
         var items: [String] = []
@@ -139,6 +142,7 @@ private struct Explorer {
             reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
             screenRows: nil, requests: SnapshotView.requests(host.tree, tree: tree))
         let tree = trees.add(TreeView(host.tree, forms: .json).json ?? "null")
+        if let screen = StateView(host)?.chain.last, screens[screen] == nil { screens[screen] = states.count }
         states.append(State(router: host.state, flags: flags, snapshot: view.json(script: ""), tree: tree))
         index[identity] = states.count - 1
         return states.count - 1
@@ -261,8 +265,10 @@ private struct Explorer {
             }
         }
         if let root = host.tree { walk(root) }
-        // The flow map's screens: with the parameters shown now when on screen, else the first
-        // sample.
+        // The flow map's screens, from the start only (from every state it would be states ×
+        // screens steps); elsewhere the page shows the state that first reached the screen.
+        // With the parameters shown now when on screen, else the first sample.
+        guard index == 0 else { return result }
         let chain = Set(StateView(host)?.chain ?? [])
         for node in flow.nodes where node.kind == .screen {
             guard let route = routes.first(where: { $0.id == node.id }) else { continue }
@@ -288,6 +294,7 @@ private struct Explorer {
             "routes": JSONWriter.array(routes.map(\.json)), "entries": JSONWriter.stringObject(entries),
             "rows": rowsJSON, "flow": flow.json, "states": JSONWriter.array(statesJSON),
             "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
+            "screens": JSONWriter.object(screens.mapValues(String.init)),
             "limit": String(limit), "leftOut": String(leftOut),
             "evaluated": JSONWriter.array(evaluated.map(JSONWriter.quoted)),
             "flags": JSONWriter.stringObject(states.first?.flags ?? [:]),

@@ -101,6 +101,29 @@ struct PrototypeExportTests {
         }
     }
 
+    /// The flow map's steps are taken from the start only: a script of 300 screens costs 300
+    /// steps, not 300 × 300; each screen names the first state showing it (where the page's map
+    /// goes from elsewhere).
+    @Test func theMapIsWalkedFromTheStartOnly() throws {
+        let routes = (1..<300).map { #"  endpoint { "section\#($0 % 40)/r\#($0)" },"# }.joined(separator: "\n")
+        let host = RouteScriptHost()
+        try host.load(source: "return stack {\n  endpoint { \"r0\" },\n\(routes)\n}", name: "flat.lua")
+        let prototype = try Prototype.explore(host, script: "flat.lua")
+        #expect(prototype.states == 301)
+        #expect(prototype.moves == 300, "\(prototype.moves)")
+        let screens = try #require(try Self.data(prototype)["screens"] as? [String: Int])
+        #expect(screens.count == 300)
+        #expect(screens["section7/r7"].map { (1...300).contains($0) } == true)
+        let shop = try Self.data(try Prototype.explore(try Self.shop(), script: "shop.lua"))
+        let shown = try #require(shop["screens"] as? [String: Int])
+        // Every screen but the catch-all (it asks for a path: no step reaches it).
+        #expect(
+            Set(shown.keys) == [
+                "signin", "home", "product/:id", "search", "cart", "checkout", "checkout/pay", "account",
+                "account/orders/:id",
+            ])
+    }
+
     /// A bound stops the walk: no more states than it allows, and the steps beyond are
     /// counted, not recorded.
     @Test func theBoundHoldsAndCountsWhatItLeftOut() throws {

@@ -910,6 +910,20 @@ function prototypeSend(op, fields) {
   }
   const key = stepKey(op, fields);
   const move = key === null ? undefined : prototype.states[proto.current].moves[key];
+  // A screen opened from here that this state has no step for (the map, the route table):
+  // the state that first showed it, when it shows it with the parameters asked for.
+  const first = move === undefined && op === "open" ? prototype.screens[fields.node] : undefined;
+  if (first !== undefined && sameParams(prototype.states[first].snapshot.state, fields.params || {})) {
+    proto.undo.push(proto.position);
+    proto.redo = [];
+    const shown = prototype.states[first].snapshot.state;
+    proto.entries.push({ index: proto.entries.length, kind: "show", request: shown.request, detail: "", route: shown.route, plan: 0, state: first });
+    proto.position = proto.entries.length - 1;
+    proto.current = first;
+    showPrototypeState();
+    showPlan([], "prototype (the state that first showed it)", "show");
+    return Promise.resolve({ ok: true, route: shown.route });
+  }
   if (move === undefined) {
     const bound = prototype.leftOut ? ` (exported up to ${prototype.limit} states; ${prototype.leftOut} steps were left out)` : "";
     return Promise.reject({ error: { kind: "notExported", message: `this prototype has no such step from here${bound}` } });
@@ -925,6 +939,11 @@ function prototypeSend(op, fields) {
   showPrototypeState();
   showPlan(plan, "prototype", op);
   return Promise.resolve({ ok: true, route: move.route });
+}
+
+/** Whether a state shows its screen with `params` (each one asked for has that value). */
+function sameParams(shown, params) {
+  return !!shown && Object.entries(params).every(([name, value]) => shown.params[name] === value);
 }
 
 function showPrototypeState() {
