@@ -562,4 +562,32 @@ struct BrowserTests {
             #expect(try await listed() == Array(0..<served.session.historyCount))
         }
     }
+
+    /// A tree of 2,000 screens: the map draws the 300 nearest the screen shown and says so.
+    @Test func aBigTreesMapDrawsTheNearestScreens() async throws {
+        let routes = (1..<2000).map { #"  endpoint { "s\#($0 % 40)/r\#($0)", title = "R\#($0)" },"# }
+        let served = try ServedScript(
+            example: "big.lua",
+            source: (["return stack {", #"  endpoint { "r0", children = { endpoint { "./next" } } },"#] + routes + ["}"])
+                .joined(separator: "\n"))
+        defer { served.stop() }
+        try served.session.dispatch("r0")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("r0", Self.visible("screen-r0"))
+            try await browser.click("view-map")
+            try await browser.wait("the map", Self.visible("map-node-r0"))
+            #expect(
+                try await browser.script("return document.querySelectorAll('[data-testid^=\"map-node-\"]').length;")
+                    as? Int == 300)
+            #expect(
+                try await browser.script("return document.querySelector('.legend .limit').textContent;") as? String
+                    == "showing 300 of 2001 nodes: those nearest the screen shown")
+            // The screen shown and what it pushes are among them.
+            #expect(
+                try await browser.script("return !!document.querySelector('[data-testid=\"map-node-r0/next\"]');")
+                    as? Bool == true)
+            let errors = try await browser.script("return window.lunaErrors || [];") as? [String]
+            #expect(errors == [], "page errors: \(errors ?? [])")
+        }
+    }
 }

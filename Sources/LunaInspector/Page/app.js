@@ -742,13 +742,46 @@ function layoutMap(flow) {
   return { place, width: 56 + columns.length * (width + gapX) - gapX, height: 32 + tallest * (height + gapY) - gapY };
 }
 
+/** The most nodes the map draws: a bigger tree shows those nearest the screen shown. */
+const mapLimit = 300;
+
+/** `flow` cut down to at most `mapLimit` nodes: breadth first from `start` along edges either
+ *  way (then from the other nodes in order), with the edges between the nodes kept. */
+function nearest(flow, start) {
+  if (flow.nodes.length <= mapLimit) return flow;
+  const neighbours = new Map(flow.nodes.map((node) => [node.id, []]));
+  for (const edge of flow.edges) {
+    if (neighbours.has(edge.from)) neighbours.get(edge.from).push(edge.to);
+    if (neighbours.has(edge.to)) neighbours.get(edge.to).push(edge.from);
+  }
+  const kept = new Set();
+  const seeds = [start, ...flow.nodes.map((node) => node.id)].filter((id) => id !== null && neighbours.has(id));
+  for (const seed of seeds) {
+    if (kept.size >= mapLimit) break;
+    if (kept.has(seed)) continue;
+    const queue = [seed];
+    kept.add(seed);
+    while (queue.length && kept.size < mapLimit) {
+      for (const next of neighbours.get(queue.shift())) {
+        if (kept.size >= mapLimit) break;
+        if (!kept.has(next)) { kept.add(next); queue.push(next); }
+      }
+    }
+  }
+  return {
+    nodes: flow.nodes.filter((node) => kept.has(node.id)),
+    edges: flow.edges.filter((edge) => kept.has(edge.from) && kept.has(edge.to)),
+    initial: flow.initial, total: flow.nodes.length,
+  };
+}
+
 function renderMap() {
   const box = $("map");
-  const flow = state.flow;
-  if (!flow || !state.snapshot) { box.replaceChildren(element("p", { className: "empty" }, "No script loaded.")); return; }
-  const { place, width, height } = layoutMap(flow);
+  if (!state.flow || !state.snapshot) { box.replaceChildren(element("p", { className: "empty" }, state.flow === null ? "Loading the flow map…" : "No script loaded.")); return; }
   const current = state.snapshot.state ? state.snapshot.state.chain : [];
   const here = current.length ? current[current.length - 1] : null;
+  const flow = nearest(state.flow, here || state.flow.initial);
+  const { place, width, height } = layoutMap(flow);
   const onPath = new Set(current);
   // A tap away: what the screen shown pushes or presents, and the tabs of the tab bars shown.
   const near = new Set();
@@ -809,7 +842,8 @@ function renderMap() {
   const legend = element("div", { className: "legend" },
     ...["push", "modal", "tab", "section", "guard"].map((kind) => element("span", { className: `key ${kind}` }, kind)),
     element("span", { className: "key here" }, "shown"), element("span", { className: "key near" }, "a tap away"),
-    element("span", { className: "dim" }, "★ initial"));
+    element("span", { className: "dim" }, "★ initial"),
+    flow.total ? element("span", { className: "dim limit" }, `showing ${flow.nodes.length} of ${flow.total} nodes: those nearest the screen shown`) : null);
   box.replaceChildren(legend, element("div", { className: "map-canvas" }, drawing));
 }
 
