@@ -25,7 +25,10 @@ public final class Matcher: @unchecked Sendable {
     /// Each route's parameter names, in pattern order.
     public let parameterNames: ParameterNames
 
-    /// A trie node: 32 bytes.
+    /// A trie node: 32 bytes (two units of the trie). Its constant edges (or its table of them)
+    /// follow it in the trie, so a lookup reads one node and its edges from adjacent memory.
+    /// `edgeStart`, `tableStart`, `validated`, `parameter`, `wildcard` and an edge's `child` are
+    /// unit positions in the trie.
     struct Node {
         /// `terminalCount` and `restCount` read this when the real counts are in `largeCounts`.
         static let countOverflow = UInt16.max
@@ -110,11 +113,14 @@ public final class Matcher: @unchecked Sendable {
     /// Every compiled array lives in one allocation (`storage`): fewer allocator headers and
     /// one free.
     private let storage: UnsafeMutableRawPointer
-    private let nodes: UnsafeMutableBufferPointer<Node>
-    private let edges: UnsafeMutableBufferPointer<Edge>
+    /// The trie in 16-byte units: each node (two units) followed by its constant edges (one
+    /// unit each) or, with more than `linearScanLimit` of them, by its open-addressing table
+    /// of them (the edges themselves at their hash's slot); nodes in the builder's order
+    /// (siblings side by side). A node's position is the unit it starts at; the root's is 0.
+    private let trie: UnsafeRawPointer
+    private let unitCount: Int
+    public let nodeCount: Int
     private let keys: UnsafeMutableBufferPointer<UInt8>
-    /// The tables of nodes with many edges: the edges themselves, at their hash's slot.
-    private let slots: UnsafeMutableBufferPointer<Edge>
     private let routeLists: UnsafeMutableBufferPointer<Int32>
     private let checks: UnsafeMutableBufferPointer<Check>
     private let infos: UnsafeMutableBufferPointer<RouteInfo>
@@ -187,11 +193,10 @@ public final class Matcher: @unchecked Sendable {
             }
         }
         let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
-        // One allocation: the 4-byte-aligned arrays first, then the byte arrays.
+        let units = Self.interleave(flat)
+        // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
         var layout = ArenaLayout()
-        let nodeOffset = layout.reserve(Node.self, flat.nodes.count)
-        let edgeOffset = layout.reserve(Edge.self, flat.edges.count)
-        let slotOffset = layout.reserve(Edge.self, flat.slots.count)
+        let trieOffset = layout.reserve(Edge.self, units.count)
         let routeListOffset = layout.reserve(Int32.self, flat.routeLists.count)
         let checkOffset = layout.reserve(Check.self, allChecks.count)
         let infoOffset = layout.reserve(RouteInfo.self, infos.count)
@@ -200,16 +205,17 @@ public final class Matcher: @unchecked Sendable {
         let restOffset = layout.reserve(Bool.self, captureIsRest.count)
         let storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.size), alignment: 16)
         self.storage = storage
-        self.nodes = .copying(flat.nodes, into: storage, at: nodeOffset)
-        self.edges = .copying(flat.edges, into: storage, at: edgeOffset)
-        self.slots = .copying(flat.slots, into: storage, at: slotOffset)
+        (storage + trieOffset).copyMemory(from: units.bytes, byteCount: units.count * Self.unit)
+        self.trie = UnsafeRawPointer(storage + trieOffset)
+        self.unitCount = units.count
+        self.nodeCount = flat.nodes.count
         self.routeLists = .copying(flat.routeLists, into: storage, at: routeListOffset)
         self.checks = .copying(allChecks, into: storage, at: checkOffset)
         self.infos = .copying(infos, into: storage, at: infoOffset)
         self.captureSegments = .copying(captureSegments, into: storage, at: captureOffset)
         self.keys = .copying(flat.keys, into: storage, at: keyOffset)
         self.captureIsRest = .copying(captureIsRest, into: storage, at: restOffset)
-        self.largeCounts = flat.largeCounts
+        self.largeCounts = units.largeCounts
         self.validators = validators
         self.regexRoutes = regexRoutes
         self.parameterNames = names.finish()
@@ -227,14 +233,75 @@ public final class Matcher: @unchecked Sendable {
         return (Int(large.terminal), Int(large.rest))
     }
 
-    /// The number of trie nodes (for diagnostics and memory figures).
-    public var nodeCount: Int { nodes.count }
-
     /// Bytes held by the compiled trie (not counting the route definitions).
     public var compiledBytes: Int {
-        nodes.count * MemoryLayout<Node>.stride + edges.count * MemoryLayout<Edge>.stride + keys.count
-            + slots.count * MemoryLayout<Edge>.stride + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
+        unitCount * Self.unit + keys.count + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
             + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4 + captureIsRest.count
+    }
+
+    /// The trie's unit: an edge's size (16 bytes); a node takes as many as it needs (two).
+    static let unit = MemoryLayout<Edge>.stride
+    static let nodeUnits = (MemoryLayout<Node>.size + unit - 1) / unit
+
+    /// The builder's arrays laid out as the trie: each node, then its edges or its table;
+    /// every reference (children, edge and table starts, large counts) turned into unit
+    /// positions.
+    static func interleave(
+        _ flat: TrieBuilder.Flat
+    ) -> (bytes: [UInt8], count: Int, largeCounts: [Int32: (terminal: Int32, rest: Int32)]) {
+        var position = [Int32](repeating: 0, count: flat.nodes.count)
+        var count = 0
+        for (index, node) in flat.nodes.enumerated() {
+            position[index] = Int32(count)
+            let edgeUnits = node.tableStart >= 0 ? tableCapacity(Int(node.edgeCount)) : Int(node.edgeCount)
+            count += nodeUnits + edgeUnits
+        }
+        var bytes = [UInt8](repeating: 0, count: count * unit)
+        bytes.withUnsafeMutableBytes { raw in
+            func moved(_ edge: Edge) -> Edge {
+                var edge = edge
+                if edge.child >= 0 { edge.child = position[Int(edge.child)] }
+                return edge
+            }
+            for (index, old) in flat.nodes.enumerated() {
+                let at = Int(position[index])
+                var node = old
+                node.validated = old.validated >= 0 ? position[Int(old.validated)] : -1
+                node.parameter = old.parameter >= 0 ? position[Int(old.parameter)] : -1
+                node.wildcard = old.wildcard >= 0 ? position[Int(old.wildcard)] : -1
+                let first = at + nodeUnits
+                if old.tableStart >= 0 {
+                    node.tableStart = Int32(first)
+                    node.edgeStart = 0
+                    for k in 0..<tableCapacity(Int(old.edgeCount)) {
+                        raw.storeBytes(
+                            of: moved(flat.slots[Int(old.tableStart) + k]), toByteOffset: (first + k) * unit,
+                            as: Edge.self)
+                    }
+                } else {
+                    node.edgeStart = Int32(first)
+                    for k in 0..<Int(old.edgeCount) {
+                        raw.storeBytes(
+                            of: moved(flat.edges[Int(old.edgeStart) + k]), toByteOffset: (first + k) * unit,
+                            as: Edge.self)
+                    }
+                }
+                raw.storeBytes(of: node, toByteOffset: at * unit, as: Node.self)
+            }
+        }
+        var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
+        for (index, counts) in flat.largeCounts { largeCounts[position[Int(index)]] = counts }
+        return (bytes, count, largeCounts)
+    }
+
+    @inline(__always)
+    private func node(at position: Int32) -> Node {
+        trie.load(fromByteOffset: Int(position) &* Self.unit, as: Node.self)
+    }
+
+    @inline(__always)
+    private func edge(at position: Int) -> Edge {
+        trie.load(fromByteOffset: position &* Self.unit, as: Edge.self)
     }
 
     /// The open-addressing table size for a node with `edgeCount` constant edges: the
@@ -516,7 +583,7 @@ public final class Matcher: @unchecked Sendable {
         _ nodeIndex: Int32, _ depth: Int, _ bytes: UnsafeBufferPointer<UInt8>,
         _ segments: UnsafeBufferPointer<SegmentRange>
     ) throws(RouteError) -> Int32 {
-        let node = nodes[Int(nodeIndex)]
+        let node = node(at: nodeIndex)
         let (terminalCount, restCount) = routeCounts(node, nodeIndex)
         if depth == segments.count {
             for k in 0..<terminalCount {
@@ -569,7 +636,7 @@ public final class Matcher: @unchecked Sendable {
         }
         if node.tableStart < 0 {
             for k in 0..<Int(node.edgeCount) {
-                let edge = edges[Int(node.edgeStart) + k]
+                let edge = edge(at: Int(node.edgeStart) + k)
                 if matches(edge) { return edge.child }
             }
             return -1
@@ -577,7 +644,7 @@ public final class Matcher: @unchecked Sendable {
         let mask = UInt32(Self.tableCapacity(Int(node.edgeCount)) - 1)
         var slot = hash & mask
         while true {
-            let edge = slots[Int(node.tableStart) + Int(slot)]
+            let edge = edge(at: Int(node.tableStart) + Int(slot))
             if edge.keyLength < 0 { return -1 }
             if matches(edge) { return edge.child }
             slot = (slot + 1) & mask
