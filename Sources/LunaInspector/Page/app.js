@@ -992,6 +992,7 @@ function showPrototypeState() {
 
 function startPrototype() {
   document.body.classList.add("prototype");
+  $("request").placeholder = "a request this prototype holds from here (or tap the screen)";
   setConnection(`prototype · ${prototype.states.length} states`, true);
   const note = $("note");
   const lines = [`A prototype of ${prototype.script} exported by luna: ${prototype.states.length} states; the steps they offer work without Luna running.`];
