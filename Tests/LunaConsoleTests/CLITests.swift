@@ -285,6 +285,14 @@ import Testing
         #expect(bounded.status == 0 && bounded.stderr.contains("the bound (--limit 3) left out"), "\(bounded.stderr)")
         let noFolder = try luna(["export", "html", example("shop.lua")])
         #expect(noFolder.status == 2 && noFolder.stderr.contains("html needs -o DIR"), "\(noFolder.stderr)")
+        // A start that fails (its guard raises) is an error with its place; so is a folder
+        // that cannot be written.
+        let failing = folder.write(
+            "failing.lua", "return stack { initial = 'a',\n  endpoint { 'a', enabled = function() error('boom') end } }")
+        let refused = try luna(["export", "html", failing, "-o", folder.path + "/failing"])
+        #expect(refused.status == 2 && refused.stderr.contains("failing.lua:2: boom"), "\(refused.stderr)")
+        let unwritable = try luna(["export", "html", example("shop.lua"), "-o", "/proc/luna-no-such-place"])
+        #expect(unwritable.status == 2 && unwritable.stderr.contains("cannot write"), "\(unwritable.stderr)")
     }
 
     @Test func goRefusesABadURL() throws {
