@@ -288,7 +288,8 @@ import Testing
         // A start that fails (its guard raises) is an error with its place; so is a folder
         // that cannot be written.
         let failing = folder.write(
-            "failing.lua", "return stack { initial = 'a',\n  endpoint { 'a', enabled = function() error('boom') end } }")
+            "failing.lua", "return stack { initial = 'a',\n  endpoint { 'a', enabled = function() error('boom') end } }"
+        )
         let refused = try luna(["export", "html", failing, "-o", folder.path + "/failing"])
         #expect(refused.status == 2 && refused.stderr.contains("failing.lua:2: boom"), "\(refused.stderr)")
         let unwritable = try luna(["export", "html", example("shop.lua"), "-o", "/proc/luna-no-such-place"])
