@@ -375,6 +375,12 @@ struct BrowserTests {
                 try await browser.script("return document.querySelectorAll('[data-testid^=\"map-node-\"]').length;")
                     as? Int == 12)
             try await Self.keep(browser, "inspector-map.png")
+            // The view is in the URL: a link opens the map.
+            #expect(
+                try await browser.script("return new URLSearchParams(location.search).get('view');") as? String == "map"
+            )
+            try await browser.open(served.inspector.url + "&view=map")
+            try await browser.wait("the map from a link", Self.visible("map-node-home"))
             // A click on a screen goes there; the marks follow.
             try await browser.click("map-node-account")
             try await browser.wait(

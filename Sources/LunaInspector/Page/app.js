@@ -160,7 +160,7 @@ function render() {
     screen.append(element("p", { className: "empty" }, "Nothing dispatched yet: type a path beside the device."));
   }
   animate(screen);
-  if (state.view === "map") renderMap();
+  if (state.view === "map") state.flow || state.flowPending ? renderMap() : fetchFlow();
   renderFlags();
   renderRoutes();
   renderHistory();
@@ -861,6 +861,12 @@ function goToScreen(id) {
 
 function showView(view) {
   state.view = view;
+  // The view is in the page's URL too (`&view=map`): a link can open the map.
+  if (!prototype) {
+    const url = new URL(location.href);
+    if (view === "map") url.searchParams.set("view", "map"); else url.searchParams.delete("view");
+    if (url.href !== location.href) history.replaceState(history.state, "", url);
+  }
   for (const button of document.querySelectorAll(".view-switch")) button.classList.toggle("on", button.dataset.view === view);
   $("device").hidden = view !== "device";
   $("map").hidden = view !== "map";
@@ -871,12 +877,17 @@ function showView(view) {
 /** The flow map is asked for when it is shown, and again after a reload while it is. */
 async function fetchFlow() {
   if (prototype) { state.flow = prototype.flow; return renderMap(); }
+  // Not connected yet: the first snapshot asks again.
+  if (!state.snapshot || !state.socket || state.socket.readyState !== WebSocket.OPEN) return renderMap();
+  state.flowPending = true;
   try {
     const reply = await send("flow");
     state.flow = reply.flow;
     if (state.view === "map") renderMap();
   } catch (failure) {
     showResult(`flow map: ${(failure.error || failure).message}`, true);
+  } finally {
+    state.flowPending = false;
   }
 }
 for (const button of document.querySelectorAll(".view-switch")) button.onclick = () => showView(button.dataset.view);
@@ -1006,3 +1017,4 @@ function startPrototype() {
 }
 
 if (prototype) startPrototype(); else connect();
+if (new URLSearchParams(location.search).get("view") === "map") showView("map");
