@@ -22,73 +22,199 @@ package struct Lint {
 
     package init(tree: RouteTree) { self.tree = tree }
 
-    package func findings() -> [Finding] {
-        var findings: [Finding] = []
+    package func findings() -> [Finding] { report().findings }
+
+    /// What the lint found, by route where it is about one route: kept by a reload, so the
+    /// next lint of a tree that differs in a few route definitions redoes only what they can
+    /// change (``report(previous:)``).
+    package struct Report: Sendable {
+        package let tree: RouteTree
+        /// Each route's "can never win" or duplicate finding (or its regex finding).
+        var routeFindings: [Finding?]
+        /// The route that makes it lose, for a pattern route that loses to one.
+        var rivals: [Int?]
+        /// Each route's validator findings.
+        var validatorFindings: [[Finding]]
+        /// Every finding, in the order `luna check` prints them.
+        package let findings: [Finding]
+        /// Whether this lint started from the previous one (or linted the whole tree).
+        package let wasIncremental: Bool
+    }
+
+    /// The lint of the tree; with `previous` (the last reload's report), only the routes a
+    /// changed definition can affect are compared again, when the trees differ in nothing but
+    /// a few route definitions (same nodes, ids, places and lines, same guards and links) —
+    /// else the whole tree. Either way the findings are what a whole lint gives.
+    package func report(previous: Report? = nil) -> Report {
         let endpoints = tree.endpoints
-        var neverWins = Set<Int>()
+        if let previous, let changed = Self.changedRoutes(previous.tree, tree) {
+            if let report = incremental(previous, changed: changed) { return report }
+        }
+        var routeFindings = [Finding?](repeating: nil, count: endpoints.count)
+        var rivals = [Int?](repeating: nil, count: endpoints.count)
         let index = CoverIndex(endpoints.map { $0.definition.pattern })
         // Computed once: a rank vector is an array, and a route meets many candidates.
         let ranks = endpoints.map(\.definition.rankVector)
-        for (position, endpoint) in endpoints.enumerated() {
-            let node = tree.nodes[endpoint.node]
-            if let pattern = endpoint.definition.pattern {
-                for other in index.candidates(covering: pattern) where other != position {
-                    let rival = endpoints[other]
-                    guard let rivalPattern = rival.definition.pattern,
-                        Self.covers(rivalPattern, rival.definition, pattern, endpoint.definition)
-                    else { continue }
-                    let mine = ranks[position]
-                    let theirs = ranks[other]
-                    let equal = mine == theirs
-                    guard theirs.lexicographicallyPrecedes(mine) || (equal && other < position) else { continue }
-                    let rivalText = Self.show(rival.definition.displayText)
-                    let rivalWhere = tree.nodes[rival.node].location.map { " (\($0))" } ?? ""
-                    if pattern == rivalPattern && validatorsEqual(endpoint.definition, rival.definition) {
-                        findings.append(
-                            Finding(
-                                severity: .error, location: node.location,
-                                message:
-                                    "route '\(Self.show(pattern.description))' duplicates '\(rivalText)'\(rivalWhere)"))
-                    } else {
-                        let why = equal ? "an earlier route of the same rank" : "a more specific route"
-                        findings.append(
-                            Finding(
-                                severity: .warning, location: node.location,
-                                message:
-                                    "route '\(Self.show(pattern.description))' can never win: '\(rivalText)'\(rivalWhere) matches everything it matches and is \(why)"
-                            ))
-                    }
-                    neverWins.insert(position)
-                    break
-                }
-            } else if case .regex(let regex) = endpoint.definition.shape,
-                let finding = regexFinding(regex, at: position, node: node)
-            {
-                findings.append(finding)
-                neverWins.insert(position)
+        for position in endpoints.indices {
+            (routeFindings[position], rivals[position]) = routeFinding(
+                position, ranks: ranks, candidates: { index.candidates(covering: $0) })
+        }
+        let validatorFindings = endpoints.map(validatorFindings)
+        return assemble(routeFindings, rivals, validatorFindings)
+    }
+
+    /// The routes whose definitions differ when the trees have the same shape (nodes, kinds,
+    /// places, lines): nil when they do not (or more than a few routes differ). Ids, names,
+    /// guards and links may differ: the findings that read them are made again every time.
+    static func changedRoutes(_ old: RouteTree, _ new: RouteTree) -> [Int]? {
+        guard old.nodes.count == new.nodes.count, old.endpoints.count == new.endpoints.count else { return nil }
+        for (x, y) in zip(old.nodes, new.nodes) {
+            guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
+                x.route == y.route
+            else { return nil }
+        }
+        var changed: [Int] = []
+        for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() {
+            guard x.node == y.node else { return nil }
+            if !sameDefinition(x.definition, y.definition) {
+                // A regex route's findings read every route: the whole lint.
+                guard x.definition.pattern != nil, y.definition.pattern != nil else { return nil }
+                changed.append(position)
+                if changed.count > 8 { return nil }
             }
         }
-        for endpoint in endpoints {
-            for (name, validator) in endpoint.definition.validators.sorted(by: { $0.key < $1.key })
-            where !validator.isPredicate {
-                guard let syntax = validator.syntax else { continue }
-                let why: String
-                if RegexEmptiness.matchesNothing(syntax) {
-                    why = "a required character class is empty"
-                } else if RegexEmptiness.matchesOnlyEmpty(syntax) {
-                    why = "it matches only the empty string, and segments are never empty"
-                } else {
-                    continue
-                }
-                findings.append(
+        return changed
+    }
+
+    static func sameDefinition(_ x: RouteDefinition, _ y: RouteDefinition) -> Bool {
+        guard x.displayText == y.displayText, x.validators.count == y.validators.count else { return false }
+        for (name, validator) in x.validators {
+            guard let other = y.validators[name], other.source == validator.source,
+                other.isPredicate == validator.isPredicate
+            else { return false }
+        }
+        return true
+    }
+
+    /// `previous` redone for the routes `changed` can affect: the changed routes, the routes
+    /// that lost to one of them, and the routes one of them now covers; nil when that is more
+    /// than a few dozen routes (then a whole lint is cheaper).
+    private func incremental(_ previous: Report, changed: [Int]) -> Report? {
+        let endpoints = tree.endpoints
+        var redo = Set(changed)
+        let changedSet = Set(changed)
+        for (position, rival) in previous.rivals.enumerated() {
+            if let rival, changedSet.contains(rival) { redo.insert(position) }
+        }
+        // A regex route's finding reads every pattern route: each is compared again.
+        for (position, endpoint) in endpoints.enumerated() where endpoint.definition.pattern == nil {
+            redo.insert(position)
+            if redo.count > 64 { return nil }
+        }
+        for position in changed {
+            guard let outer = endpoints[position].definition.pattern else { continue }
+            for (other, endpoint) in endpoints.enumerated() where other != position {
+                guard let inner = endpoint.definition.pattern,
+                    Self.covers(outer, endpoints[position].definition, inner, endpoint.definition)
+                else { continue }
+                redo.insert(other)
+                if redo.count > 64 { return nil }
+            }
+        }
+        var routeFindings = previous.routeFindings
+        var rivals = previous.rivals
+        var validatorFindings = previous.validatorFindings
+        // A route compared again meets every route that could cover it, in position order.
+        let ranks = endpoints.map(\.definition.rankVector)
+        for position in redo.sorted() {
+            (routeFindings[position], rivals[position]) = routeFinding(
+                position, ranks: ranks, candidates: { _ in Array(endpoints.indices) })
+        }
+        for position in changed { validatorFindings[position] = self.validatorFindings(endpoints[position]) }
+        return assemble(routeFindings, rivals, validatorFindings, incremental: true)
+    }
+
+    /// The route's "duplicates" or "can never win" finding and the rival it loses to, or its
+    /// regex finding: the first of `candidates` (in position order) that covers it and ranks
+    /// before it.
+    private func routeFinding(
+        _ position: Int, ranks: [[Int]], candidates: (Pattern) -> [Int]
+    ) -> (Finding?, Int?) {
+        let endpoints = tree.endpoints
+        let endpoint = endpoints[position]
+        let node = tree.nodes[endpoint.node]
+        guard let pattern = endpoint.definition.pattern else {
+            if case .regex(let regex) = endpoint.definition.shape {
+                return (regexFinding(regex, at: position, node: node), nil)
+            }
+            return (nil, nil)
+        }
+        for other in candidates(pattern) where other != position {
+            let rival = endpoints[other]
+            guard let rivalPattern = rival.definition.pattern,
+                Self.covers(rivalPattern, rival.definition, pattern, endpoint.definition)
+            else { continue }
+            let mine = ranks[position]
+            let theirs = ranks[other]
+            let equal = mine == theirs
+            guard theirs.lexicographicallyPrecedes(mine) || (equal && other < position) else { continue }
+            let rivalText = Self.show(rival.definition.displayText)
+            let rivalWhere = tree.nodes[rival.node].location.map { " (\($0))" } ?? ""
+            if pattern == rivalPattern && validatorsEqual(endpoint.definition, rival.definition) {
+                return (
                     Finding(
-                        severity: .warning, location: tree.nodes[endpoint.node].location,
-                        message: "validator of '\(name)' ('\(validator.source)') rejects every value: \(why)"))
+                        severity: .error, location: node.location,
+                        message: "route '\(Self.show(pattern.description))' duplicates '\(rivalText)'\(rivalWhere)"),
+                    other
+                )
             }
+            let why = equal ? "an earlier route of the same rank" : "a more specific route"
+            return (
+                Finding(
+                    severity: .warning, location: node.location,
+                    message:
+                        "route '\(Self.show(pattern.description))' can never win: '\(rivalText)'\(rivalWhere) matches everything it matches and is \(why)"
+                ),
+                other
+            )
         }
+        return (nil, nil)
+    }
+
+    /// Validators that reject every value.
+    private func validatorFindings(_ endpoint: RouteTree.Endpoint) -> [Finding] {
+        var findings: [Finding] = []
+        for (name, validator) in endpoint.definition.validators.sorted(by: { $0.key < $1.key })
+        where !validator.isPredicate {
+            guard let syntax = validator.syntax else { continue }
+            let why: String
+            if RegexEmptiness.matchesNothing(syntax) {
+                why = "a required character class is empty"
+            } else if RegexEmptiness.matchesOnlyEmpty(syntax) {
+                why = "it matches only the empty string, and segments are never empty"
+            } else {
+                continue
+            }
+            findings.append(
+                Finding(
+                    severity: .warning, location: tree.nodes[endpoint.node].location,
+                    message: "validator of '\(name)' ('\(validator.source)') rejects every value: \(why)"))
+        }
+        return findings
+    }
+
+    /// The findings in `luna check`'s order: each route's, the validators', the fallbacks' and
+    /// links', then containers and modals whose every route can never win.
+    private func assemble(
+        _ routeFindings: [Finding?], _ rivals: [Int?], _ validatorFindings: [[Finding]], incremental: Bool = false
+    ) -> Report {
+        var findings = routeFindings.compactMap { $0 }
+        findings += validatorFindings.joined()
         findings += fallbackFindings()
         // Containers and modals whose every route can never win, in one bottom-up pass
         // (children are numbered after their parents); nothing to find when every route wins.
+        // A route with a finding of its own never wins (a regex one included).
+        let neverWins = Set(routeFindings.indices.filter { routeFindings[$0] != nil })
         if !neverWins.isEmpty {
             var routes = [Int](repeating: 0, count: tree.nodes.count)
             var losing = [Int](repeating: 0, count: tree.nodes.count)
@@ -114,7 +240,9 @@ package struct Lint {
                         message: what + ": every route under it can never win"))
             }
         }
-        return findings
+        return Report(
+            tree: tree, routeFindings: routeFindings, rivals: rivals, validatorFindings: validatorFindings,
+            findings: findings, wasIncremental: incremental)
     }
 
     /// A fallback is a constant: one that matches no route, or only a bare catch-all, sends

@@ -66,13 +66,16 @@ extension RouteScriptHost {
         }
         // A save gets what `luna check` would say: errors fail the reload, warnings are shown.
         // A tree whose lint inputs did not change (a title, a presenter) has the same findings.
-        let findings: [Lint.Finding]
+        // One whose route definitions changed in a few places is linted again only where
+        // they can change the findings.
+        let report: Lint.Report
         if let cached = lintCache, Lint.sameInputs(cached.tree, fresh.tree) {
-            findings = cached.findings
+            report = cached
         } else {
-            findings = Lint(tree: fresh.tree).findings()
+            report = Lint(tree: fresh.tree).report(previous: lintCache)
         }
-        lintCache = (fresh.tree, findings)
+        lintCache = report
+        let findings = report.findings
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
             fresh.vm.close()

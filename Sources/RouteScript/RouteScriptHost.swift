@@ -27,8 +27,9 @@ public final class RouteScriptHost {
     var router: Router<ScriptPresenter>?
     /// Set while a dispatch or reload runs, to refuse re-entrant ones.
     var busy = false
-    /// The last reload's tree and findings (reused while the lint's inputs are the same).
-    var lintCache: (tree: RouteTree, findings: [Lint.Finding])?
+    /// The last reload's lint (reused while the lint's inputs are the same; where the next one
+    /// starts when only a few route definitions changed).
+    var lintCache: Lint.Report?
     /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
     var sharesScript = false
     /// The text, name and folder of a script loaded from a string.

@@ -37,16 +37,28 @@ struct LunaBench {
             return
         }
         if arguments.count >= 2, arguments[1] == "link-latency" { Bench.linkLatency(Array(arguments.dropFirst(2))) }
-        if arguments.count >= 4, arguments[1] == "reloads" {
-            // For profiling: COUNT reloads of a generated N-route script.
+        if arguments.count >= 4, arguments[1] == "reloads" || arguments[1] == "reloads-edit" {
+            // For profiling: COUNT reloads of a generated N-route script (reloads-edit: the
+            // last pattern renamed back and forth between reloads, as the one-route bench).
             let bench = Bench(quick: true)
             let path = NSTemporaryDirectory() + "luna-profile-\(getpid()).lua"
-            try bench.script(Int(arguments[2]) ?? 1000).write(toFile: path, atomically: true, encoding: .utf8)
+            let source = bench.script(Int(arguments[2]) ?? 1000)
+            try source.write(toFile: path, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: path) }
             var options = RouteScriptOptions()
             options.loadLimits = LuaLimits(instructions: 0, deadline: nil)
             let host = try RouteScriptHost(contentsOf: path, options: options)
-            for _ in 0..<(Int(arguments[3]) ?? 1) { _ = try host.reload() }
+            var flip = false
+            for _ in 0..<(Int(arguments[3]) ?? 1) {
+                if arguments[1] == "reloads-edit" {
+                    flip.toggle()
+                    let edited = source.replacingOccurrences(
+                        of: "endpoint { \"", with: flip ? "endpoint { \"edited-" : "endpoint { \"", options: [],
+                        range: source.range(of: "endpoint { \"", options: .backwards))
+                    try edited.write(toFile: path, atomically: false, encoding: .utf8)
+                }
+                _ = try host.reload()
+            }
             return
         }
         if arguments.count >= 4, arguments[1] == "dispatches" {
