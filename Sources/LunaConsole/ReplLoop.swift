@@ -184,7 +184,7 @@ package enum Completion {
             let options: [String] =
                 switch command {
                 case "go": ["--keep"]
-                case "tree", "routes", "state": ["--json"]
+                case "tree", "routes", "flow", "state": ["--json"]
                 default: command.hasPrefix("/") ? ["--keep"] : []
                 }
             return options.filter { $0.hasPrefix(word) }

@@ -65,6 +65,7 @@ package final class Session {
         ("tree", "tree [--json]", "the presentable tree"),
         ("state", "state [--json]", "the current request, route, parameters and active node chain"),
         ("routes", "routes [--json]", "the route table, most specific first"),
+        ("flow", "flow [--json]", "the flow map's edges: push, modal, tab, section and guard"),
         ("explain", "explain PATH", "which routes PATH tries, why each fails, which wins and why"),
         ("flag", "flag NAME=VALUE", "set an app flag (NAME= clears it); the current path is re-resolved"),
         ("flags", "flags", "list the app flags"),
@@ -124,6 +125,7 @@ package final class Session {
         case "tree": return run(.tree, json: asJSON)
         case "state": return run(.state, json: asJSON)
         case "routes": return run(.routes, json: asJSON)
+        case "flow": return run(.flow, json: asJSON)
         case "explain":
             guard !argument.isEmpty else { return usage("explain PATH") }
             return run(.explain(argument))

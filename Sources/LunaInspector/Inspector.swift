@@ -79,7 +79,7 @@ package final class Inspector: @unchecked Sendable {
     /// The last full snapshot, served while the session is busy (and at once to a page that
     /// connects): kept as a value and encoded when a page needs it, so a reload at 10,000
     /// routes does not encode a megabyte no page reads.
-    let latest = LatestSnapshot()
+    let latest: LatestSnapshot
     /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
     /// which runs under the session's lock.
     private var lastRoutes: (rows: [RouteRow], entries: [String: String], screenRows: String)?
@@ -90,6 +90,7 @@ package final class Inspector: @unchecked Sendable {
         self.session = session
         self.configuration = configuration
         self.scriptName = scriptName
+        self.latest = LatestSnapshot(script: scriptName)
         self.token =
             configuration.token ?? configuration.tokenFile.map { TokenFile.token(at: $0, fresh: Self.randomToken) }
             ?? Self.randomToken()
@@ -284,7 +285,7 @@ package final class Inspector: @unchecked Sendable {
             return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
         }
         // Pages connecting later get the whole snapshot.
-        latest.keep(snapshot, script: scriptName)
+        latest.keep(snapshot)
         let table = (rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "")
         guard let last = lastRoutes else {
             lastRoutes = table
@@ -307,14 +308,14 @@ package final class Inspector: @unchecked Sendable {
     /// The whole state a page draws, as JSON.
     func snapshot() -> String {
         guard case .snapshot(let view)? = try? session.perform(.snapshot(routes: true)) else { return "null" }
-        return latest.keep(view, script: scriptName, encoded: true) ?? "null"
+        return latest.keepEncoded(view)
     }
 
     /// A fresh snapshot when the session is free; while it works (a slow dispatch), the last
     /// one with `"busy": true`, so the network side never waits on the session.
     func snapshotWithoutWaiting() -> String? {
         if case .snapshot(let view)? = (try? session.performIfFree(.snapshot(routes: true))) ?? nil {
-            return latest.keep(view, script: scriptName, encoded: true)
+            return latest.keepEncoded(view)
         }
         return latest.json().map { "{\"busy\":true," + $0.dropFirst() }
     }
@@ -322,13 +323,18 @@ package final class Inspector: @unchecked Sendable {
 
 /// The last full snapshot: a value until a page needs its JSON, then the JSON too.
 final class LatestSnapshot: Sendable {
-    private let stored = Locked<(view: SnapshotView?, script: String, json: String?)>((nil, "", nil))
+    private let script: String
+    private let stored = Locked<(view: SnapshotView?, json: String?)>((nil, nil))
 
-    /// Keeps `view`; with `encoded`, encodes it now and returns the JSON.
-    @discardableResult
-    func keep(_ view: SnapshotView, script: String, encoded: Bool = false) -> String? {
-        let json = encoded ? view.json(script: script) : nil
-        stored.withLock { $0 = (view, script, json) }
+    init(script: String) { self.script = script }
+
+    /// Keeps `view`, to be encoded when a page needs it.
+    func keep(_ view: SnapshotView) { stored.withLock { $0 = (view, nil) } }
+
+    /// Keeps `view` and returns its JSON (encoded now: a page is waiting for it).
+    func keepEncoded(_ view: SnapshotView) -> String {
+        let json = view.json(script: script)
+        stored.withLock { $0 = (view, json) }
         return json
     }
 
@@ -337,7 +343,7 @@ final class LatestSnapshot: Sendable {
         stored.withLock { stored in
             if let json = stored.json { return json }
             guard let view = stored.view else { return nil }
-            let json = view.json(script: stored.script)
+            let json = view.json(script: script)
             stored.json = json
             return json
         }

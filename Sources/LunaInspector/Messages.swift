@@ -58,10 +58,12 @@ struct PageRequestError: Error, CustomStringConvertible {
 
 extension PageRequest {
     /// The session command the page asks for.
-    /// The session command the page asks for (`flow` is answered by the inspector itself).
+    /// The session command the page asks for.
     func command() throws(PageRequestError) -> Command {
         switch op {
-        case .flow: throw PageRequestError("flow is not a session command")
+        // The flow map: asked for when the page shows it, never pushed with every change (at
+        // 10,000 routes it is a megabyte).
+        case .flow: return .flow
         case .dispatch: return .dispatch(try string("request"), keepStack: fields["keep"]?.bool ?? false)
         case .sync: return .sync(try string("request"))
         case .open:
@@ -107,15 +109,6 @@ extension Inspector {
     /// Runs a page's request on the session and returns the reply (events go to every page
     /// through the observer, before this reply).
     func perform(_ request: PageRequest) -> String {
-        if request.op == .flow {
-            // The flow map: asked for when the page shows it (never pushed with every change:
-            // at 10,000 routes it is a megabyte).
-            let flow = session.withHost { $0.routeTree?.flowMap(display: displayPattern).json }
-            return JSONWriter.object([
-                "type": JSONWriter.quoted("reply"), "id": request.id.map(String.init) ?? "null", "ok": "true",
-                "flow": flow ?? "null",
-            ])
-        }
         let command: Command
         do { command = try request.command() } catch {
             return Messages.invalidMessage(id: request.id, error.description)
@@ -145,6 +138,7 @@ enum Messages {
         case .explain(let explain): fields["explain"] = explain.json
         case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
         case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))
+        case .flow(let map): fields["flow"] = map.json
         default: break
         }
         return JSONWriter.object(fields)

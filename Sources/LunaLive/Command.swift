@@ -29,6 +29,8 @@ package enum Command: Sendable, Equatable {
     case state
     case tree
     case routes
+    /// The flow map: screens, tab bars and sections, and the ways between them.
+    case flow
     case flags
     /// The history; with `before`, the page of entries before that index (newest last).
     case history(before: Int? = nil)
@@ -57,6 +59,7 @@ package enum View: Sendable {
     case state(StateView?)
     case tree(TreeView)
     case routes([RouteRow])
+    case flow(FlowMap)
     case flags([String: String])
     case history(HistoryView)
     case path(String)
@@ -88,6 +91,7 @@ package enum View: Sendable {
         case .state(let state): ["{\"state\":\(state?.json ?? "null")}"]
         case .tree(let tree): tree.lines(json: true, style: .plain)
         case .routes(let rows): [RouteRow.json(rows)]
+        case .flow(let map): ["{\"flow\":\(map.json)}"]
         case .flags(let flags): ["{\"flags\":\(JSONWriter.stringObject(flags))}"]
         case .history(let history): [history.json]
         case .path(let path): ["{\"path\":\(JSONWriter.quoted(path))}"]
@@ -111,6 +115,7 @@ package enum View: Sendable {
         case .state(let state): state?.lines ?? [style.dim("(nothing dispatched yet)")]
         case .tree(let tree): tree.lines(json: false, style: style)
         case .routes(let rows): [RouteRow.text(rows, style: style)]
+        case .flow(let map): map.edges.map { "\($0.kind.rawValue)\t\($0.from) → \($0.to)" }
         case .flags(let flags):
             flags.isEmpty ? [style.dim("(no flags)")] : flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         case .history(let history): history.lines(style)

@@ -247,6 +247,7 @@ final class SessionState {
         case .state: return .state(StateView(host))
         case .tree: return .tree(TreeView(host.tree, forms: forms))
         case .routes: return .routes(RouteRow.table(try loadedTree()))
+        case .flow: return .flow(try loadedTree().flowMap(display: displayPattern))
         case .flags: return .flags(host.options.flags)
         case .history(let before):
             guard let before else { return .history(HistoryView(entries: entries, current: position)) }

@@ -64,19 +64,20 @@ private struct Explorer {
         /// The snapshot without its tree, and the tree's place in ``trees``.
         var snapshot: String
         var tree: Int
-        var moves: [(key: String, json: String)] = []
-        var keys: Set<String> = []
+        /// Each step taken from here, by key: the state it reached (nil: it failed) and its JSON.
+        var moves: [String: (to: Int?, json: String)] = [:]
     }
 
     let host: RouteScriptHost
     let limit: Int
     let tree: RouteTree
     let routes: [RouteRow]
+    /// The routes whose screens a screen lists (its children and modals), by its id.
+    let owned: [String: [RouteRow]]
     let entries: [String: String]
     let samples: [String: [[String: String]]]
     let rows: [String: [(label: String, go: String)]]
     let actions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]]
-    let flow: FlowMap
     var states: [State] = []
     var index: [String: Int] = [:]
     var leftOut = 0
@@ -103,11 +104,11 @@ private struct Explorer {
         self.limit = limit
         self.tree = tree
         routes = RouteRow.table(tree)
+        owned = Dictionary(grouping: routes.filter { $0.owner != nil }) { $0.owner ?? "" }
         entries = SnapshotView.entries(tree)
         samples = host.declaredSamples
         rows = host.declaredRows
         actions = host.declaredActions
-        flow = tree.flowMap(display: displayPattern)
     }
 
     mutating func run() throws {
@@ -142,7 +143,7 @@ private struct Explorer {
             reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
             screenRows: nil, requests: SnapshotView.requests(host.tree, tree: tree))
         let tree = trees.add(TreeView(host.tree, forms: .json).json ?? "null")
-        if let screen = StateView(host)?.chain.last, screens[screen] == nil { screens[screen] = states.count }
+        if let screen = view.state?.chain.last, screens[screen] == nil { screens[screen] = states.count }
         states.append(State(router: host.state, flags: flags, snapshot: view.json(script: ""), tree: tree))
         index[identity] = states.count - 1
         return states.count - 1
@@ -160,9 +161,7 @@ private struct Explorer {
     /// step failed (the move records the error) or the bound was reached.
     mutating func take(_ step: Prototype.Step, from: Int) throws -> Int? {
         let key = Prototype.key(step)
-        if states[from].keys.contains(key) {
-            return states[from].moves.first { $0.key == key }.flatMap { Self.target($0.json) }
-        }
+        if let taken = states[from].moves[key] { return taken.to }
         try enter(from)
         var outcome: RouteScriptHost.Outcome?
         do {
@@ -175,7 +174,7 @@ private struct Explorer {
             }
         } catch {
             let failure = Failure(error)
-            record(from, key, JSONWriter.object(["error": failure.errorJSON]))
+            record(from, key, nil, JSONWriter.object(["error": failure.errorJSON]))
             return nil
         }
         guard let to = remember() else {
@@ -184,18 +183,13 @@ private struct Explorer {
         }
         var fields = ["to": String(to), "plan": String(plans.add(outcome?.plan.json ?? "[]"))]
         if let outcome { fields["route"] = JSONWriter.quoted(outcome.route) }
-        record(from, key, JSONWriter.object(fields))
+        record(from, key, to, JSONWriter.object(fields))
         return to
     }
 
-    mutating func record(_ state: Int, _ key: String, _ json: String) {
-        states[state].moves.append((key, json))
-        states[state].keys.insert(key)
+    mutating func record(_ state: Int, _ key: String, _ to: Int?, _ json: String) {
+        states[state].moves[key] = (to, json)
         moves += 1
-    }
-
-    static func target(_ json: String) -> Int? {
-        (try? JSONValue.parse(json))?["to"]?.integer
     }
 
     // MARK: What a screen offers (as the inspector page draws it)
@@ -248,7 +242,7 @@ private struct Explorer {
             case .screen:
                 let params = presentable.activation?.params ?? [:]
                 for row in rows[presentable.id] ?? [] { result.append([.dispatch(row.go, keep: false)]) }
-                for route in routes where route.owner == presentable.id {
+                for route in owned[presentable.id] ?? [] {
                     let sets = samples[route.id] ?? []
                     for values in sets { go(route, params.merging(values) { $1 }) }
                     if sets.isEmpty { go(route, params) }
@@ -269,10 +263,10 @@ private struct Explorer {
         // screens steps); elsewhere the page shows the state that first reached the screen.
         // With the parameters shown now when on screen, else the first sample.
         guard index == 0 else { return result }
+        // (Every route is a screen of the map.)
         let chain = Set(StateView(host)?.chain ?? [])
-        for node in flow.nodes where node.kind == .screen {
-            guard let route = routes.first(where: { $0.id == node.id }) else { continue }
-            let shown = chain.contains(node.id) ? host.state.params : [:]
+        for route in routes {
+            let shown = chain.contains(route.id) ? host.state.params : [:]
             let missing = route.params.contains { shown[$0] == nil }
             let sample = missing ? (samples[route.id]?.first ?? [:]) : [:]
             go(route, sample.merging(shown) { $1 })
@@ -285,14 +279,15 @@ private struct Explorer {
         let statesJSON = states.map { state in
             JSONWriter.object([
                 "snapshot": state.snapshot, "tree": String(state.tree),
-                "moves": JSONWriter.ordered(state.moves.map { ($0.key, $0.json) }),
+                "moves": JSONWriter.object(state.moves.mapValues(\.json)),
             ])
         }
         let evaluated = Self.evaluated(host, tree)
         let json = JSONWriter.object([
             "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
             "routes": JSONWriter.array(routes.map(\.json)), "entries": JSONWriter.stringObject(entries),
-            "rows": rowsJSON, "flow": flow.json, "states": JSONWriter.array(statesJSON),
+            "rows": rowsJSON, "flow": tree.flowMap(display: displayPattern).json,
+            "states": JSONWriter.array(statesJSON),
             "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
             "screens": JSONWriter.object(screens.mapValues(String.init)),
             "limit": String(limit), "leftOut": String(leftOut),

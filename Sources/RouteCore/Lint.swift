@@ -42,9 +42,9 @@ package struct Lint {
     }
 
     /// The lint of the tree; with `previous` (the last reload's report), only the routes a
-    /// changed definition can affect are compared again, when the trees differ in nothing but
-    /// a few route definitions (same nodes, ids, places and lines, same guards and links) —
-    /// else the whole tree. Either way the findings are what a whole lint gives.
+    /// changed definition can affect are compared again when the trees have the same shape and
+    /// differ in a few route definitions (``changedRoutes(_:_:)``) — else the whole tree.
+    /// Either way the findings are what a whole lint gives.
     package func report(previous: Report? = nil) -> Report {
         let endpoints = tree.endpoints
         if let previous, let changed = Self.changedRoutes(previous.tree, tree) {
@@ -67,15 +67,9 @@ package struct Lint {
     /// places, lines): nil when they do not (or more than a few routes differ). Ids, names,
     /// guards and links may differ: the findings that read them are made again every time.
     static func changedRoutes(_ old: RouteTree, _ new: RouteTree) -> [Int]? {
-        guard old.nodes.count == new.nodes.count, old.endpoints.count == new.endpoints.count else { return nil }
-        for (x, y) in zip(old.nodes, new.nodes) {
-            guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
-                x.route == y.route
-            else { return nil }
-        }
+        guard sameShape(old, new) else { return nil }
         var changed: [Int] = []
         for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() {
-            guard x.node == y.node else { return nil }
             if !sameDefinition(x.definition, y.definition) {
                 // A regex route's findings read every route: the whole lint.
                 guard x.definition.pattern != nil, y.definition.pattern != nil else { return nil }
@@ -86,6 +80,19 @@ package struct Lint {
         return changed
     }
 
+    /// The same nodes (kinds, parents, relations, lines, routes) and endpoints' nodes; ids,
+    /// names and definitions aside.
+    static func sameShape(_ a: RouteTree, _ b: RouteTree) -> Bool {
+        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
+        for (x, y) in zip(a.nodes, b.nodes) {
+            guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
+                x.route == y.route
+            else { return false }
+        }
+        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
+    }
+
+    /// The same pattern or regex text and the same validators (by source and kind).
     static func sameDefinition(_ x: RouteDefinition, _ y: RouteDefinition) -> Bool {
         guard x.displayText == y.displayText, x.validators.count == y.validators.count else { return false }
         for (name, validator) in x.validators {
@@ -448,23 +455,11 @@ extension Lint {
     /// changed only those reuses the last findings. Compared in place, stopping at the first
     /// difference (nothing is built).
     package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
-        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count, a.links == b.links else {
-            return false
-        }
-        for (x, y) in zip(a.nodes, b.nodes) {
-            guard x.kind == y.kind, x.id == y.id, x.parent == y.parent, x.relation == y.relation,
-                x.location == y.location, x.route == y.route
-            else { return false }
-        }
+        guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
+        else { return false }
         for (x, y) in zip(a.endpoints, b.endpoints) {
-            guard x.node == y.node, x.name == y.name, x.linkable == y.linkable,
-                x.definition.displayText == y.definition.displayText,
-                x.definition.validators.count == y.definition.validators.count
-            else { return false }
-            for (name, validator) in x.definition.validators {
-                guard let other = y.definition.validators[name], other.source == validator.source,
-                    other.isPredicate == validator.isPredicate
-                else { return false }
+            guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x.definition, y.definition) else {
+                return false
             }
         }
         let (left, right) = (a.ownGuards(), b.ownGuards())

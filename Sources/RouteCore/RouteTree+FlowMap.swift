@@ -31,11 +31,12 @@ package struct FlowMap: Sendable, Equatable {
         package var route: String?
         /// A redirect function decides where requests go (its target is not known before).
         package var redirects: Bool
-        /// A guard (`enabled`) can refuse requests to this node.
+        /// A guard (`enabled`) can refuse requests to this node (its own, or that of a stack
+        /// it is a root of).
         package var guarded: Bool
     }
 
-    package struct Edge: Sendable, Equatable {
+    package struct Edge: Sendable, Hashable {
         package var from: String
         package var to: String
         package var kind: EdgeKind
@@ -88,6 +89,12 @@ extension RouteTree {
             if node.kind == .stack { return node.children.flatMap(entries) }
             return [node.id]
         }
+        // A stack is not drawn: its guard is its entries' (they are what it guards on the map).
+        var stackGuards: [String: [Guard]] = [:]
+        for node in nodes where node.kind == .stack {
+            guard let own = guards[node.index] else { continue }
+            for entry in entries(node.index) { stackGuards[entry, default: []].append(own) }
+        }
         for node in nodes where node.kind != .stack {
             let kind: FlowMap.NodeKind =
                 switch node.kind {
@@ -95,12 +102,12 @@ extension RouteTree {
                 case .junction: .tabs
                 default: .sections
                 }
-            let own = guards[node.index]
+            let own = (guards[node.index].map { [$0] } ?? []) + (stackGuards[node.id] ?? [])
             map.nodes.append(
                 FlowMap.Node(
                     id: node.id, title: node.title, kind: kind,
                     route: node.route.map { display(self[$0].definition.displayText) },
-                    redirects: own?.redirect != nil, guarded: own?.enabled != nil))
+                    redirects: own.contains { $0.redirect != nil }, guarded: own.contains { $0.enabled != nil }))
         }
         for node in nodes {
             switch node.kind {
@@ -128,5 +135,3 @@ extension RouteTree {
         return map
     }
 }
-
-extension FlowMap.Edge: Hashable {}

@@ -124,3 +124,17 @@ import Testing
         #expect(books.withHost { $0.state.presented } == nil)
     }
 }
+
+/// `flow` (the REPL's command and the page's op): the flow map as text and JSON, and nothing
+/// recorded in the history.
+@Suite struct FlowCommandTests {
+    @Test func flowPrintsTheEdgesAndRecordsNothing() throws {
+        let shop = LiveSession(host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua"))
+        let view = try shop.perform(.flow)
+        let lines = view.text(.plain)
+        #expect(lines.contains("push\thome → product/:id"))
+        #expect(lines.contains("guard\tjunction:home → signin"))
+        #expect(view.json.first?.hasPrefix("{\"flow\":{\"edges\":[") == true)
+        #expect(shop.history.isEmpty)
+    }
+}

@@ -79,11 +79,14 @@ struct PrototypeTests {
         let map = try #require(host.routeTree).flowMap()
         #expect(!map.nodes.contains { $0.id == "main" }, "a stack is not a place")
         #expect(map.nodes.first { $0.id == "b" }?.redirects == true)
+        // The stack's guard is its screens': they are what it guards on the map.
+        #expect(map.nodes.filter(\.guarded).map(\.id) == ["a", "b"])
         let edges = Set(map.edges.map { "\($0.kind.rawValue) \($0.from) → \($0.to)" })
         #expect(
-            edges.contains("tab junction:main → a") || edges.contains { $0.hasPrefix("tab ") && $0.hasSuffix("→ a") })
-        #expect(edges.contains { $0.hasPrefix("tab ") && $0.hasSuffix("→ b") })
-        #expect(edges.contains("guard a → login") && edges.contains("guard b → login"))
+            edges == [
+                "tab junction:a → a", "tab junction:a → b", "tab junction:a → login", "guard a → login",
+                "guard b → login",
+            ])
         #expect(map.initial == nil)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(map.json.utf8)) as? [String: Any])
         #expect((json["nodes"] as? [[String: Any]])?.count == map.nodes.count)

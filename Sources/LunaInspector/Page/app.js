@@ -461,7 +461,7 @@ function patchRoutes(patch) {
   }
   state.routes = order.map((id) => byId.get(id));
   // Only cells changed: the table patches those rows and nothing else.
-  state.changedRoutes = patch.order || patch.removed.length ? null : patch.rows.map((row) => row.id);
+  state.changedRoutes = patch.order || patch.removed.length ? null : patch.rows;
 }
 
 /** The route table, patched by route id: when a reload sent new routes, rows that stayed get
@@ -471,16 +471,9 @@ function renderRoutes() {
   const body = $("routes");
   if (state.routesShown !== state.routes && state.changedRoutes && state.routeRowsByID) {
     // A patch that changed rows in place: those rows only.
-    const changed = new Set(state.changedRoutes);
-    for (const route of state.routes) {
-      if (!changed.has(route.id)) continue;
+    for (const route of state.changedRoutes) {
       const row = state.routeRowsByID.get(route.id);
-      if (!row) continue;
-      for (const [pattern, held] of state.routeRows) if (held === row && pattern !== route.pattern) state.routeRows.delete(pattern);
-      setText(row.cells[0], route.pattern);
-      setText(row.cells[1], route.name || "");
-      row.onclick = () => goToRoute(route, null);
-      state.routeRows.set(route.pattern, row);
+      if (row) fillRow(row, route);
     }
     state.routesShown = state.routes;
     state.changedRoutes = null;
@@ -494,19 +487,14 @@ function renderRoutes() {
     let position = 0;
     for (const route of state.routes) {
       let row = old.get(route.id);
-      if (row) {
-        setText(row.cells[0], route.pattern);
-        setText(row.cells[1], route.name || "");
-      } else {
-        row = element("tr", { className: "route" },
-          element("td", {}, route.pattern), element("td", { className: "dim" }, route.name || ""));
+      if (!row) {
+        row = element("tr", { className: "route" }, element("td"), element("td", { className: "dim" }));
         row.dataset.testid = `route-${route.id}`;
       }
-      row.onclick = () => goToRoute(route, null);
+      fillRow(row, route);
       if (body.children[position] !== row) body.insertBefore(row, body.children[position] || null);
       position += 1;
       rows.set(route.id, row);
-      state.routeRows.set(route.pattern, row);
     }
     state.routeRowsByID = rows;
     state.routesShown = state.routes;
@@ -520,6 +508,17 @@ function renderRoutes() {
     if (row) row.classList.add("current");
     state.currentRow = row;
   }
+}
+
+/** A row shows its route (its cells set only where they differ) and goes there when clicked;
+ *  the current route's row is found by pattern. */
+function fillRow(row, route) {
+  const before = row.cells[0].textContent;
+  if (state.routeRows.get(before) === row) state.routeRows.delete(before);
+  setText(row.cells[0], route.pattern);
+  setText(row.cells[1], route.name || "");
+  row.onclick = () => goToRoute(route, null);
+  state.routeRows.set(route.pattern, row);
 }
 
 /** Sets a node's text only when it differs (no layout work for an unchanged cell). */
@@ -959,13 +958,8 @@ function prototypeSend(op, fields) {
   // the state that first showed it, when it shows it with the parameters asked for.
   const first = move === undefined && op === "open" ? prototype.screens[fields.node] : undefined;
   if (first !== undefined && sameParams(prototype.states[first].snapshot.state, fields.params || {})) {
-    proto.undo.push(proto.position);
-    proto.redo = [];
     const shown = prototype.states[first].snapshot.state;
-    proto.entries.push({ index: proto.entries.length, kind: "show", request: shown.request, detail: "", route: shown.route, plan: 0, state: first });
-    proto.position = proto.entries.length - 1;
-    proto.current = first;
-    showPrototypeState();
+    record({ kind: "show", request: shown.request, detail: "", route: shown.route, plan: 0, state: first });
     showPlan([], "prototype (the state that first showed it)", "show");
     return Promise.resolve({ ok: true, route: shown.route });
   }
@@ -975,15 +969,21 @@ function prototypeSend(op, fields) {
   }
   if (move.error) return Promise.reject({ error: move.error });
   const plan = prototype.plans[move.plan];
-  proto.undo.push(proto.position);
-  proto.redo = [];
-  proto.entries.push({ index: proto.entries.length, kind: op, request: fields.request || (op === "open" ? fields.node : ""),
+  record({ kind: op, request: fields.request || (op === "open" ? fields.node : ""),
     detail: op === "flag" ? `${fields.name}=${fields.value || ""}` : "", route: move.route || "", plan: plan.length, state: move.to });
-  proto.position = proto.entries.length - 1;
-  proto.current = move.to;
-  showPrototypeState();
   showPlan(plan, "prototype", op);
   return Promise.resolve({ ok: true, route: move.route });
+}
+
+/** A new history entry, shown (it can be undone; what could be redone is gone). */
+function record(entry) {
+  proto.undo.push(proto.position);
+  proto.redo = [];
+  entry.index = proto.entries.length;
+  proto.entries.push(entry);
+  proto.position = entry.index;
+  proto.current = entry.state;
+  showPrototypeState();
 }
 
 /** Whether a state shows its screen with `params` (each one asked for has that value). */
