@@ -62,20 +62,29 @@ public struct Reducer {
     )
         -> Transition
     {
+        reduce(state, to: resolution, options: options, patching: true).transition
+    }
+
+    /// ``reduce(_:to:options:)``, saying whether the plan was patched along the matched chain
+    /// (`patching` and the presentation kept its shape) or made by the general planner.
+    package func reduce(
+        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool
+    ) -> (transition: Transition, patched: Bool) {
         let endpoint = tree[resolution.route].node
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
-        let (presented, keptOption) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
+        let (presented, keptOption, updates) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) {
+            chain in
             tree.fillChain(to: endpoint, into: chain)
             var context = BuildContext(
-                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack,
-                keptOption: nil)
-            return (context.build(depth: 0, old: state.presented), context.keptOption)
+                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack)
+            let presented = context.build(depth: 0, old: state.presented)
+            return (presented, context.keptOption, context.reshaped ? nil : context.updates)
         }
         var next = RouterState(
             request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
             requested: resolution.requested)
-        if keptOption == true, let top = presented.topScreen, let request = top.activation.request,
+        if keptOption, let top = presented.topScreen, let request = top.activation.request,
             let route = tree[top.node]?.route
         {
             // keepStack: the state follows what is on screen (the kept stack's top).
@@ -84,8 +93,13 @@ public struct Reducer {
             next.route = route
             next.params = top.activation.params
         }
+        if patching, let updates {
+            // The same nodes in the same places: only the chain's screens whose activation
+            // changed have something to do, and the build found them.
+            return (Transition(from: state, to: next, plan: Plan(updates)), true)
+        }
         let plan = Self.plan(from: state.presentedIndex, to: next.presentedIndex, tree: tree)
-        return Transition(from: state, to: next, plan: plan)
+        return (Transition(from: state, to: next, plan: plan), false)
     }
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
@@ -286,28 +300,35 @@ extension Reducer {
             tree.fillChain(to: endpoint, into: chain)
             guard let start = chain.firstIndex(of: top) else { return nil }
             var context = BuildContext(
-                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: false, keptOption: nil
-            )
+                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: false)
             return context.build(depth: start, old: nil)
         }
     }
 }
 
-/// Builds the new presentation along the matched chain, reusing the old one where kept.
+/// Builds the new presentation along the matched chain, reusing the old one where kept, and
+/// notes whether it kept the old one's shape — the same nodes in the same places, the same
+/// selections and modals — in which case the plan is only the chain's `update`s.
 private struct BuildContext {
     let tree: RouteTree
     /// Node indexes from the root to the matched endpoint (valid during the build only).
     let chain: UnsafeBufferPointer<Int>
     let resolution: Resolution
     let keepStack: Bool
-    var keptOption: Bool?
+    /// A junction kept its selected option's stack (`keepStack`).
+    var keptOption = false
+    /// Something but an activation changed: a node is new or gone, a stack's items, a
+    /// junction's options or selection, a switcher's section or a modal differ.
+    var reshaped = false
+    /// While the shape holds: `update` for each chain screen whose activation changed, in
+    /// pre-order (the chain's order).
+    var updates: [PlanOperation] = []
 
-    init(tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool, keptOption: Bool?) {
+    init(tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool) {
         self.tree = tree
         self.chain = chain
         self.resolution = resolution
         self.keepStack = keepStack
-        self.keptOption = keptOption
     }
 
     /// The identity of the chain's node at `depth`.
@@ -316,18 +337,29 @@ private struct BuildContext {
     mutating func build(depth: Int, old: Presented?) -> Presented {
         let index = chain[depth]
         let node = tree.nodes[index].nodeID
+        if old?.node != node { reshaped = true }
         // Fields read in place: a copy of the whole node retains every string and array in it.
         switch tree.nodes[index].kind {
         case .switcher:
             let section = tree.nodes[index].children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldContent: Presented?
-            if case .switcher(_, _, let content)? = old, content.node == id(at: depth + 1) { oldContent = content }
+            if case .switcher(_, let oldSection, let content)? = old, content.node == id(at: depth + 1) {
+                oldContent = content
+                if oldSection != section { reshaped = true }
+            } else {
+                reshaped = true
+            }
             return .switcher(node: node, section: section, content: build(depth: depth + 1, old: oldContent))
         case .junction:
             let children = tree.nodes[index].children
             let selected = children.firstIndex(of: chain[depth + 1]) ?? 0
             var oldOptions: [Presented]?
-            if case .junction(_, _, let options)? = old { oldOptions = options }
+            if case .junction(_, let oldSelected, let options)? = old {
+                oldOptions = options
+                if oldSelected != selected || options.count != children.count { reshaped = true }
+            } else {
+                reshaped = true
+            }
             var options: [Presented] = []
             options.reserveCapacity(children.count)
             for (position, child) in children.enumerated() {
@@ -339,24 +371,37 @@ private struct BuildContext {
                         previous = oldOptions[position]
                     } else {
                         previous = oldOptions.first { $0.node == childID }
+                        reshaped = true
                     }
                 }
                 if position == selected {
                     if keepStack, isOptionRoot(depth: depth + 1), let previous, previous.hasActivatedScreen {
                         keptOption = true
+                        reshaped = true
                         options.append(previous.withoutModals())
                     } else {
                         options.append(build(depth: depth + 1, old: previous))
                     }
+                } else if let previous {
+                    // A tab that is not shown keeps its place but not its modals.
+                    if previous.hasModal {
+                        reshaped = true
+                        options.append(previous.withoutModals())
+                    } else {
+                        options.append(previous)
+                    }
                 } else {
-                    options.append(previous?.withoutModals() ?? Reducer(tree: tree).unvisited(child))
+                    reshaped = true
+                    options.append(Reducer(tree: tree).unvisited(child))
                 }
             }
             return .junction(node: node, selected: selected, options: options)
         case .stack:
             var oldItems: [Presented] = []
-            if case .stack(_, let items)? = old { oldItems = items }
-            return .stack(node: node, items: stackItems(from: depth + 1, old: oldItems))
+            if case .stack(_, let items)? = old { oldItems = items } else { reshaped = true }
+            let items = stackItems(from: depth + 1, old: oldItems)
+            if !reshaped, !items.elementsEqual(oldItems, by: { $0.node == $1.node }) { reshaped = true }
+            return .stack(node: node, items: items)
         case .endpoint:
             return screen(at: depth, old: old)
         }
@@ -385,9 +430,17 @@ private struct BuildContext {
             let index = chain[current]
             let node = tree.nodes[index].nodeID
             let isLast = current == chain.count - 1
-            let previous = old.first { $0.node == node }
+            // In place when the stack kept its items; else found by identity.
+            let place = current - depth
+            let previous =
+                place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
             if !isLast, tree.nodes[chain[current + 1]].relation == .child {
-                items.append(.screen(node: node, activation: activation(of: index, below: previous), modal: nil))
+                let activation = activation(of: index, below: previous)
+                if case .screen(_, let oldActivation, let oldModal)? = previous {
+                    if oldModal != nil { reshaped = true }
+                    noteUpdate(node, from: oldActivation, to: activation)
+                }
+                items.append(.screen(node: node, activation: activation, modal: nil))
                 current += 1
                 continue
             }
@@ -400,13 +453,29 @@ private struct BuildContext {
     private mutating func screen(at depth: Int, old: Presented?) -> Presented {
         let index = chain[depth]
         let node = tree.nodes[index].nodeID
-        if depth == chain.count - 1 {
-            return .screen(node: node, activation: matchActivation(), modal: nil)
+        guard case .screen(let oldNode, let oldActivation, let oldModal)? = old, oldNode == node else {
+            reshaped = true
+            if depth == chain.count - 1 { return .screen(node: node, activation: matchActivation(), modal: nil) }
+            return .screen(
+                node: node, activation: activation(of: index, below: nil), modal: build(depth: depth + 1, old: nil))
         }
-        var oldModal: Presented?
-        if case .screen(_, _, let modal?)? = old, modal.node == id(at: depth + 1) { oldModal = modal }
-        return .screen(
-            node: node, activation: activation(of: index, below: old), modal: build(depth: depth + 1, old: oldModal))
+        if depth == chain.count - 1 {
+            if oldModal != nil { reshaped = true }
+            let activation = matchActivation()
+            noteUpdate(node, from: oldActivation, to: activation)
+            return .screen(node: node, activation: activation, modal: nil)
+        }
+        let activation = activation(of: index, below: old)
+        noteUpdate(node, from: oldActivation, to: activation)
+        let keptModal = oldModal?.node == id(at: depth + 1) ? oldModal : nil
+        return .screen(node: node, activation: activation, modal: build(depth: depth + 1, old: keptModal))
+    }
+
+    /// An `update` for a kept screen whose activation is new or differs (as the general
+    /// planner decides it).
+    private mutating func noteUpdate(_ node: NodeID, from old: Activation?, to new: Activation) {
+        guard !reshaped else { return }
+        if old.map({ $0.differs(from: new) }) ?? true { updates.append(.update(id: node.rawValue)) }
     }
 
     /// The matched endpoint's activation: everything the request carries.
@@ -437,6 +506,16 @@ extension Presented {
         case .junction: .junction
         case .stack: .stack
         case .screen: .endpoint
+        }
+    }
+
+    /// Whether a modal is presented anywhere in it.
+    var hasModal: Bool {
+        switch self {
+        case .switcher(_, _, let content): content.hasModal
+        case .junction(_, _, let options): options.contains { $0.hasModal }
+        case .stack(_, let items): items.contains { $0.hasModal }
+        case .screen(_, _, let modal): modal != nil
         }
     }
 

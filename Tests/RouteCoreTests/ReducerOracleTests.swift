@@ -1,0 +1,168 @@
+import RouteCoreOracle
+import Testing
+
+@testable import RouteCore
+
+/// The reducer patches the plan along the matched chain when a dispatch keeps the shape of
+/// what is on screen; the general planner compares the whole old and new presentations.
+/// On seeded random trees (switchers, tab bars, stacks with pushed children and modals) and
+/// random walks (parameters, queries, fragments, `keepStack`, reloads that rebase the state),
+/// both give the same transition every time.
+@Suite struct ReducerOracleTests {
+    /// A random tree and the requests that reach its routes (parameters left as `:name`).
+    struct World {
+        var patterns: [String] = []
+        var next = 0
+        var generator: SeededGenerator
+
+        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &generator) }
+        mutating func chance(_ oneIn: Int) -> Bool { int(1...oneIn) == 1 }
+
+        mutating func endpoint(depth: Int, inStack: Bool = true) -> NodeSpec {
+            next += 1
+            let id = "n\(next)"
+            let name = "e\(next)"
+            let pattern = [name, "\(name)/:id", "\(name)/:a/x/:b", "\(name)/list"][int(0...3)]
+            patterns.append(pattern)
+            var children: [NodeSpec] = []
+            var modals: [NodeSpec] = []
+            if depth < 3 {
+                for _ in 0..<int(0...2) where inStack && chance(2) { children.append(endpoint(depth: depth + 1)) }
+                if chance(3) {
+                    modals.append(chance(2) ? stack(depth: depth + 1) : endpoint(depth: depth + 1, inStack: false))
+                }
+            }
+            return .endpoint(pattern, id: id, children: children, modals: modals)
+        }
+
+        mutating func stack(depth: Int) -> NodeSpec {
+            next += 1
+            let id = "s\(next)"
+            return .stack((0..<int(1...3)).map { _ in endpoint(depth: depth + 1) }, id: id)
+        }
+
+        mutating func option(depth: Int) -> NodeSpec {
+            switch int(0...5) {
+            case 0: return endpoint(depth: depth + 1, inStack: false)
+            case 1 where depth < 2: return junction(depth: depth + 1)
+            default: return stack(depth: depth + 1)
+            }
+        }
+
+        mutating func junction(depth: Int) -> NodeSpec {
+            next += 1
+            let id = "j\(next)"
+            return .junction((0..<int(2...4)).map { _ in option(depth: depth) }, id: id)
+        }
+
+        mutating func root() -> NodeSpec {
+            switch int(0...3) {
+            case 0:
+                next += 1
+                let id = "w\(next)"
+                return .switcher((0..<int(2...3)).map { _ in option(depth: 1) }, id: id)
+            case 1: return stack(depth: 0)
+            default: return junction(depth: 0)
+            }
+        }
+
+        var last: String?
+
+        /// A request for a random route, or (as often) for the last one again.
+        mutating func request() -> String {
+            let pattern = chance(2) ? last ?? patterns[0] : patterns[int(0...(patterns.count - 1))]
+            last = pattern
+            var request = pattern.split(separator: "/").map { part in
+                part.hasPrefix(":") ? String(["1", "2", "7"][int(0...2)]) : String(part)
+            }
+            .joined(separator: "/")
+            if chance(4) { request += "?q=\(int(1...2))" }
+            if chance(6) { request += "#f\(int(1...2))" }
+            return request
+        }
+    }
+
+    @Test func aPatchedPlanEqualsTheGeneralPlanner() throws {
+        var generator = SeededGenerator(seed: 2_026_112_5)
+        var compared = 0
+        var patched = 0
+        var patchedWithUpdates = 0
+        var general = 0
+        for _ in 0..<300 {
+            var world = World(generator: SeededGenerator(seed: UInt64.random(in: 0...UInt64.max, using: &generator)))
+            let spec = world.root()
+            guard var tree = try? RouteTree(root: spec) else { continue }
+            var state = RouterState.initial
+            for step in 0..<40 {
+                if step % 13 == 12 {
+                    // A reload: the same script compiled again, the state rebased on it.
+                    tree = try RouteTree(root: spec)
+                    state.presented = Reducer(tree: tree).rebase(state.presented)
+                }
+                guard let resolution = try? tree.resolve(world.request()) else { continue }
+                let options = DispatchOptions(keepStack: world.chance(5))
+                let reducer = Reducer(tree: tree)
+                let fast = reducer.reduce(state, to: resolution, options: options, patching: true)
+                let slow = reducer.reduce(state, to: resolution, options: options, patching: false)
+                #expect(!slow.patched)
+                #expect(fast.transition == slow.transition, "\(resolution.request.original) from \(state)")
+                compared += 1
+                if fast.patched {
+                    patched += 1
+                    if !fast.transition.plan.isEmpty { patchedWithUpdates += 1 }
+                } else {
+                    general += 1
+                }
+                state = fast.transition.to
+            }
+        }
+        #expect(compared > 8_000)
+        // Both paths are exercised, and patched plans are not just empty ones.
+        #expect(patched > compared / 10, "\(patched) of \(compared) patched")
+        #expect(patchedWithUpdates > patched / 2, "\(patchedWithUpdates) of \(patched) patched plans update")
+        #expect(general > compared / 3, "\(general) of \(compared) planned whole")
+    }
+
+    /// Shapes the patch must not take: each is a dispatch that changes more than an activation.
+    @Test func aChangedShapeIsPlannedWhole() throws {
+        let spec = NodeSpec.junction(
+            [
+                .stack([.endpoint("a", id: "a", children: [.endpoint("a/:id", id: "detail")])], id: "tabA"),
+                .stack([.endpoint("b", id: "b", modals: [.endpoint("b/sheet", id: "sheet")])], id: "tabB"),
+            ], id: "tabs")
+        let tree = try RouteTree(root: spec)
+        let reducer = Reducer(tree: tree)
+        var state = RouterState.initial
+        func go(_ request: String, keepStack: Bool = false) throws -> (plan: [String], patched: Bool) {
+            let result = reducer.reduce(
+                state, to: try tree.resolve(request), options: .init(keepStack: keepStack), patching: true)
+            let general = reducer.reduce(
+                state, to: try tree.resolve(request), options: .init(keepStack: keepStack), patching: false)
+            #expect(result.transition == general.transition)
+            state = result.transition.to
+            return (result.transition.plan.operations.map(\.text), result.patched)
+        }
+        #expect(try go("a/1").patched == false)  // first dispatch: everything is created
+        #expect(try go("a/2") == (["update detail"], true))  // a parameter
+        #expect(try go("a/2") == ([], true))  // nothing
+        #expect(try go("a/2?q=1") == (["update detail"], true))  // a query
+        #expect(try go("a").patched == false)  // a pop
+        #expect(try go("b/sheet").patched == false)  // another tab, a modal
+        #expect(try go("b/sheet#top") == (["update sheet"], true))
+        #expect(try go("b").patched == false)  // the modal dismissed
+        #expect(try go("a/3", keepStack: false).patched == false)  // back to a tab
+        #expect(try go("a", keepStack: true).patched == false)  // the tab's stack kept
+        // A tab not shown that still has a modal (a state restored or made by a host): the
+        // dispatch dismisses it.
+        _ = try go("b/sheet")
+        guard case .junction(let node, _, let withSheet)? = state.presented else { throw Unexpected() }
+        _ = try go("a/3")
+        guard case .junction(_, _, let onA)? = state.presented else { throw Unexpected() }
+        state.presented = .junction(node: node, selected: 0, options: [onA[0], withSheet[1]])
+        let dismissed = try go("a/3")
+        #expect(dismissed.patched == false)
+        #expect(dismissed.plan == ["dismissModal b sheet", "unwind sheet"])
+    }
+
+    struct Unexpected: Error {}
+}
