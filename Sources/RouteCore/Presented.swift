@@ -75,16 +75,20 @@ public struct Activation: Equatable, Sendable {
 /// The shape of what is on screen, as pure data: the reducer's output and the input of
 /// planning and rendering. Nodes are named by identity (``NodeID``), not by position, so a
 /// presentation made on one tree is read on the tree a reload builds from the same script.
-public indirect enum Presented: Equatable, Sendable {
+///
+/// Only the cases that hold a presentation directly are boxed: a junction's options and a
+/// stack's items are already in an array's storage, so those cases cost no allocation of
+/// their own.
+public enum Presented: Equatable, Sendable {
     /// A switcher showing one section (`section` is its index among the declared sections).
-    case switcher(node: NodeID, section: Int, content: Presented)
+    indirect case switcher(node: NodeID, section: Int, content: Presented)
     /// A junction with all its options and the selected one.
     case junction(node: NodeID, selected: Int, options: [Presented])
     /// A stack and its items, root first.
     case stack(node: NodeID, items: [Presented])
     /// A screen: activated (or only created, as a junction option not yet selected), with
     /// the modal presented over it.
-    case screen(node: NodeID, activation: Activation?, modal: Presented?)
+    indirect case screen(node: NodeID, activation: Activation?, modal: Presented?)
 
     /// The node this presentable shows.
     public var node: NodeID {
