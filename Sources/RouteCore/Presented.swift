@@ -76,19 +76,19 @@ public struct Activation: Equatable, Sendable {
 /// planning and rendering. Nodes are named by identity (``NodeID``), not by position, so a
 /// presentation made on one tree is read on the tree a reload builds from the same script.
 ///
-/// Only the cases that hold a presentation directly are boxed: a junction's options and a
-/// stack's items are already in an array's storage, so those cases cost no allocation of
-/// their own.
-public enum Presented: Equatable, Sendable {
+/// Every case is boxed, so a copy is one retain. (Boxing only the switcher and the screen
+/// saved a stack's or junction's allocation per dispatch but made every copy an outlined
+/// multi-field copy: a push cost 10 % more instructions, `LunaBench dispatches push`.)
+public indirect enum Presented: Equatable, Sendable {
     /// A switcher showing one section (`section` is its index among the declared sections).
-    indirect case switcher(node: NodeID, section: Int, content: Presented)
+    case switcher(node: NodeID, section: Int, content: Presented)
     /// A junction with all its options and the selected one.
     case junction(node: NodeID, selected: Int, options: [Presented])
     /// A stack and its items, root first.
     case stack(node: NodeID, items: [Presented])
     /// A screen: activated (or only created, as a junction option not yet selected), with
     /// the modal presented over it.
-    indirect case screen(node: NodeID, activation: Activation?, modal: Presented?)
+    case screen(node: NodeID, activation: Activation?, modal: Presented?)
 
     /// The node this presentable shows.
     public var node: NodeID {
@@ -115,6 +115,21 @@ public enum Presented: Equatable, Sendable {
         case .junction(_, _, let options): for option in options { option.forEach(body) }
         case .stack(_, let items): for item in items { item.forEach(body) }
         case .screen(_, _, let modal): modal?.forEach(body)
+        }
+    }
+
+    /// The node `node` in this tree, searched in pre-order.
+    func first(_ node: NodeID) -> Presented? {
+        if self.node == node { return self }
+        switch self {
+        case .switcher(_, _, let content): return content.first(node)
+        case .junction(_, _, let options):
+            for option in options { if let found = option.first(node) { return found } }
+            return nil
+        case .stack(_, let items):
+            for item in items { if let found = item.first(node) { return found } }
+            return nil
+        case .screen(_, _, let modal): return modal?.first(node)
         }
     }
 
@@ -167,7 +182,18 @@ struct PresentedIndex: Sendable {
     /// For large presentations: node identities (as addresses) sorted, and their positions in `order`.
     private var sorted: [(address: UInt, position: Int)] = []
 
+    /// Set instead of `order` by ``init(walking:)``: lookups search the tree itself.
+    private var unindexed: Presented?
+
     static let linearScanLimit = 32
+
+    /// Lookups only, without the pre-order list: for applying a plan of a few operations
+    /// (the patched plan of a dispatch that kept the shape on screen), where building the
+    /// list would cost more than the lookups. `order` is empty.
+    init(walking root: Presented?) { unindexed = root }
+
+    /// Whether this is the full index (not a lookup by walking the tree).
+    @usableFromInline var isComplete: Bool { unindexed == nil }
 
     @usableFromInline
     init(_ root: Presented?) {
@@ -192,6 +218,7 @@ struct PresentedIndex: Sendable {
 
     @usableFromInline
     subscript(node: NodeID) -> Presented? {
+        if let unindexed { return unindexed.first(node) }
         if sorted.isEmpty {
             for presented in order where presented.node == node { return presented }
             return nil
@@ -214,20 +241,8 @@ public struct RouterState: Equatable, Sendable {
         var request: Request?
         var route: RouteID?
         var params: [String: String]
-        var presented: Presented? { didSet { index = PresentedIndex(presented) } }
+        var presented: Presented?
         var requested: String?
-        /// Derived from `presented` (kept in step): the reducer and the store look nodes up
-        /// in it, and the next dispatch reuses it as its "old" side.
-        @usableFromInline private(set) var index: PresentedIndex
-
-        init(request: Request?, route: RouteID?, params: [String: String], presented: Presented?, requested: String?) {
-            self.request = request
-            self.route = route
-            self.params = params
-            self.presented = presented
-            self.requested = requested
-            self.index = PresentedIndex(presented)
-        }
     }
 
     @usableFromInline var storage: CopyOnWrite<Fields>
@@ -265,7 +280,7 @@ public struct RouterState: Equatable, Sendable {
     }
 
     /// `presented` in pre-order with lookup by node.
-    @usableFromInline var presentedIndex: PresentedIndex { storage.value.index }
+    var presentedIndex: PresentedIndex { PresentedIndex(storage.value.presented) }
 
     public static func == (lhs: RouterState, rhs: RouterState) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)

@@ -30,18 +30,36 @@ public struct DispatchOptions: Equatable, Sendable {
 /// A computed state change: the new state and the plan that gets the presentables there.
 public struct Transition: Equatable, Sendable {
     public var from: RouterState
-    public var to: RouterState
+    public var to: RouterState {
+        didSet { index = nil }
+    }
     public var plan: Plan
     /// The structural operations the UI already made itself (a ``Reducer/sync(_:to:)``):
     /// not in the plan, so no presenter drives them, but presenters that keep a model of the
     /// UI (``HeadlessPresentable``s) bring it in line through ``Presenter/reflect(_:lookup:)``.
     public var reflected: [PlanOperation]
 
+    /// Lookup by node in `to`'s presentation, as the reducer made it for planning (nil: made
+    /// when the plan is applied).
+    private var index: PresentedIndex?
+
     public init(from: RouterState, to: RouterState, plan: Plan, reflected: [PlanOperation] = []) {
         self.from = from
         self.to = to
         self.plan = plan
         self.reflected = reflected
+    }
+
+    init(from: RouterState, to: RouterState, plan: Plan, index: PresentedIndex) {
+        self.init(from: from, to: to, plan: plan)
+        self.index = index
+    }
+
+    /// Lookup by node in `to`'s presentation.
+    @usableFromInline var presentedIndex: PresentedIndex { index ?? to.presentedIndex }
+
+    public static func == (lhs: Transition, rhs: Transition) -> Bool {
+        lhs.from == rhs.from && lhs.to == rhs.to && lhs.plan == rhs.plan && lhs.reflected == rhs.reflected
     }
 }
 
@@ -62,7 +80,19 @@ public struct Reducer {
     )
         -> Transition
     {
-        reduce(state, to: resolution, options: options, patching: true).transition
+        reduce(state, to: resolution, options: options, patching: true, oldIndex: nil).transition
+    }
+
+    /// ``reduce(_:to:options:)`` with the index of `state`'s presentation when the caller
+    /// kept it (a router keeps the last one it applied): the general planner reads it
+    /// instead of making it again.
+    @usableFromInline
+    func reduce(
+        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, oldIndex: PresentedIndex?
+    )
+        -> Transition
+    {
+        reduce(state, to: resolution, options: options, patching: true, oldIndex: oldIndex).transition
     }
 
     /// ``reduce(_:to:options:)``, saying whether the plan was patched along the matched chain
@@ -70,21 +100,29 @@ public struct Reducer {
     package func reduce(
         _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool
     ) -> (transition: Transition, patched: Bool) {
+        reduce(state, to: resolution, options: options, patching: patching, oldIndex: nil)
+    }
+
+    func reduce(
+        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool,
+        oldIndex: PresentedIndex?
+    ) -> (transition: Transition, patched: Bool) {
         let endpoint = tree[resolution.route].node
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
-        let (presented, keptOption, updates) = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) {
-            chain in
+        let built = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
             tree.fillChain(to: endpoint, into: chain)
             var context = BuildContext(
                 tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack)
             let presented = context.build(depth: 0, old: state.presented)
-            return (presented, context.keptOption, context.reshaped ? nil : context.updates)
+            return Built(
+                presented: presented, keptOption: context.keptOption, updates: context.reshaped ? nil : context.updates)
         }
+        let presented = built.presented
         var next = RouterState(
             request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
             requested: resolution.requested)
-        if keptOption, let top = presented.topScreen, let request = top.activation.request,
+        if built.keptOption, let top = presented.topScreen, let request = top.activation.request,
             let route = tree[top.node]?.route
         {
             // keepStack: the state follows what is on screen (the kept stack's top).
@@ -93,13 +131,16 @@ public struct Reducer {
             next.route = route
             next.params = top.activation.params
         }
-        if patching, let updates {
+        if patching, let updates = built.updates {
             // The same nodes in the same places: only the chain's screens whose activation
             // changed have something to do, and the build found them.
-            return (Transition(from: state, to: next, plan: Plan(updates)), true)
+            return (
+                Transition(from: state, to: next, plan: Plan(updates), index: PresentedIndex(walking: presented)), true
+            )
         }
-        let plan = Self.plan(from: state.presentedIndex, to: next.presentedIndex, tree: tree)
-        return (Transition(from: state, to: next, plan: plan), false)
+        let index = next.presentedIndex
+        let plan = Self.plan(from: oldIndex ?? state.presentedIndex, to: index, tree: tree)
+        return (Transition(from: state, to: next, plan: plan, index: index), false)
     }
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
@@ -306,6 +347,14 @@ extension Reducer {
     }
 }
 
+/// What ``BuildContext`` made (a concrete type: a tuple result would look its metadata up on
+/// every dispatch).
+private struct Built {
+    var presented: Presented
+    var keptOption: Bool
+    var updates: [PlanOperation]?
+}
+
 /// Builds the new presentation along the matched chain, reusing the old one where kept, and
 /// notes whether it kept the old one's shape — the same nodes in the same places, the same
 /// selections and modals — in which case the plan is only the chain's `update`s.
@@ -399,9 +448,7 @@ private struct BuildContext {
         case .stack:
             var oldItems: [Presented] = []
             if case .stack(_, let items)? = old { oldItems = items } else { reshaped = true }
-            let items = stackItems(from: depth + 1, old: oldItems)
-            if !reshaped, !items.elementsEqual(oldItems, by: { $0.node == $1.node }) { reshaped = true }
-            return .stack(node: node, items: items)
+            return .stack(node: node, items: stackItems(from: depth + 1, old: oldItems))
         case .endpoint:
             return screen(at: depth, old: old)
         }
@@ -420,55 +467,73 @@ private struct BuildContext {
         let first = chain[depth]
         if tree.nodes[first].kind != .endpoint {
             let firstID = tree.nodes[first].nodeID
+            if old.count != 1 || old[0].node != firstID { reshaped = true }
             let previous = old.first { $0.node == firstID }
             return [build(depth: depth, old: previous)]
         }
+        // The items are the chain's screens pushed one on the other: the same as before, in
+        // place, or the shape changed (checked first, so no update is noted in vain).
+        var last = depth
+        while last < chain.count - 1, tree.nodes[chain[last + 1]].relation == .child { last += 1 }
+        if !reshaped {
+            if old.count != last - depth + 1 {
+                reshaped = true
+            } else {
+                for place in old.indices where old[place].node != tree.nodes[chain[depth + place]].nodeID {
+                    reshaped = true
+                    break
+                }
+            }
+        }
         var items: [Presented] = []
-        items.reserveCapacity(chain.count - depth)
-        var current = depth
-        while true {
+        items.reserveCapacity(last - depth + 1)
+        for current in depth..<last {
             let index = chain[current]
             let node = tree.nodes[index].nodeID
-            let isLast = current == chain.count - 1
             // In place when the stack kept its items; else found by identity.
             let place = current - depth
             let previous =
                 place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
-            if !isLast, tree.nodes[chain[current + 1]].relation == .child {
-                let activation = activation(of: index, below: previous)
-                if case .screen(_, let oldActivation, let oldModal)? = previous {
-                    if oldModal != nil { reshaped = true }
-                    noteUpdate(node, from: oldActivation, to: activation)
-                }
-                items.append(.screen(node: node, activation: activation, modal: nil))
-                current += 1
-                continue
+            let activation = activation(of: index, below: previous)
+            if !reshaped, case .screen(_, let oldActivation, let oldModal)? = previous {
+                if oldModal != nil { reshaped = true }
+                noteUpdate(node, from: oldActivation, to: activation)
             }
-            items.append(screen(at: current, old: previous))
-            return items
+            items.append(.screen(node: node, activation: activation, modal: nil))
         }
+        let node = tree.nodes[chain[last]].nodeID
+        let place = last - depth
+        let previous = place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
+        items.append(screen(at: last, old: previous))
+        return items
     }
 
     /// A screen for the endpoint at `depth`: the match, or the endpoint presenting a modal.
     private mutating func screen(at depth: Int, old: Presented?) -> Presented {
         let index = chain[depth]
         let node = tree.nodes[index].nodeID
-        guard case .screen(let oldNode, let oldActivation, let oldModal)? = old, oldNode == node else {
-            reshaped = true
-            if depth == chain.count - 1 { return .screen(node: node, activation: matchActivation(), modal: nil) }
-            return .screen(
-                node: node, activation: activation(of: index, below: nil), modal: build(depth: depth + 1, old: nil))
-        }
         if depth == chain.count - 1 {
-            if oldModal != nil { reshaped = true }
             let activation = matchActivation()
-            noteUpdate(node, from: oldActivation, to: activation)
+            if !reshaped {
+                if case .screen(let oldNode, let oldActivation, nil)? = old, oldNode == node {
+                    noteUpdate(node, from: oldActivation, to: activation)
+                } else {
+                    reshaped = true
+                }
+            }
             return .screen(node: node, activation: activation, modal: nil)
         }
+        var oldModal: Presented?
+        if case .screen(_, _, let modal?)? = old, modal.node == id(at: depth + 1) { oldModal = modal }
         let activation = activation(of: index, below: old)
-        noteUpdate(node, from: oldActivation, to: activation)
-        let keptModal = oldModal?.node == id(at: depth + 1) ? oldModal : nil
-        return .screen(node: node, activation: activation, modal: build(depth: depth + 1, old: keptModal))
+        if !reshaped {
+            if case .screen(let oldNode, let oldActivation, _)? = old, oldNode == node {
+                noteUpdate(node, from: oldActivation, to: activation)
+            } else {
+                reshaped = true
+            }
+        }
+        return .screen(node: node, activation: activation, modal: build(depth: depth + 1, old: oldModal))
     }
 
     /// An `update` for a kept screen whose activation is new or differs (as the general

@@ -93,16 +93,19 @@ import Testing
             let spec = world.root()
             guard var tree = try? RouteTree(root: spec) else { continue }
             var state = RouterState.initial
+            var kept: PresentedIndex?
             for step in 0..<40 {
                 if step % 13 == 12 {
                     // A reload: the same script compiled again, the state rebased on it.
                     tree = try RouteTree(root: spec)
                     state.presented = Reducer(tree: tree).rebase(state.presented)
+                    kept = nil
                 }
                 guard let resolution = try? tree.resolve(world.request()) else { continue }
                 let options = DispatchOptions(keepStack: world.chance(5))
                 let reducer = Reducer(tree: tree)
-                let fast = reducer.reduce(state, to: resolution, options: options, patching: true)
+                // As a router does: the index of the last presentation, when the planner made one.
+                let fast = reducer.reduce(state, to: resolution, options: options, patching: true, oldIndex: kept)
                 let slow = reducer.reduce(state, to: resolution, options: options, patching: false)
                 #expect(!slow.patched)
                 #expect(fast.transition == slow.transition, "\(resolution.request.original) from \(state)")
@@ -114,6 +117,7 @@ import Testing
                     general += 1
                 }
                 state = fast.transition.to
+                kept = fast.transition.presentedIndex.isComplete ? fast.transition.presentedIndex : nil
             }
         }
         #expect(compared > 8_000)

@@ -62,10 +62,12 @@ struct LunaBench {
             return
         }
         if arguments.count >= 4, arguments[1] == "dispatches" {
-            // For profiling: COUNT dispatches that change a parameter, with (lua) or without a callback.
+            // For profiling: COUNT dispatches that change a parameter, with (lua) or without a
+            // callback, or (push) that push and pop a screen (the general planner's path).
             let host = try Bench.dispatchHost(Workload.locate(), luaCallback: arguments[2] == "lua")
+            let other = arguments[2] == "push" ? "bench/1/more" : "bench/2"
             for index in 0..<(Int(arguments[3]) ?? 1000) {
-                _ = try host.dispatch(index & 1 == 0 ? "bench/1" : "bench/2")
+                _ = try host.dispatch(index & 1 == 0 ? "bench/1" : other)
             }
             return
         }
@@ -428,13 +430,16 @@ struct Bench {
         }
     }
 
-    /// A host on a stack of `bench/:id` (with or without a Lua `update` hook receiving ctx)
-    /// and the 1k workload routes, after a first dispatch to `bench/0`.
+    /// A host on a stack of `bench/:id` (with or without a Lua `update` hook receiving ctx,
+    /// with a child `bench/:id/more` to push) and the 1k workload routes, after a first
+    /// dispatch to `bench/0`.
     static func dispatchHost(_ workload: Workload, luaCallback: Bool) throws -> RouteScriptHost {
         let others = workload.routes(1000).map { "  endpoint { \"\($0)\" }," }.joined(separator: "\n")
         let hook = luaCallback ? ", presenter = { update = function(view, ctx) local id = ctx.params.id end }" : ""
+        let child = ", children = { endpoint { \"bench/:id/more\" } }"
         let host = RouteScriptHost()
-        try host.load(source: "return stack {\n  endpoint { \"bench/:id\"\(hook) },\n\(others)\n}\n", name: "bench.lua")
+        try host.load(
+            source: "return stack {\n  endpoint { \"bench/:id\"\(hook)\(child) },\n\(others)\n}\n", name: "bench.lua")
         _ = try host.dispatch("bench/0")
         return host
     }
