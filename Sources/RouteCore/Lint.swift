@@ -52,12 +52,12 @@ package struct Lint {
         }
         var routeFindings = [Finding?](repeating: nil, count: endpoints.count)
         var rivals = [Int?](repeating: nil, count: endpoints.count)
-        let index = CoverIndex(endpoints.map { $0.definition.pattern })
+        let index = CoverIndex(endpoints.map { $0.pattern })
         // Computed once: a rank vector is an array, and a route meets many candidates.
         let ranks = endpoints.map(\.definition.rankVector)
         for position in endpoints.indices {
             (routeFindings[position], rivals[position]) = routeFinding(
-                position, ranks: ranks, candidates: { index.candidates(covering: $0) })
+                position, rank: { ranks[$0] }, candidates: { index.candidates(covering: $0) })
         }
         let validatorFindings = endpoints.map(validatorFindings)
         return assemble(routeFindings, rivals, validatorFindings)
@@ -70,9 +70,9 @@ package struct Lint {
         guard sameShape(old, new) else { return nil }
         var changed: [Int] = []
         for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() {
-            if !sameDefinition(x.definition, y.definition) {
+            if !sameDefinition(x, y) {
                 // A regex route's findings read every route: the whole lint.
-                guard x.definition.pattern != nil, y.definition.pattern != nil else { return nil }
+                guard x.pattern != nil, y.pattern != nil else { return nil }
                 changed.append(position)
                 if changed.count > 8 { return nil }
             }
@@ -92,11 +92,14 @@ package struct Lint {
         return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
     }
 
-    /// The same pattern or regex text and the same validators (by source and kind).
-    static func sameDefinition(_ x: RouteDefinition, _ y: RouteDefinition) -> Bool {
-        guard x.displayText == y.displayText, x.validators.count == y.validators.count else { return false }
-        for (name, validator) in x.validators {
-            guard let other = y.validators[name], other.source == validator.source,
+    /// The same pattern or regex text and the same validators (by source and kind). (Fields
+    /// read in place: a copy of a whole definition costs more than the comparison.)
+    static func sameDefinition(_ x: RouteTree.Endpoint, _ y: RouteTree.Endpoint) -> Bool {
+        guard x.definition.displayText == y.definition.displayText,
+            x.definition.validators.count == y.definition.validators.count
+        else { return false }
+        for (name, validator) in x.definition.validators {
+            guard let other = y.definition.validators[name], other.source == validator.source,
                 other.isPredicate == validator.isPredicate
             else { return false }
         }
@@ -114,15 +117,16 @@ package struct Lint {
             if let rival, changedSet.contains(rival) { redo.insert(position) }
         }
         // A regex route's finding reads every pattern route: each is compared again.
-        for (position, endpoint) in endpoints.enumerated() where endpoint.definition.pattern == nil {
+        for (position, endpoint) in endpoints.enumerated() where endpoint.pattern == nil {
             redo.insert(position)
             if redo.count > 64 { return nil }
         }
         for position in changed {
-            guard let outer = endpoints[position].definition.pattern else { continue }
+            guard let outer = endpoints[position].pattern else { continue }
             for (other, endpoint) in endpoints.enumerated() where other != position {
-                guard let inner = endpoint.definition.pattern,
-                    Self.covers(outer, endpoints[position].definition, inner, endpoint.definition)
+                guard let inner = endpoint.pattern,
+                    Self.covers(
+                        outer, endpoints[position].definition.validators, inner, endpoint.definition.validators)
                 else { continue }
                 redo.insert(other)
                 if redo.count > 64 { return nil }
@@ -131,11 +135,12 @@ package struct Lint {
         var routeFindings = previous.routeFindings
         var rivals = previous.rivals
         var validatorFindings = previous.validatorFindings
-        // A route compared again meets every route that could cover it, in position order.
-        let ranks = endpoints.map(\.definition.rankVector)
+        // A route compared again meets every route that could cover it, in position order;
+        // ranks are made for the few that do.
+        let all = Array(endpoints.indices)
         for position in redo.sorted() {
             (routeFindings[position], rivals[position]) = routeFinding(
-                position, ranks: ranks, candidates: { _ in Array(endpoints.indices) })
+                position, rank: { endpoints[$0].definition.rankVector }, candidates: { _ in all })
         }
         for position in changed { validatorFindings[position] = self.validatorFindings(endpoints[position]) }
         return assemble(routeFindings, rivals, validatorFindings, incremental: true)
@@ -145,12 +150,12 @@ package struct Lint {
     /// regex finding: the first of `candidates` (in position order) that covers it and ranks
     /// before it.
     private func routeFinding(
-        _ position: Int, ranks: [[Int]], candidates: (Pattern) -> [Int]
+        _ position: Int, rank: (Int) -> [Int], candidates: (Pattern) -> [Int]
     ) -> (Finding?, Int?) {
         let endpoints = tree.endpoints
         let endpoint = endpoints[position]
         let node = tree.nodes[endpoint.node]
-        guard let pattern = endpoint.definition.pattern else {
+        guard let pattern = endpoint.pattern else {
             if case .regex(let regex) = endpoint.definition.shape {
                 return (regexFinding(regex, at: position, node: node), nil)
             }
@@ -158,11 +163,11 @@ package struct Lint {
         }
         for other in candidates(pattern) where other != position {
             let rival = endpoints[other]
-            guard let rivalPattern = rival.definition.pattern,
-                Self.covers(rivalPattern, rival.definition, pattern, endpoint.definition)
+            guard let rivalPattern = rival.pattern,
+                Self.covers(rivalPattern, rival.definition.validators, pattern, endpoint.definition.validators)
             else { continue }
-            let mine = ranks[position]
-            let theirs = ranks[other]
+            let mine = rank(position)
+            let theirs = rank(other)
             let equal = mine == theirs
             guard theirs.lexicographicallyPrecedes(mine) || (equal && other < position) else { continue }
             let rivalText = Self.show(rival.definition.displayText)
@@ -263,7 +268,7 @@ package struct Lint {
             let match: Match?
             do { match = try tree.matcher.match(request) } catch { continue }  // a script validator decides
             if let match {
-                guard tree.endpoints[match.route].definition.pattern?.isBareCatchAll == true else { continue }
+                guard tree.endpoints[match.route].pattern?.isBareCatchAll == true else { continue }
                 findings.append(
                     Finding(severity: .warning, location: node.location, message: what + " matches only the catch-all"))
             } else {
@@ -314,7 +319,7 @@ package struct Lint {
         let prefix = RegexEmptiness.literalSegments(regex.regex.syntax)
         guard !prefix.isEmpty else { return nil }
         for rival in tree.endpoints {
-            guard let pattern = rival.definition.pattern, let last = pattern.segments.last,
+            guard let pattern = rival.pattern, let last = pattern.segments.last,
                 case .catchAll(let name) = last, pattern.segments.count >= 2,
                 pattern.segments.count - 1 <= prefix.count,
                 name.map({ rival.definition.validators[$0] == nil }) ?? true
@@ -348,13 +353,14 @@ package struct Lint {
 
     /// Whether every request `inner` matches is also matched by `outer`.
     static func covers(
-        _ outer: Pattern, _ outerRoute: RouteDefinition, _ inner: Pattern, _ innerRoute: RouteDefinition
+        _ outer: Pattern, _ outerValidators: [String: Validator], _ inner: Pattern,
+        _ innerValidators: [String: Validator]
     )
         -> Bool
     {
         for (position, segment) in outer.segments.enumerated() {
             if case .catchAll(let name) = segment {
-                if let name, outerRoute.validators[name] != nil { return false }
+                if let name, outerValidators[name] != nil { return false }
                 return true
             }
             guard position < inner.segments.count else { return false }
@@ -364,11 +370,11 @@ package struct Lint {
             case .constant(let text):
                 guard case .constant(let same) = other, same == text else { return false }
             case .parameter(let name):
-                if let validator = outerRoute.validators[name] {
+                if let validator = outerValidators[name] {
                     switch other {
                     case .constant(let text): if (try? validator.accepts(text)) != true { return false }
                     case .parameter(let innerName):
-                        guard let innerValidator = innerRoute.validators[innerName],
+                        guard let innerValidator = innerValidators[innerName],
                             innerValidator.source == validator.source,
                             !validator.isPredicate
                         else { return false }
@@ -458,7 +464,7 @@ extension Lint {
         guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
         else { return false }
         for (x, y) in zip(a.endpoints, b.endpoints) {
-            guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x.definition, y.definition) else {
+            guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x, y) else {
                 return false
             }
         }

@@ -146,6 +146,13 @@ public final class RouteTree: Sendable {
         /// Whether a link may open it (``EndpointSpec/linkable``).
         public let linkable: Bool
 
+        /// The route's pattern (nil for a regex route), read in place: `definition.pattern`
+        /// copies the whole definition first.
+        var pattern: Pattern? {
+            if case .pattern(let pattern) = definition.shape { return pattern }
+            return nil
+        }
+
         init(node: Int, definition: RouteDefinition, name: String?, guards: [Guard], linkable: Bool = true) {
             self.node = node
             self.definition = definition
