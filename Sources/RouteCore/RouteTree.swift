@@ -193,9 +193,8 @@ public final class RouteTree: Sendable {
     package init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
-        let index = try builder.assignIDs()
+        let (index, ids) = try builder.assignIDs(reusing: previous)
         let endpoints = builder.endpoints
-        let ids = NodeID.intern(builder.nodes.lazy.map { $0.id ?? "" })
         self.nodes = zip(builder.nodes, ids).map { draft, id in
             draft.frozen(id: id, routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
@@ -250,11 +249,13 @@ public final class RouteTree: Sendable {
     /// or belong to a Lua state that is closed after the reload).
     static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
         guard old.count == new.count else { return false }
+        // Fields read in place: a copy of a whole definition costs more than the comparison.
         for (a, b) in zip(old, new) {
-            let (x, y) = (a.definition, b.definition)
-            guard x.displayText == y.displayText, x.validators.count == y.validators.count else { return false }
-            for (name, validator) in y.validators {
-                guard !validator.isPredicate, let other = x.validators[name], !other.isPredicate,
+            guard a.definition.displayText == b.definition.displayText,
+                a.definition.validators.count == b.definition.validators.count
+            else { return false }
+            for (name, validator) in b.definition.validators {
+                guard !validator.isPredicate, let other = a.definition.validators[name], !other.isPredicate,
                     other.source == validator.source
                 else { return false }
             }
@@ -458,10 +459,47 @@ struct TreeBuilder {
     }
 
     /// Default ids, then uniqueness; returns the node indexes by id.
-    mutating func assignIDs() throws(RouteDefinitionError) -> [String: Int] {
+    /// Gives every node its id (declared or default) and checks they are unique; returns the
+    /// index by id and the identities. With `previous` (the tree a reload replaces) of as many
+    /// nodes, where at most 64 ids differ place by place, its index and identities are reused
+    /// and only those ids are checked and interned; any clash goes the whole way, whose error
+    /// names the first duplicate in declaration order.
+    mutating func assignIDs(
+        reusing previous: RouteTree? = nil
+    ) throws(RouteDefinitionError) -> (
+        index: [String: Int], ids: [NodeID]
+    ) {
         for index in nodes.indices.reversed() where nodes[index].id == nil {
             nodes[index].id = defaultID(index)
         }
+        if let previous, let reused = idsChanging(previous) { return reused }
+        let index = try assignIDsWhole()
+        return (index, NodeID.intern(nodes.lazy.map { $0.id ?? "" }))
+    }
+
+    /// ``assignIDs(reusing:)`` from the tree before: nil when it does not apply.
+    private func idsChanging(_ previous: RouteTree) -> (index: [String: Int], ids: [NodeID])? {
+        guard previous.nodes.count == nodes.count else { return nil }
+        var changed: [Int] = []
+        for position in nodes.indices where nodes[position].id != previous.nodes[position].id {
+            changed.append(position)
+            if changed.count > 64 { return nil }
+        }
+        var index = previous.nodeIndex
+        var ids = previous.nodes.map(\.nodeID)
+        if changed.isEmpty { return (index, ids) }
+        for position in changed { index[previous.nodes[position].id] = nil }
+        let interned = NodeID.intern(changed.lazy.map { nodes[$0].id ?? "" })
+        for (place, position) in changed.enumerated() {
+            let id = nodes[position].id ?? ""
+            guard index[id] == nil else { return nil }
+            index[id] = position
+            ids[position] = interned[place]
+        }
+        return (index, ids)
+    }
+
+    private func assignIDsWhole() throws(RouteDefinitionError) -> [String: Int] {
         var seen: [String: Int] = [:]
         seen.reserveCapacity(nodes.count)
         for node in nodes {

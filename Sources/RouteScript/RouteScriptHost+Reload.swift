@@ -197,8 +197,15 @@ extension RouteScriptHost {
         var added: [String] = []
         var changed: [String] = []
         var kept = 0
-        for node in new.nodes {
-            guard let oldIndex = old.nodeIndex[node.id] else {
+        for (position, node) in new.nodes.enumerated() {
+            // Identities are interned (one comparison of addresses): a node that kept its
+            // place is found without hashing its id.
+            let oldIndex: Int
+            if position < old.nodes.count, old.nodes[position].nodeID == node.nodeID {
+                oldIndex = position
+            } else if let found = old.nodeIndex[node.id] {
+                oldIndex = found
+            } else {
                 added.append(node.id)
                 continue
             }
@@ -223,7 +230,7 @@ extension RouteScriptHost {
     /// Whether a node kept its kind, route, name, title, validators, guards and parent.
     private static func same(_ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree) -> Bool {
         guard a.kind == b.kind, a.title == b.title, a.routeText == b.routeText else { return false }
-        guard (a.parent.map { old.nodes[$0].id }) == (b.parent.map { new.nodes[$0].id }) else { return false }
+        guard (a.parent.map { old.nodes[$0].nodeID }) == (b.parent.map { new.nodes[$0].nodeID }) else { return false }
         switch (a.route, b.route) {
         case (nil, nil): return true
         case (let x?, let y?):
