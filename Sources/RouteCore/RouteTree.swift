@@ -192,6 +192,7 @@ public final class RouteTree: Sendable {
     /// reload that changed titles, presenters or guards does not recompile the matcher.
     package init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
+        builder.previous = previous
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let (index, ids) = try builder.assignIDs(reusing: previous)
         let endpoints = builder.endpoints
@@ -339,6 +340,9 @@ struct TreeBuilder {
     var nodes: [Draft] = []
     var endpoints: [RouteTree.Endpoint] = []
     var routeNames: [String: Int] = [:]
+    /// The tree a reload replaces: its compiled route definitions are reused where a
+    /// declaration did not change.
+    var previous: RouteTree?
     var patterns: [Int: Pattern] = [:]  // by node index
     /// Tabs' initial locations (`initial` on a junction's option), by node index.
     var optionInitials: [(node: Int, request: String, location: SourceLocation?)] = []
@@ -386,6 +390,11 @@ struct TreeBuilder {
             let definition: RouteDefinition
             switch (endpoint.pattern, endpoint.regex) {
             case (let source?, nil):
+                if let reused = reusedDefinition(source, endpoint, at: index) {
+                    patterns[index] = reused.pattern
+                    definition = reused
+                    break
+                }
                 let base = enclosingEndpoint.flatMap { patterns[$0] }
                 let pattern: Pattern
                 do { pattern = try Pattern(source, relativeTo: base) } catch { throw failure(spec, error.message) }
@@ -459,6 +468,21 @@ struct TreeBuilder {
     }
 
     /// Default ids, then uniqueness; returns the node indexes by id.
+    /// The definition the previous tree compiled for the node at `index`, when it is this
+    /// declaration's: the same pattern text (already in its normal form, so parsing it again
+    /// gives the same pattern; a relative pattern never is) and no validators on either side
+    /// (a closure validator belongs to its own Lua state).
+    private func reusedDefinition(_ source: String, _ endpoint: EndpointSpec, at index: Int) -> RouteDefinition? {
+        guard let previous, endpoint.validators.isEmpty, index < previous.nodes.count,
+            let route = previous.nodes[index].route
+        else { return nil }
+        let old = previous.endpoints[route.index]
+        guard old.definition.validators.isEmpty, old.definition.displayText == source, old.pattern != nil else {
+            return nil
+        }
+        return old.definition
+    }
+
     /// Gives every node its id (declared or default) and checks they are unique; returns the
     /// index by id and the identities. With `previous` (the tree a reload replaces) of as many
     /// nodes, where at most 64 ids differ place by place, its index and identities are reused

@@ -27,6 +27,51 @@ import Testing
         }
     }
 
+    /// Definitions taken from the tree before equal those compiled alone: patterns of every
+    /// kind (parameters, `:_`, catch-alls, a leading or doubled slash, relative children),
+    /// with and without validators, edited between the two trees.
+    @Test func definitionsFromThePreviousTreeEqualDefinitionsMadeAlone() throws {
+        var generator = SeededGenerator(seed: 25_11)
+        let shapes = ["a", "a/:id", "a/:_/b", "a/...", "a/...rest", "/a/b", "a//b", ":x", "", "a/:id/c"]
+        var compared = 0
+        for _ in 0..<300 {
+            func pattern(_ k: Int) -> String {
+                let shape = shapes.randomElement(using: &generator) ?? "a"
+                return String(shape.split(separator: "a", omittingEmptySubsequences: false).joined(separator: "r\(k)"))
+            }
+            var patterns = (0..<6).map(pattern)
+            var validated = (0..<6).map { _ in Int.random(in: 0...3, using: &generator) == 0 }
+            func spec() throws -> NodeSpec {
+                var roots: [NodeSpec] = []
+                for (k, text) in patterns.enumerated() {
+                    let validators = validated[k] && text.contains(":id") ? ["id": try Validator(regex: "[0-9]+")] : [:]
+                    var node = NodeSpec.endpoint(text, id: "n\(k)", where: validators)
+                    if k % 3 == 0 { node.children = [.endpoint("./more\(k)", id: "m\(k)")] }
+                    roots.append(node)
+                }
+                return .stack(roots, id: "root")
+            }
+            guard let before = try? RouteTree(root: try spec()) else { continue }
+            for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                let k = Int.random(in: 0..<6, using: &generator)
+                if Bool.random(using: &generator) { patterns[k] = pattern(k) } else { validated[k].toggle() }
+            }
+            let edited = try spec()
+            guard let alone = try? RouteTree(root: edited) else { continue }
+            let reused = try RouteTree(root: edited, reusing: before)
+            for (x, y) in zip(alone.endpoints, reused.endpoints) {
+                #expect(x.definition.displayText == y.definition.displayText)
+                #expect(x.pattern == y.pattern)
+                #expect(x.definition.validators.keys.sorted() == y.definition.validators.keys.sorted())
+            }
+            for request in ["r0/7", "r1/x", "r2/7/more2", "r3/a/b", "x", "r4/7/c", "r5"] {
+                #expect((try? alone.resolve(request))?.route == (try? reused.resolve(request))?.route, "\(request)")
+            }
+            compared += 1
+        }
+        #expect(compared > 150)
+    }
+
     @Test func idsFromThePreviousTreeEqualIdsMadeAlone() throws {
         var generator = SeededGenerator(seed: 11_25)
         let names = ["a", "b", "c", "d", "e"]
