@@ -25,6 +25,13 @@ struct Luna: ParsableCommand {
 
     /// Usage errors exit with 2, as the README's exit statuses say (ArgumentParser's default is 64).
     static func main() {
+        // A parent may have blocked these (a libdispatch worker thread that spawned us, an
+        // editor, a test runner): the mask is inherited across exec, and `luna serve` must stop
+        // on SIGTERM and Ctrl-C like any server. Threads started later inherit this mask.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         do {
             // `--serve` takes an optional port: a bare one means "a free port".
             let arguments = CommandLine.arguments.dropFirst().map { $0 == "--serve" ? "--serve=0" : $0 }

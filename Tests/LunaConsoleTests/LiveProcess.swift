@@ -13,12 +13,28 @@ final class LiveProcess {
     private let output = Pipe()
     private var buffer: [UInt8] = []
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `blocking`: signals blocked in the child from its start, as a parent that blocked them
+    /// passes them on (the mask is inherited across exec).
+    init(_ arguments: [String], environment: [String: String] = [:], blocking: [Int32] = []) throws {
         process = lunaProcess(arguments, environment: environment)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in blocking { sigaddset(&blocked, signal) }
+        // Blocked on this thread only while it spawns the child.
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
+    }
+
+    /// Waits up to 20 s for the process to end; whether it did.
+    func ended() -> Bool {
+        let limit = ContinuousClock.now + .seconds(20)
+        while process.isRunning && ContinuousClock.now < limit { usleep(20_000) }
+        return !process.isRunning
     }
 
     func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
