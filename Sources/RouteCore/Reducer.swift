@@ -347,8 +347,8 @@ extension Reducer {
     }
 }
 
-/// What ``BuildContext`` made (a concrete type: a tuple result would look its metadata up on
-/// every dispatch).
+/// What ``BuildContext`` made: the presentation, whether a junction kept its option's stack,
+/// and the patched plan's updates (nil when the shape changed).
 private struct Built {
     var presented: Presented
     var keptOption: Bool
