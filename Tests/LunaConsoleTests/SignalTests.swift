@@ -13,10 +13,22 @@ import Testing
     func serveStopsOnASignalItsParentHadBlocked(signal: Int32) throws {
         let serve = try LiveProcess(
             ["serve", example("books.lua"), "--port", "0"], blocking: [SIGTERM, SIGINT, SIGHUP])
-        defer { if serve.process.isRunning { kill(serve.process.processIdentifier, SIGKILL) } }
-        #expect(serve.lines { $0.hasPrefix("luna inspector: ") } != nil)
-        kill(serve.process.processIdentifier, signal)
-        #expect(serve.ended(), "luna serve is still running after signal \(signal)")
+        let pid = serve.process.processIdentifier
+        guard serve.lines(until: { $0.hasPrefix("luna inspector: ") }) != nil else {
+            kill(pid, SIGKILL)
+            serve.process.waitUntilExit()
+            Issue.record("luna serve did not start")
+            return
+        }
+        kill(pid, signal)
+        let ended = serve.ended()
+        if !ended {
+            // Not left running when this fails (reading the termination of a running process traps).
+            kill(pid, SIGKILL)
+            serve.process.waitUntilExit()
+        }
+        #expect(ended, "luna serve was still running 20 s after signal \(signal)")
         #expect(serve.process.terminationReason == .uncaughtSignal)
+        #expect(serve.process.terminationStatus == signal)
     }
 }
