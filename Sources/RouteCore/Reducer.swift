@@ -80,32 +80,17 @@ public struct Reducer {
     )
         -> Transition
     {
-        reduce(state, to: resolution, options: options, patching: true, oldIndex: nil).transition
-    }
-
-    /// ``reduce(_:to:options:)`` with the index of `state`'s presentation when the caller
-    /// kept it (a router keeps the last one it applied): the general planner reads it
-    /// instead of making it again.
-    @usableFromInline
-    func reduce(
-        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, oldIndex: PresentedIndex?
-    )
-        -> Transition
-    {
-        reduce(state, to: resolution, options: options, patching: true, oldIndex: oldIndex).transition
+        reduce(state, to: resolution, options: options).transition
     }
 
     /// ``reduce(_:to:options:)``, saying whether the plan was patched along the matched chain
     /// (`patching` and the presentation kept its shape) or made by the general planner.
-    package func reduce(
-        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool
-    ) -> (transition: Transition, patched: Bool) {
-        reduce(state, to: resolution, options: options, patching: patching, oldIndex: nil)
-    }
-
+    /// `oldIndex` is the index of `state`'s presentation when the caller kept it (a router
+    /// keeps the last one it applied): the general planner reads it instead of making it again.
+    @usableFromInline
     func reduce(
-        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool,
-        oldIndex: PresentedIndex?
+        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool = true,
+        oldIndex: PresentedIndex? = nil
     ) -> (transition: Transition, patched: Bool) {
         let endpoint = tree[resolution.route].node
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).

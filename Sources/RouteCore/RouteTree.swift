@@ -249,19 +249,10 @@ public final class RouteTree: Sendable {
     /// order, and the same validators by source, none of them a closure (a closure may differ,
     /// or belong to a Lua state that is closed after the reload).
     static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
-        guard old.count == new.count else { return false }
-        // Fields read in place: a copy of a whole definition costs more than the comparison.
-        for (a, b) in zip(old, new) {
-            guard a.definition.displayText == b.definition.displayText,
-                a.definition.validators.count == b.definition.validators.count
-            else { return false }
-            for (name, validator) in b.definition.validators {
-                guard !validator.isPredicate, let other = a.definition.validators[name], !other.isPredicate,
-                    other.source == validator.source
-                else { return false }
+        old.count == new.count
+            && zip(old, new).allSatisfy { a, b in
+                Lint.sameDefinition(a, b) && !b.definition.validators.values.contains(where: \.isPredicate)
             }
-        }
-        return true
     }
 
     public var root: Node { nodes[0] }

@@ -24,7 +24,11 @@ public final class Router<P: Presenter> {
     @exclusivity(unchecked) @usableFromInline var _state: RouterState = .initial
     @exclusivity(unchecked) @usableFromInline var _store = PresentableStore<P>()
     /// The index of `_state`'s presentation when the last applied transition had one: the
-    /// next dispatch's planner starts from it.
+    /// next dispatch's planner starts from it instead of making it again (a push or pop
+    /// 24,358 → 23,669 instructions, `LunaBench dispatches push` under callgrind, 2026-11-25).
+    /// Unchecked as `_state`: read and written only by this router's own methods, on the one
+    /// thread using it, and never passed inout; the checks cost 162 instructions a dispatch
+    /// (13,635 → 13,797, 1.2 %; a push 0.7 %), `LunaBench dispatches none|push`, same session.
     @exclusivity(unchecked) @usableFromInline var _presentedIndex: PresentedIndex?
 
     /// What a dispatch did.
@@ -53,7 +57,8 @@ public final class Router<P: Presenter> {
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
         let resolution = try tree.resolve(request)
         let transition = Reducer(tree: tree).reduce(
-            state, to: resolution, options: options, oldIndex: _presentedIndex)
+            state, to: resolution, options: options, oldIndex: _presentedIndex
+        ).transition
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
