@@ -77,6 +77,12 @@ package struct FuzzCase {
     static let patternSegments = ["a", "b", "c", "1", ":p", ":q", ":_", "...", "...rest", ":d"]
     static let requestSegments = ["a", "b", "c", "1", "22", "x", "%61", "a%2Fb", "", "é"]
 
+    /// A case with the given table and requests (for tables larger than fuzzer bytes make).
+    package init(routes: [RouteDefinition], requests: [String]) {
+        self.routes = routes
+        self.requests = requests
+    }
+
     package init(_ bytes: [UInt8]) {
         var reader = bytes.makeIterator()
         func next() -> Int { Int(reader.next() ?? 0) }

@@ -17,6 +17,61 @@ import Testing
         #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
     }
 
+    /// A table of app-shaped routes large enough that the compiled matcher takes its
+    /// large-table layout (an arena of several megabytes, wide nodes with hash tables, long
+    /// keys, validated parameters, rest routes), against the reference on requests made from
+    /// the routes and on near misses.
+    @Test func agreesWithTheReferenceOnALargeTable() throws {
+        var generator = SeededGenerator(seed: 20_261_125)
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
+        let tabs = (0..<150).map { "tab\($0)" }
+        let words = ["a", "books", "b2", "notifications", "settings", "x", "photos", "membership-levels", "q", "zz"]
+        var seen = Set<String>()
+        var routes: [RouteDefinition] = []
+        while routes.count < 24_000 {
+            let depth = Int.random(in: 1...6, using: &generator)
+            var parts = [pick(tabs)]
+            var validators: [String: Validator] = [:]
+            for position in 1..<max(1, depth) {
+                switch Int.random(in: 0..<20, using: &generator) {
+                case 0..<5: parts.append(":p\(position)")
+                case 5:
+                    parts.append(":d\(position)")
+                    validators["d\(position)"] = try Validator(regex: "[0-9]+")
+                case 6: parts.append(":_")
+                default: parts.append(pick(words))
+                }
+            }
+            if depth > 1, Int.random(in: 0..<30, using: &generator) == 0 { parts.append("...") }
+            let text = parts.joined(separator: "/")
+            guard seen.insert(text).inserted else { continue }
+            routes.append(try RouteDefinition(pattern: Pattern(text), validators: validators))
+        }
+        var requests: [String] = []
+        for _ in 0..<400 {
+            let route = pick(routes)
+            var segments = (route.pattern?.segments ?? []).map { segment -> String in
+                switch segment {
+                case .constant(let text): return text
+                case .catchAll: return "rest/of/it"
+                default: return pick(["42", "x", "7", "books"])
+                }
+            }
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: segments.append(pick(words))
+            case 1: segments[segments.count - 1] = pick(words + ["9"])
+            default: break
+            }
+            requests.append(segments.joined(separator: "/") + pick(["", "?page=2", "#top"]))
+        }
+        let matcher = Matcher(routes: routes)
+        #expect(matcher.compiledBytes > 2 << 20)
+        // Most requests are instances of a route: the comparison is not one of two misses.
+        #expect(requests.filter { (try? matcher.match($0)) != nil }.count > 300)
+        let problem = FuzzCase(routes: routes, requests: requests).disagreement()
+        #expect(problem == nil, "\(problem?.prefix(300) ?? "")")
+    }
+
     @Test func theReferenceRanksLikeTheSpec() throws {
         let routes = try ["teams/:id", "teams/new", "...", "a/b/..."].map { try RouteDefinition(pattern: Pattern($0)) }
         let oracle = ReferenceMatcher(routes: routes)

@@ -125,23 +125,32 @@ struct LunaBench {
         let patterns = workload.routes(routes)
         let requests = workload.requests("match", routes)
         var total = 0
+        // The loop's own time per lookup on stderr (setup excluded), for alternated wall-clock
+        // comparisons of two builds.
+        var started = ContinuousClock.now
+        func timed(_ body: () -> Void) {
+            started = .now
+            body()
+            let perLookup = Harness.nanoseconds(.now - started) / Double(max(1, count))
+            FileHandle.standardError.write(Data("lookup_ns \(perLookup)\n".utf8))
+        }
         if which == "luna" {
             let luna = LunaMatcher(patterns)
-            for index in 0..<count { total &+= luna.route(requests[index % requests.count]) }
+            timed { for index in 0..<count { total &+= luna.route(requests[index % requests.count]) } }
         } else if which == "luna-constant" {
             let luna = LunaMatcher(patterns)
             let constant = requests.filter { request in
                 guard let match = try? luna.matcher.match(request) else { return false }
                 return luna.matcher.parameterNames[match.route].isEmpty
             }
-            for index in 0..<count { total &+= luna.route(constant[index % constant.count]) }
+            timed { for index in 0..<count { total &+= luna.route(constant[index % constant.count]) } }
         } else if which == "luna-miss" {
             let luna = LunaMatcher(patterns)
             let misses = workload.requests("missdeep", routes)
-            for index in 0..<count { total &+= luna.route(misses[index % misses.count]) }
+            timed { for index in 0..<count { total &+= luna.route(misses[index % misses.count]) } }
         } else {
             let kit = RoutingKitMatcher(patterns)
-            for index in 0..<count { total &+= kit.route(requests[index % requests.count]) }
+            timed { for index in 0..<count { total &+= kit.route(requests[index % requests.count]) } }
         }
         print(total)
     }
