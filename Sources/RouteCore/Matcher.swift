@@ -30,9 +30,10 @@ public final class Matcher: @unchecked Sendable {
     public let parameterNames: ParameterNames
 
     /// A trie node: 32 bytes (two units of the trie). Its constant edges (or its table of them)
-    /// follow it in the trie, so a lookup reads one node and its edges from adjacent memory.
-    /// `edgeStart`, `tableStart`, `validated`, `parameter`, `wildcard` and an edge's `child` are
-    /// unit positions in the trie.
+    /// follow it in the trie, then the routes that end at it (``RouteEntry``), so a lookup reads
+    /// a node, its edges and its routes from adjacent memory. `edgeStart`, `tableStart`,
+    /// `routeStart`, `validated`, `parameter`, `wildcard` and an edge's `child` are unit
+    /// positions in the trie.
     struct Node {
         /// `terminalCount` and `restCount` read this when the real counts are in `largeCounts`.
         static let countOverflow = UInt16.max
@@ -46,7 +47,7 @@ public final class Matcher: @unchecked Sendable {
         var validated: Int32 = -1
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
-        /// Where the node's terminal routes, then its rest routes, start in `routeLists`.
+        /// Where the node's route entries start: its terminal routes, then its rest routes.
         var routeStart: Int32 = 0
         var terminalCount: UInt16 = 0
         var restCount: UInt16 = 0
@@ -104,14 +105,35 @@ public final class Matcher: @unchecked Sendable {
         var validator: Int32
     }
 
-    /// A route's compiled facts: 12 bytes (a request has at most 128 segments, so a route's
-    /// checks and captures fit a byte).
-    struct RouteInfo {
+    /// A route's compiled facts, kept in the trie right after the node the route ends at (each
+    /// pattern route ends at exactly one node): a lookup that reaches the node finds the route,
+    /// its checks and its captures in the same few cache lines. One unit: these 11 bytes, then
+    /// one byte per capture (its segment position, the high bit set for a `...name` rest; a
+    /// pattern has at most 128 segments, so a position fits seven bits), five in the entry's
+    /// unit and the rest in the units that follow it.
+    struct RouteEntry {
+        var route: Int32
         var checkStart: Int32
-        var captureStart: Int32
         var checkCount: UInt8
         var spanCount: UInt8
         var isBareCatchAll: Bool
+
+        /// Where an entry's capture bytes start, from the entry's first byte.
+        static let captureOffset = 11
+
+        /// The units an entry takes with `spanCount` captures.
+        static func units(spanCount: Int) -> Int {
+            1 + (max(0, captureOffset + spanCount - Matcher.unit) + Matcher.unit - 1) / Matcher.unit
+        }
+    }
+
+    /// A route's facts while the trie is built (the entry, and its captures apart).
+    struct RouteFacts {
+        var checkStart: Int32
+        var checkCount: UInt8
+        var isBareCatchAll: Bool
+        /// Capture bytes, as in ``RouteEntry``.
+        var captures: [UInt8]
     }
 
     /// Every compiled array lives in one allocation (`storage`): fewer allocator headers and
@@ -125,13 +147,7 @@ public final class Matcher: @unchecked Sendable {
     private let unitCount: Int
     public let nodeCount: Int
     private let keys: UnsafeMutableBufferPointer<UInt8>
-    private let routeLists: UnsafeMutableBufferPointer<Int32>
     private let checks: UnsafeMutableBufferPointer<Check>
-    private let infos: UnsafeMutableBufferPointer<RouteInfo>
-    /// Segment positions of each route's named parameters (flattened), for captures.
-    private let captureSegments: UnsafeMutableBufferPointer<Int32>
-    /// Whether each capture (parallel to captureSegments) is a `...name` rest.
-    private let captureIsRest: UnsafeMutableBufferPointer<Bool>
     /// Node route counts over 65,534 (see ``Node/countOverflow``).
     private let largeCounts: [Int32: (terminal: Int32, rest: Int32)]
     let validators: [Validator]
@@ -149,38 +165,31 @@ public final class Matcher: @unchecked Sendable {
         trieRoutes.reserveCapacity(routes.count)
         var regexRoutes: [(route: Int, regex: PathRegex)] = []
         var allChecks: [Check] = []
-        var infos: [RouteInfo] = []
-        infos.reserveCapacity(routes.count)
+        var facts: [RouteFacts] = []
+        facts.reserveCapacity(routes.count)
         var validators: [Validator] = []
         var names = ParameterNames.Builder()
-        var captureSegments: [Int32] = []
-        var captureIsRest: [Bool] = []
         for (index, route) in routes.enumerated() {
             let checkStart = Int32(allChecks.count)
-            let captureStart = Int32(captureSegments.count)
             switch route.shape {
             case .regex(let regex):
                 regexRoutes.append((index, regex))
                 names.append([])
-                infos.append(
-                    RouteInfo(
-                        checkStart: checkStart, captureStart: captureStart, checkCount: 0, spanCount: 0,
-                        isBareCatchAll: false))
+                facts.append(RouteFacts(checkStart: checkStart, checkCount: 0, isBareCatchAll: false, captures: []))
             case .pattern(let pattern):
                 let routeValidators = route.validators
                 trieRoutes.append(
                     TrieBuilder.Route(
                         index: Int32(index),
                         keys: builder.keys(of: pattern) { routeValidators[$0] != nil }))
-                var spanCount: Int32 = 0
+                var captures: [UInt8] = []
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
                     var isRest = false
                     if case .catchAll = segment { isRest = true }
-                    captureSegments.append(Int32(position))
-                    captureIsRest.append(isRest)
+                    // A pattern has at most 128 segments (Pattern refuses more): seven bits.
+                    captures.append(UInt8(truncatingIfNeeded: position) & 0x7F | (isRest ? 0x80 : 0))
                     names.add(name)
-                    spanCount += 1
                     if let validator = routeValidators[name] {
                         allChecks.append(
                             Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
@@ -188,37 +197,28 @@ public final class Matcher: @unchecked Sendable {
                     }
                 }
                 names.endRoute()
-                // A pattern has at most 128 segments (Pattern refuses more), so both counts fit.
-                infos.append(
-                    RouteInfo(
-                        checkStart: checkStart, captureStart: captureStart,
-                        checkCount: UInt8(clamping: Int32(allChecks.count) - checkStart),
-                        spanCount: UInt8(clamping: spanCount), isBareCatchAll: pattern.isBareCatchAll))
+                // A pattern has at most 128 segments (Pattern refuses more), so the count fits.
+                facts.append(
+                    RouteFacts(
+                        checkStart: checkStart, checkCount: UInt8(clamping: Int32(allChecks.count) - checkStart),
+                        isBareCatchAll: pattern.isBareCatchAll, captures: captures))
             }
         }
         let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
-        let units = Self.interleave(flat)
+        let units = Self.interleave(flat, facts: facts)
         // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
         var layout = ArenaLayout()
         let trieOffset = layout.reserve(Edge.self, units.count)
-        let routeListOffset = layout.reserve(Int32.self, flat.routeLists.count)
         let checkOffset = layout.reserve(Check.self, allChecks.count)
-        let infoOffset = layout.reserve(RouteInfo.self, infos.count)
-        let captureOffset = layout.reserve(Int32.self, captureSegments.count)
         let keyOffset = layout.reserve(UInt8.self, flat.keys.count)
-        let restOffset = layout.reserve(Bool.self, captureIsRest.count)
         let storage = Self.allocateArena(byteCount: max(1, layout.size))
         self.storage = storage
         (storage + trieOffset).copyMemory(from: units.bytes, byteCount: units.count * Self.unit)
         self.trie = UnsafeRawPointer(storage + trieOffset)
         self.unitCount = units.count
         self.nodeCount = flat.nodes.count
-        self.routeLists = .copying(flat.routeLists, into: storage, at: routeListOffset)
         self.checks = .copying(allChecks, into: storage, at: checkOffset)
-        self.infos = .copying(infos, into: storage, at: infoOffset)
-        self.captureSegments = .copying(captureSegments, into: storage, at: captureOffset)
         self.keys = .copying(flat.keys, into: storage, at: keyOffset)
-        self.captureIsRest = .copying(captureIsRest, into: storage, at: restOffset)
         self.largeCounts = units.largeCounts
         self.validators = validators
         self.regexRoutes = regexRoutes
@@ -256,26 +256,37 @@ public final class Matcher: @unchecked Sendable {
 
     /// Bytes held by the compiled trie (not counting the route definitions).
     public var compiledBytes: Int {
-        unitCount * Self.unit + keys.count + routeLists.count * 4 + checks.count * MemoryLayout<Check>.stride
-            + infos.count * MemoryLayout<RouteInfo>.stride + captureSegments.count * 4 + captureIsRest.count
+        unitCount * Self.unit + keys.count + checks.count * MemoryLayout<Check>.stride
     }
 
     /// The trie's unit: an edge's size (16 bytes); a node takes as many as it needs (two).
     static let unit = MemoryLayout<Edge>.stride
     static let nodeUnits = (MemoryLayout<Node>.size + unit - 1) / unit
 
-    /// The builder's arrays laid out as the trie: each node, then its edges or its table;
-    /// every reference (children, edge and table starts, large counts) turned into unit
-    /// positions.
+    /// The builder's arrays laid out as the trie: each node, then its edges or its table, then
+    /// its route entries; every reference (children, edge, table and route starts, large
+    /// counts) turned into unit positions.
     static func interleave(
-        _ flat: TrieBuilder.Flat
+        _ flat: TrieBuilder.Flat, facts: [RouteFacts]
     ) -> (bytes: [UInt8], count: Int, largeCounts: [Int32: (terminal: Int32, rest: Int32)]) {
+        /// A builder node's routes (terminal, then rest) in `flat.routeLists`.
+        func routes(_ index: Int, _ node: Node) -> ArraySlice<Int32> {
+            let counts =
+                node.terminalCount == Node.countOverflow
+                ? flat.largeCounts[Int32(index)] ?? (0, 0) : (Int32(node.terminalCount), Int32(node.restCount))
+            return flat.routeLists[Int(node.routeStart)..<Int(node.routeStart + counts.0 + counts.1)]
+        }
+        func edgeUnits(_ node: Node) -> Int {
+            node.tableStart >= 0 ? tableCapacity(Int(node.edgeCount)) : Int(node.edgeCount)
+        }
         var position = [Int32](repeating: 0, count: flat.nodes.count)
         var count = 0
         for (index, node) in flat.nodes.enumerated() {
             position[index] = Int32(count)
-            let edgeUnits = node.tableStart >= 0 ? tableCapacity(Int(node.edgeCount)) : Int(node.edgeCount)
-            count += nodeUnits + edgeUnits
+            count += nodeUnits + edgeUnits(node)
+            for route in routes(index, node) {
+                count += RouteEntry.units(spanCount: facts[Int(route)].captures.count)
+            }
         }
         var bytes = [UInt8](repeating: 0, count: count * unit)
         bytes.withUnsafeMutableBytes { raw in
@@ -307,12 +318,48 @@ public final class Matcher: @unchecked Sendable {
                             as: Edge.self)
                     }
                 }
+                var entry = first + edgeUnits(old)
+                node.routeStart = Int32(entry)
+                for route in routes(index, old) {
+                    let fact = facts[Int(route)]
+                    raw.storeBytes(
+                        of: RouteEntry(
+                            route: route, checkStart: fact.checkStart, checkCount: fact.checkCount,
+                            spanCount: UInt8(truncatingIfNeeded: fact.captures.count),
+                            isBareCatchAll: fact.isBareCatchAll),
+                        toByteOffset: entry * unit, as: RouteEntry.self)
+                    for (k, capture) in fact.captures.enumerated() {
+                        raw.storeBytes(
+                            of: capture, toByteOffset: entry * unit + RouteEntry.captureOffset + k, as: UInt8.self)
+                    }
+                    entry += RouteEntry.units(spanCount: fact.captures.count)
+                }
                 raw.storeBytes(of: node, toByteOffset: at * unit, as: Node.self)
             }
         }
         var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
         for (index, counts) in flat.largeCounts { largeCounts[position[Int(index)]] = counts }
         return (bytes, count, largeCounts)
+    }
+
+    @inline(__always)
+    private func entry(at position: Int) -> RouteEntry {
+        trie.load(fromByteOffset: position &* Self.unit, as: RouteEntry.self)
+    }
+
+    /// The units taken by the entry at `position`.
+    @inline(__always)
+    private func entryUnits(at position: Int) -> Int {
+        let spanCount = entry(at: position).spanCount
+        return spanCount <= Self.unit - RouteEntry.captureOffset ? 1 : RouteEntry.units(spanCount: Int(spanCount))
+    }
+
+    /// Capture `k` of the entry at `position`: its segment and whether it is a rest.
+    @inline(__always)
+    private func capture(_ position: Int, _ k: Int) -> (segment: Int, isRest: Bool) {
+        let byte = trie.load(
+            fromByteOffset: position &* Self.unit &+ RouteEntry.captureOffset &+ k, as: UInt8.self)
+        return (Int(byte & 0x7F), byte & 0x80 != 0)
     }
 
     @inline(__always)
@@ -399,14 +446,17 @@ public final class Matcher: @unchecked Sendable {
             }
         }
         if let failure { throw failure }
-        if found >= 0, !infos[Int(found)].isBareCatchAll {
-            return Match(route: Int(found), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
+        let winner = found >= 0 ? entry(at: Int(found)) : nil
+        if let winner, !winner.isBareCatchAll {
+            return Match(
+                route: Int(winner.route), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
         }
         if let (route, pairs) = try matchRegex(segments.joined(separator: "/")) {
             return Match(route: route, storage: .named(pairs))
         }
-        if found >= 0 {
-            return Match(route: Int(found), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
+        if let winner {
+            return Match(
+                route: Int(winner.route), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
         }
         return nil
     }
@@ -419,15 +469,14 @@ public final class Matcher: @unchecked Sendable {
         return nil
     }
 
-    /// Segment-index spans of a decoded match.
-    private func spans(_ route: Int32, segmentCount: Int) -> [Match.Span] {
-        let info = infos[Int(route)]
+    /// Segment-index spans of a decoded match (`found`: the winner's entry).
+    private func spans(_ found: Int32, segmentCount: Int) -> [Match.Span] {
+        let spanCount = Int(entry(at: Int(found)).spanCount)
         var result: [Match.Span] = []
-        result.reserveCapacity(Int(info.spanCount))
-        let start = Int(info.captureStart)
-        for k in 0..<Int(info.spanCount) {
-            let position = captureSegments[start + k]
-            let isRest = captureIsRest[start + k]
+        result.reserveCapacity(spanCount)
+        for k in 0..<spanCount {
+            let (segment, isRest) = capture(Int(found), k)
+            let position = Int32(segment)
             result.append(
                 Match.Span(start: position, end: isRest ? Int32(segmentCount) : position + 1, isRest: isRest))
         }
@@ -512,31 +561,34 @@ public final class Matcher: @unchecked Sendable {
         let found: Int32
         do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
         if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
-        if infos[Int(found)].isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
+        if entry(at: Int(found)).isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
         return rawOutcome(found, segments)
     }
 
-    /// The outcome of a raw match: spans packed in a word when there are at most two.
+    /// The outcome of a raw match (`found`: the winner's entry): spans packed in a word when
+    /// there are at most two.
     @inline(__always)
-    private func rawOutcome(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> FastOutcome {
-        let info = infos[Int(route)]
-        guard info.spanCount <= 2 else { return .matched(Int(route), rawSpans(route, segments)) }
+    private func rawOutcome(_ found: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> FastOutcome {
+        let winner = entry(at: Int(found))
+        guard winner.spanCount <= 2 else { return .matched(Int(winner.route), rawSpans(found, segments)) }
         var packed: UInt64 = 0
-        let start = Int(info.captureStart)
-        for k in 0..<Int(info.spanCount) {
-            let position = Int(captureSegments[start + k])
-            let span: Match.Span
-            if captureIsRest[start + k] {
-                let last = Int32(segments.last?.end ?? 0)
-                let first = position < segments.count ? Int32(segments[position].start) : last
-                span = Match.Span(start: first, end: max(first, last), isRest: true)
-            } else {
-                let segment = segments[position]
-                span = Match.Span(start: Int32(segment.start), end: Int32(segment.end), isRest: false)
-            }
-            packed |= Match.pack(span) << UInt64(32 * k)
+        for k in 0..<Int(winner.spanCount) {
+            packed |= Match.pack(rawSpan(found, k, segments)) << UInt64(32 * k)
         }
-        return .matchedPacked(Int(route), packed, info.spanCount)
+        return .matchedPacked(Int(winner.route), packed, winner.spanCount)
+    }
+
+    /// The byte span of capture `k` of the entry at `found`.
+    @inline(__always)
+    private func rawSpan(_ found: Int32, _ k: Int, _ segments: UnsafeBufferPointer<SegmentRange>) -> Match.Span {
+        let (position, isRest) = capture(Int(found), k)
+        if isRest {
+            let last = Int32(segments.last?.end ?? 0)
+            let first = position < segments.count ? Int32(segments[position].start) : last
+            return Match.Span(start: first, end: max(first, last), isRest: true)
+        }
+        let segment = segments[position]
+        return Match.Span(start: Int32(segment.start), end: Int32(segment.end), isRest: false)
     }
 
     /// Splits `bytes[start..<end]` into hashed segments; nil when there are too many.
@@ -566,32 +618,20 @@ public final class Matcher: @unchecked Sendable {
     }
 
     /// Byte spans of a raw match (one allocation when the route has parameters).
-    private func rawSpans(_ route: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> [Match.Span] {
-        let info = infos[Int(route)]
-        let count = Int(info.spanCount)
+    private func rawSpans(_ found: Int32, _ segments: UnsafeBufferPointer<SegmentRange>) -> [Match.Span] {
+        let count = Int(entry(at: Int(found)).spanCount)
         guard count > 0 else { return [] }
-        let start = Int(info.captureStart)
         // (reserve + append: `init(unsafeUninitializedCapacity:)` looks up generic metadata
         // at run time, which costs more than the match.)
         var spans: [Match.Span] = []
         spans.reserveCapacity(count)
-        for k in 0..<count {
-            let position = Int(captureSegments[start + k])
-            if captureIsRest[start + k] {
-                let last = Int32(segments.last?.end ?? 0)
-                let first = position < segments.count ? Int32(segments[position].start) : last
-                spans.append(Match.Span(start: first, end: max(first, last), isRest: true))
-            } else {
-                let segment = segments[position]
-                spans.append(Match.Span(start: Int32(segment.start), end: Int32(segment.end), isRest: false))
-            }
-        }
+        for k in 0..<count { spans.append(rawSpan(found, k, segments)) }
         return spans
     }
 
     // MARK: The search
 
-    /// The depth-first search over the trie; returns the winning route or -1.
+    /// The depth-first search over the trie; returns the winning route's entry or -1.
     private func search(
         _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
     )
@@ -607,10 +647,13 @@ public final class Matcher: @unchecked Sendable {
         let node = node(at: nodeIndex)
         let (terminalCount, restCount) = routeCounts(node, nodeIndex)
         if depth == segments.count {
-            for k in 0..<terminalCount {
-                let route = routeLists[Int(node.routeStart) + k]
-                if try passes(route, bytes, segments) { return route }
+            // The common end: a first terminal route without validators wins at once.
+            if terminalCount > 0 {
+                if entry(at: Int(node.routeStart)).checkCount == 0 { return node.routeStart }
+                let found = try firstPassing(Int(node.routeStart), skipping: 0, count: terminalCount, bytes, segments)
+                if found >= 0 { return found }
             }
+            if restCount == 0 { return -1 }
         } else {
             let segment = segments[depth]
             let child = constantChild(node, bytes, segment)
@@ -630,11 +673,24 @@ public final class Matcher: @unchecked Sendable {
                 let found = try visit(node.wildcard, depth + 1, bytes, segments)
                 if found >= 0 { return found }
             }
+            if restCount == 0 { return -1 }
         }
-        let restStart = Int(node.routeStart) + terminalCount
-        for k in 0..<restCount {
-            let route = routeLists[restStart + k]
-            if try passes(route, bytes, segments) { return route }
+        return try firstPassing(Int(node.routeStart), skipping: terminalCount, count: restCount, bytes, segments)
+    }
+
+    /// The first of `count` route entries, after skipping `skipped` from `start`, whose route
+    /// passes its validators, or -1. (Kept out of `visit`, which stays small enough for
+    /// `constantChild` to be inlined into it.)
+    @inline(never)
+    private func firstPassing(
+        _ start: Int, skipping skipped: Int, count: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+        _ segments: UnsafeBufferPointer<SegmentRange>
+    ) throws(RouteError) -> Int32 {
+        var entry = start
+        for _ in 0..<skipped { entry += entryUnits(at: entry) }
+        for _ in 0..<count {
+            if try passes(entry, bytes, segments) { return Int32(entry) }
+            entry += entryUnits(at: entry)
         }
         return -1
     }
@@ -672,13 +728,13 @@ public final class Matcher: @unchecked Sendable {
         }
     }
 
-    /// Runs a structurally matched route's validators.
+    /// Runs the validators of a structurally matched route (its entry at `entryPosition`).
     private func passes(
-        _ route: Int32, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+        _ entryPosition: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
     )
         throws(RouteError) -> Bool
     {
-        let info = infos[Int(route)]
+        let info = entry(at: entryPosition)
         guard info.checkCount > 0 else { return true }
         for k in 0..<Int(info.checkCount) {
             let check = checks[Int(info.checkStart) + k]

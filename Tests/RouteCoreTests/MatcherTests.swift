@@ -129,6 +129,55 @@ func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
         #expect((error?.message.count ?? .max) < 200)
     }
 
+    /// A route's facts sit in the trie after the node it ends at, its capture positions in the
+    /// units that follow when they do not fit one: routes of 0 to 40 parameters sharing a node,
+    /// terminal and rest, each found and its parameters read (through the raw path and the
+    /// decoded one).
+    @Test func routesWithManyParametersShareANode() throws {
+        #expect(MemoryLayout<Matcher.RouteEntry>.size == Matcher.RouteEntry.captureOffset)
+        func pattern(_ count: Int, _ name: String, rest: Bool = false) -> String {
+            (["m\(count)"] + (0..<count).map { ":\(name)\($0)" } + (rest ? ["...tail"] : [])).joined(separator: "/")
+        }
+        var patterns: [String] = []
+        var validators: [String: [String: String]] = [:]
+        for count in [0, 1, 2, 5, 6, 21, 22, 40] {
+            // Three routes end at the same node: two whose last parameter is validated (the
+            // first rejects letters), then a rest route.
+            let digits = pattern(count, "d")
+            let letters = pattern(count, "l")
+            patterns += [digits, letters, pattern(count, "r", rest: true)]
+            if count > 0 {
+                validators[digits] = ["d\(count - 1)": "[0-9]+"]
+                validators[letters] = ["l\(count - 1)": "[a-z]+"]
+            }
+        }
+        let m = try matcher(patterns, validators: validators)
+        for count in [0, 1, 2, 5, 6, 21, 22, 40] {
+            let values = (0..<count).map { "v\($0)" }
+            for (last, name) in [("7", "d"), ("x", "l")] where count > 0 {
+                let request = (["m\(count)"] + values.dropLast() + [last]).joined(separator: "/")
+                let expected = pattern(count, name)
+                for found in [try m.match(request), try m.matcher.match(Request(parsing: request))] {
+                    #expect(found.map { m.routes[$0.route].displayText } == expected)
+                    let parameters = found?.parameters(in: m.matcher) ?? [:]
+                    #expect(parameters.count == count)
+                    #expect(parameters["\(name)\(count - 1)"] == last)
+                    if count > 1 { #expect(parameters["\(name)0"] == "v0") }
+                }
+            }
+            let request = (["m\(count)"] + values + ["a", "b"]).joined(separator: "/")
+            for found in [try m.match(request), try m.matcher.match(Request(parsing: request))] {
+                #expect(found.map { m.routes[$0.route].displayText } == pattern(count, "r", rest: true))
+                let parameters = found?.parameters(in: m.matcher) ?? [:]
+                #expect(parameters["tail"] == "a/b")
+                #expect(parameters.count == count + 1)
+                if count > 0 { #expect(parameters["r\(count - 1)"] == "v\(count - 1)") }
+            }
+        }
+        // The zero-parameter pair are the same pattern: the first declared wins.
+        #expect(try m.match("m0")?.route == 0)
+    }
+
     @Test func predicatesRunAfterTheStructuralMatchAndMayThrow() throws {
         let calls = Counter()
         let routes = [
