@@ -141,8 +141,9 @@ public final class Matcher: @unchecked Sendable {
     private let storage: UnsafeMutableRawPointer
     /// The trie in 16-byte units: each node (two units) followed by its constant edges (one
     /// unit each) or, with more than `linearScanLimit` of them, by its open-addressing table
-    /// of them (the edges themselves at their hash's slot); nodes in the builder's order
-    /// (siblings side by side). A node's position is the unit it starts at; the root's is 0.
+    /// of them (the edges themselves at their hash's slot), then its route entries; nodes in
+    /// depth-first pre-order (``preorder(_:)``). A node's position is the unit it starts at;
+    /// the root's is 0.
     private let trie: UnsafeRawPointer
     private let unitCount: Int
     public let nodeCount: Int
@@ -281,7 +282,8 @@ public final class Matcher: @unchecked Sendable {
         }
         var position = [Int32](repeating: 0, count: flat.nodes.count)
         var count = 0
-        for (index, node) in flat.nodes.enumerated() {
+        for index in preorder(flat) {
+            let node = flat.nodes[index]
             position[index] = Int32(count)
             count += nodeUnits + edgeUnits(node)
             for route in routes(index, node) {
@@ -340,6 +342,27 @@ public final class Matcher: @unchecked Sendable {
         var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
         for (index, counts) in flat.largeCounts { largeCounts[position[Int(index)]] = counts }
         return (bytes, count, largeCounts)
+    }
+
+    /// The builder's nodes in depth-first pre-order, each node's children in the order a
+    /// lookup tries them (constants, the validated parameter, the parameter, `:_`): every
+    /// subtree is one run of the trie, a node's first child comes right after it, and the
+    /// small subtrees near the leaves share cache lines.
+    static func preorder(_ flat: TrieBuilder.Flat) -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(flat.nodes.count)
+        var work: [Int32] = [0]
+        while let index = work.popLast() {
+            order.append(Int(index))
+            let children = flat.children[Int(index)]
+            // Pushed last to first, so the first is laid out next.
+            var child = children.start + children.count
+            while child > children.start {
+                child -= 1
+                work.append(child)
+            }
+        }
+        return order
     }
 
     @inline(__always)

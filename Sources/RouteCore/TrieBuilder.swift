@@ -3,8 +3,8 @@
 /// form one contiguous run, and each run splits into contiguous groups, one per edge.
 ///
 /// A node's children are numbered together (constants, then the validated parameter, the
-/// parameter and `:_`), so siblings sit side by side in memory. Work is kept on an explicit
-/// stack: a pattern's length never becomes recursion depth.
+/// parameter and `:_`; `Flat.children`), which the matcher's layout walks in pre-order.
+/// Work is kept on an explicit stack: a pattern's length never becomes recursion depth.
 struct TrieBuilder {
     /// One step of a route through the trie, as a number: a constant's number in `interner`,
     /// or one of the reserved values below. Only grouping needs an order (equal keys must
@@ -50,6 +50,9 @@ struct TrieBuilder {
         var routeLists: [Int32] = []
         /// Each edge's key hash, for laying out hash tables (not kept by the matcher).
         var edgeHashes: [UInt32] = []
+        /// Each node's children: consecutive node indexes (constants, then the validated
+        /// parameter, the parameter and `:_`), from `children[node].start`.
+        var children: [(start: Int32, count: Int32)] = []
         /// Route counts too large for a node's 16-bit fields (65,535 identical patterns and
         /// more), by node index.
         var largeCounts: [Int32: (terminal: Int32, rest: Int32)] = [:]
@@ -70,6 +73,8 @@ struct TrieBuilder {
         flat.nodes.reserveCapacity(routes.count + 1)
         flat.routeLists.reserveCapacity(routes.count)
         flat.nodes.append(Matcher.Node())
+        flat.children.reserveCapacity(routes.count + 1)
+        flat.children.append((0, 0))
         var work: [(node: Int32, range: Range<Int>, depth: Int)] = [(0, 0..<routes.count, 0)]
         var groups: [(key: Key, range: Range<Int>)] = []
         while let (node, range, depth) = work.popLast() {
@@ -100,9 +105,11 @@ struct TrieBuilder {
             // Children, numbered together; constant edges laid out in one block.
             let firstChild = Int32(flat.nodes.count)
             flatNode.edgeStart = Int32(flat.edges.count)
+            flat.children[Int(node)] = (firstChild, Int32(groups.count))
             for (offset, group) in groups.enumerated() {
                 let child = firstChild + Int32(offset)
                 flat.nodes.append(Matcher.Node())
+                flat.children.append((0, 0))
                 switch group.key {
                 case Self.validated: flatNode.validated = child
                 case Self.parameter: flatNode.parameter = child

@@ -178,6 +178,32 @@ func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
         #expect(try m.match("m0")?.route == 0)
     }
 
+    /// The trie is laid out in depth-first pre-order: each subtree is one run, a node's first
+    /// child right after it.
+    @Test func theTrieIsLaidOutInPreorder() throws {
+        var builder = TrieBuilder()
+        let patterns = ["a/b/c", "a/:x", "e", "a/d", "e/f/g"]
+        let routes = try patterns.enumerated().map { index, text in
+            TrieBuilder.Route(index: Int32(index), keys: builder.keys(of: try Pattern(text)) { _ in false })
+        }
+        let flat = builder.build(routes, linearScanLimit: 6)
+        // Each node named by the pattern prefix that reaches it.
+        var names = [0: ""]
+        for (index, node) in flat.nodes.enumerated() {
+            let prefix = names[index].map { $0.isEmpty ? "" : $0 + "/" } ?? "?"
+            for k in 0..<Int(node.edgeCount) {
+                let edge = flat.edges[Int(node.edgeStart) + k]
+                let key = withUnsafeBytes(of: edge.word) {
+                    String(decoding: $0.prefix(Int(edge.keyLength)), as: UTF8.self)
+                }
+                names[Int(edge.child)] = prefix + key
+            }
+            if node.parameter >= 0 { names[Int(node.parameter)] = prefix + ":" }
+        }
+        let order = Matcher.preorder(flat).map { names[$0] ?? "?" }
+        #expect(order == ["", "a", "a/b", "a/b/c", "a/d", "a/:", "e", "e/f", "e/f/g"])
+    }
+
     @Test func predicatesRunAfterTheStructuralMatchAndMayThrow() throws {
         let calls = Counter()
         let routes = [
