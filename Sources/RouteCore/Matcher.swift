@@ -127,13 +127,14 @@ public final class Matcher: @unchecked Sendable {
         }
     }
 
-    /// A route's facts while the trie is built (the entry, and its captures apart).
+    /// A route's facts while the trie is built: the entry's, its capture bytes (as in
+    /// ``RouteEntry``) in one array for all routes.
     struct RouteFacts {
         var checkStart: Int32
         var checkCount: UInt8
         var isBareCatchAll: Bool
-        /// Capture bytes, as in ``RouteEntry``.
-        var captures: [UInt8]
+        var captureStart: Int32
+        var captureCount: UInt8
     }
 
     /// Every compiled array lives in one allocation (`storage`): fewer allocator headers and
@@ -168,6 +169,7 @@ public final class Matcher: @unchecked Sendable {
         var allChecks: [Check] = []
         var facts: [RouteFacts] = []
         facts.reserveCapacity(routes.count)
+        var captures: [UInt8] = []
         var validators: [Validator] = []
         var names = ParameterNames.Builder()
         for (index, route) in routes.enumerated() {
@@ -176,14 +178,17 @@ public final class Matcher: @unchecked Sendable {
             case .regex(let regex):
                 regexRoutes.append((index, regex))
                 names.append([])
-                facts.append(RouteFacts(checkStart: checkStart, checkCount: 0, isBareCatchAll: false, captures: []))
+                facts.append(
+                    RouteFacts(
+                        checkStart: checkStart, checkCount: 0, isBareCatchAll: false,
+                        captureStart: Int32(captures.count), captureCount: 0))
             case .pattern(let pattern):
                 let routeValidators = route.validators
                 trieRoutes.append(
                     TrieBuilder.Route(
                         index: Int32(index),
                         keys: builder.keys(of: pattern) { routeValidators[$0] != nil }))
-                var captures: [UInt8] = []
+                let captureStart = Int32(captures.count)
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
                     var isRest = false
@@ -202,11 +207,12 @@ public final class Matcher: @unchecked Sendable {
                 facts.append(
                     RouteFacts(
                         checkStart: checkStart, checkCount: UInt8(clamping: Int32(allChecks.count) - checkStart),
-                        isBareCatchAll: pattern.isBareCatchAll, captures: captures))
+                        isBareCatchAll: pattern.isBareCatchAll, captureStart: captureStart,
+                        captureCount: UInt8(clamping: Int32(captures.count) - captureStart)))
             }
         }
         let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
-        let units = Self.interleave(flat, facts: facts)
+        let units = Self.interleave(flat, facts: facts, captures: captures)
         // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
         var layout = ArenaLayout()
         let trieOffset = layout.reserve(Edge.self, units.count)
@@ -268,7 +274,7 @@ public final class Matcher: @unchecked Sendable {
     /// its route entries; every reference (children, edge, table and route starts, large
     /// counts) turned into unit positions.
     static func interleave(
-        _ flat: TrieBuilder.Flat, facts: [RouteFacts]
+        _ flat: TrieBuilder.Flat, facts: [RouteFacts], captures: [UInt8]
     ) -> (bytes: [UInt8], count: Int, largeCounts: [Int32: (terminal: Int32, rest: Int32)]) {
         /// A builder node's routes (terminal, then rest) in `flat.routeLists`.
         func routes(_ index: Int, _ node: Node) -> ArraySlice<Int32> {
@@ -287,7 +293,7 @@ public final class Matcher: @unchecked Sendable {
             position[index] = Int32(count)
             count += nodeUnits + edgeUnits(node)
             for route in routes(index, node) {
-                count += RouteEntry.units(spanCount: facts[Int(route)].captures.count)
+                count += RouteEntry.units(spanCount: Int(facts[Int(route)].captureCount))
             }
         }
         var bytes = [UInt8](repeating: 0, count: count * unit)
@@ -327,14 +333,15 @@ public final class Matcher: @unchecked Sendable {
                     raw.storeBytes(
                         of: RouteEntry(
                             route: route, checkStart: fact.checkStart, checkCount: fact.checkCount,
-                            spanCount: UInt8(truncatingIfNeeded: fact.captures.count),
+                            spanCount: fact.captureCount,
                             isBareCatchAll: fact.isBareCatchAll),
                         toByteOffset: entry * unit, as: RouteEntry.self)
-                    for (k, capture) in fact.captures.enumerated() {
+                    let first = Int(fact.captureStart)
+                    for (k, capture) in captures[first..<first + Int(fact.captureCount)].enumerated() {
                         raw.storeBytes(
                             of: capture, toByteOffset: entry * unit + RouteEntry.captureOffset + k, as: UInt8.self)
                     }
-                    entry += RouteEntry.units(spanCount: fact.captures.count)
+                    entry += RouteEntry.units(spanCount: Int(fact.captureCount))
                 }
                 raw.storeBytes(of: node, toByteOffset: at * unit, as: Node.self)
             }
