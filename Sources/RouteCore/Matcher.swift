@@ -254,12 +254,15 @@ public final class Matcher: @unchecked Sendable {
         return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
     }
 
-    /// A node's terminal and rest route counts.
+    /// A node's terminal and rest route counts: its own, or `large[key]` when they overflowed
+    /// (`key`: the node's position in the trie, or its index in the builder's arrays).
     @inline(__always)
-    private func routeCounts(_ node: Node, _ index: Int32) -> (terminal: Int, rest: Int) {
+    static func routeCounts(
+        _ node: Node, _ key: Int32, large: [Int32: (terminal: Int32, rest: Int32)]
+    ) -> (terminal: Int, rest: Int) {
         if node.terminalCount != Node.countOverflow { return (Int(node.terminalCount), Int(node.restCount)) }
-        let large = largeCounts[index] ?? (0, 0)
-        return (Int(large.terminal), Int(large.rest))
+        let counts = large[key] ?? (0, 0)
+        return (Int(counts.terminal), Int(counts.rest))
     }
 
     /// Bytes held by the compiled trie (not counting the route definitions).
@@ -279,10 +282,9 @@ public final class Matcher: @unchecked Sendable {
     ) -> (bytes: [UInt8], count: Int, largeCounts: [Int32: (terminal: Int32, rest: Int32)]) {
         /// A builder node's routes (terminal, then rest) in `flat.routeLists`.
         func routes(_ index: Int, _ node: Node) -> ArraySlice<Int32> {
-            let counts =
-                node.terminalCount == Node.countOverflow
-                ? flat.largeCounts[Int32(index)] ?? (0, 0) : (Int32(node.terminalCount), Int32(node.restCount))
-            return flat.routeLists[Int(node.routeStart)..<Int(node.routeStart + counts.0 + counts.1)]
+            let counts = routeCounts(node, Int32(index), large: flat.largeCounts)
+            let start = Int(node.routeStart)
+            return flat.routeLists[start..<start + counts.terminal + counts.rest]
         }
         func edgeUnits(_ node: Node) -> Int {
             node.tableStart >= 0 ? tableCapacity(Int(node.edgeCount)) : Int(node.edgeCount)
@@ -381,8 +383,7 @@ public final class Matcher: @unchecked Sendable {
     /// The units taken by the entry at `position`.
     @inline(__always)
     private func entryUnits(at position: Int) -> Int {
-        let spanCount = entry(at: position).spanCount
-        return spanCount <= Self.unit - RouteEntry.captureOffset ? 1 : RouteEntry.units(spanCount: Int(spanCount))
+        RouteEntry.units(spanCount: Int(entry(at: position).spanCount))
     }
 
     /// Capture `k` of the entry at `position`: its segment and whether it is a rest.
@@ -676,7 +677,7 @@ public final class Matcher: @unchecked Sendable {
         _ segments: UnsafeBufferPointer<SegmentRange>
     ) throws(RouteError) -> Int32 {
         let node = node(at: nodeIndex)
-        let (terminalCount, restCount) = routeCounts(node, nodeIndex)
+        let (terminalCount, restCount) = Self.routeCounts(node, nodeIndex, large: largeCounts)
         if depth == segments.count {
             // The common end: a first terminal route without validators wins at once.
             if terminalCount > 0 {

@@ -470,15 +470,19 @@ private struct BuildContext {
                 }
             }
         }
+        // The old item of the screen at `current`: in place when the stack kept its items;
+        // else found by identity.
+        func previous(_ current: Int) -> Presented? {
+            let node = tree.nodes[chain[current]].nodeID
+            let place = current - depth
+            return place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
+        }
         var items: [Presented] = []
         items.reserveCapacity(last - depth + 1)
         for current in depth..<last {
             let index = chain[current]
             let node = tree.nodes[index].nodeID
-            // In place when the stack kept its items; else found by identity.
-            let place = current - depth
-            let previous =
-                place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
+            let previous = previous(current)
             let activation = activation(of: index, below: previous)
             if !reshaped, case .screen(_, let oldActivation, let oldModal)? = previous {
                 if oldModal != nil { reshaped = true }
@@ -486,10 +490,7 @@ private struct BuildContext {
             }
             items.append(.screen(node: node, activation: activation, modal: nil))
         }
-        let node = tree.nodes[chain[last]].nodeID
-        let place = last - depth
-        let previous = place < old.count && old[place].node == node ? old[place] : old.first { $0.node == node }
-        items.append(screen(at: last, old: previous))
+        items.append(screen(at: last, old: previous(last)))
         return items
     }
 

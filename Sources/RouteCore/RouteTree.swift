@@ -194,7 +194,7 @@ public final class RouteTree: Sendable {
         var builder = TreeBuilder()
         builder.previous = previous
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
-        let (index, ids) = try builder.assignIDs(reusing: previous)
+        let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
         self.nodes = zip(builder.nodes, ids).map { draft, id in
             draft.frozen(id: id, routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
@@ -475,13 +475,11 @@ struct TreeBuilder {
     }
 
     /// Gives every node its id (declared or default) and checks they are unique; returns the
-    /// index by id and the identities. With `previous` (the tree a reload replaces) of as many
+    /// index by id and the identities. With ``previous`` (the tree a reload replaces) of as many
     /// nodes, where at most 64 ids differ place by place, its index and identities are reused
     /// and only those ids are checked and interned; any clash goes the whole way, whose error
     /// names the first duplicate in declaration order.
-    mutating func assignIDs(
-        reusing previous: RouteTree? = nil
-    ) throws(RouteDefinitionError) -> (
+    mutating func assignIDs() throws(RouteDefinitionError) -> (
         index: [String: Int], ids: [NodeID]
     ) {
         for index in nodes.indices.reversed() where nodes[index].id == nil {
@@ -492,7 +490,7 @@ struct TreeBuilder {
         return (index, NodeID.intern(nodes.lazy.map { $0.id ?? "" }))
     }
 
-    /// ``assignIDs(reusing:)`` from the tree before: nil when it does not apply.
+    /// ``assignIDs()`` from the tree before: nil when it does not apply.
     private func idsChanging(_ previous: RouteTree) -> (index: [String: Int], ids: [NodeID])? {
         guard previous.nodes.count == nodes.count else { return nil }
         var changed: [Int] = []

@@ -127,9 +127,8 @@ struct LunaBench {
         var total = 0
         // The loop's own time per lookup on stderr (setup excluded), for alternated wall-clock
         // comparisons of two builds.
-        var started = ContinuousClock.now
         func timed(_ body: () -> Void) {
-            started = .now
+            let started = ContinuousClock.now
             body()
             let perLookup = Harness.nanoseconds(.now - started) / Double(max(1, count))
             FileHandle.standardError.write(Data("lookup_ns \(perLookup)\n".utf8))
