@@ -33,6 +33,58 @@ static int entries_body(lua_State *L) {
     return lua_gettop(L) - 1;
 }
 
+// Describes the value at `idx` (absolute) in `slot`; returns 1 when it must be pushed.
+static int describe_slot(lua_State *L, int idx, int class_ref, clua_Slot *slot) {
+    slot->type = lua_type(L, idx);
+    slot->pushed = 0;
+    switch (slot->type) {
+    case LUA_TNIL: return 0;
+    case LUA_TBOOLEAN: slot->boolean = lua_toboolean(L, idx); return 0;
+    case LUA_TNUMBER:
+        slot->is_integer = lua_isinteger(L, idx);
+        if (slot->is_integer) slot->integer = lua_tointegerx(L, idx, NULL);
+        else slot->number = lua_tonumberx(L, idx, NULL);
+        return 0;
+    case LUA_TSTRING: slot->string = lua_tolstring(L, idx, &slot->length); return 0;
+    case LUA_TLIGHTUSERDATA: slot->pointer = lua_touserdata(L, idx); return 0;
+    case LUA_TUSERDATA:
+        slot->pointer = class_ref == LUA_NOREF ? NULL : clua_toobject(L, idx, class_ref);
+        return slot->pointer == NULL;
+    default: return 1;
+    }
+}
+
+// (t, k, batch) -> the values the slots could not hold, then — when the table may go on — a
+// copy of the last key. The key stays on top while the loop runs; a value to keep is moved
+// below it (…, kept, k).
+static int fields_body(lua_State *L) {
+    clua_FieldBatch *batch = (clua_FieldBatch *)lua_touserdata(L, 3);
+    lua_settop(L, 2);
+    luaL_checkstack(L, 2 * batch->capacity + 4, "table too large to read");
+    int pushed = 0;
+    batch->count = 0;
+    batch->more = 0;
+    while (batch->count < batch->capacity) {
+        if (!lua_next(L, 1)) return pushed;  // pops the key; pushes k, v or nothing
+        clua_Field *field = &batch->fields[batch->count++];
+        int top = lua_gettop(L);
+        if (describe_slot(L, top - 1, batch->class_ref, &field->key)) {
+            lua_pushvalue(L, top - 1);
+            lua_rotate(L, top - 1, 1);  // …, k', k, v
+            field->key.pushed = ++pushed;
+            top++;
+        }
+        if (describe_slot(L, top, batch->class_ref, &field->value)) {
+            lua_rotate(L, top - 1, 1);  // …, v, k
+            field->value.pushed = ++pushed;
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    batch->more = 1;  // the last key is on top: it is the last result
+    return pushed + 1;
+}
+
 static int len_body(lua_State *L) {  // (t) -> #t
     lua_len(L, 1);
     return 1;
@@ -93,6 +145,15 @@ int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more) {
     *pairs = status == LUA_OK ? results / 2 : 0;
     *more = status == LUA_OK && results % 2 == 1;
     return status;
+}
+
+int clua_fields_p(lua_State *L, int idx, clua_FieldBatch *batch) {
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, fields_body);
+    lua_pushvalue(L, idx);
+    lua_rotate(L, -3, -1);  // (body, t, k)
+    lua_pushlightuserdata(L, batch);
+    return clua_pcall_default(L, 3, LUA_MULTRET);
 }
 
 int clua_len_p(lua_State *L, int idx) {

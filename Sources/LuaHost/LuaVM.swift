@@ -79,7 +79,14 @@ public final class LuaVM {
         installPrint()
     }
 
-    deinit { close() }
+    /// Room for one batch of ``LuaArguments/fields(_:objects:)`` (which runs no Lua code, so
+    /// two reads never overlap): allocated once instead of on every builder call.
+    let fieldBatch = UnsafeMutableBufferPointer<clua_Field>.allocate(capacity: 64)
+
+    deinit {
+        close()
+        fieldBatch.deallocate()
+    }
 
     /// Closes the state: pending finalizers run, host objects are released, references
     /// become released. Safe to call twice.
@@ -299,6 +306,24 @@ public final class LuaVM {
     // MARK: Internals
 
     /// The thread to operate on, or `closed`.
+    /// The source name of the last caller location, with its bytes: a builder called 10,000
+    /// times from one file makes its name once.
+    private var lastSource: (bytes: [UInt8], name: String) = ([], "")
+
+    /// `bytes` (a `short_src`) as a string, reusing the last one when they are the same.
+    func sourceName(_ slice: Slice<UnsafeRawBufferPointer>) -> String {
+        let bytes = UnsafeRawBufferPointer(rebasing: slice)
+        let same =
+            bytes.count == lastSource.bytes.count
+            && lastSource.bytes.withUnsafeBytes { old in
+                guard let a = old.baseAddress, let b = bytes.baseAddress else { return true }  // both empty
+                return memcmp(a, b, bytes.count) == 0
+            }
+        if same { return lastSource.name }
+        lastSource = (Array(bytes), String(decoding: bytes, as: UTF8.self))
+        return lastSource.name
+    }
+
     func liveThread() throws -> OpaquePointer {
         guard !isClosed else { throw LuaError.closedVM }
         return current

@@ -22,27 +22,27 @@ struct Builders {
     /// The builder functions by name.
     func functions() -> [(String, LuaValue)] {
         DSLSchema.builders.map { name, kind in
-            (name, vm.function(named: name) { args in [try build(kind, builder: name, args)] })
+            (name, vm.constructor(named: name, class: nodeClass) { args in try build(kind, builder: name, args) })
         }
     }
 
     /// The node inside a builder's result, or nil.
     func node(in value: LuaValue) -> ScriptNode? { vm.object(in: value, of: nodeClass) as? ScriptNode }
 
-    private func build(_ kind: NodeKind, builder: String, _ args: LuaArguments) throws -> LuaValue {
-        // Read once: reading a table argument takes a registry reference.
-        let table = args[1]
-        switch table {
-        case .table: break
-        case .string where kind == .endpoint:
-            throw LuaArgumentError(
-                message: "\(builder): write endpoint { \"pattern\", … } with braces, not parentheses")
-        default: throw args.typeError(1, expected: "table")
+    /// Decodes a builder's table, read in place (no registry references for its strings and
+    /// nodes), into a new node.
+    private func build(_ kind: NodeKind, builder: String, _ args: LuaArguments) throws -> ScriptNode {
+        guard args.isTable(1) else {
+            if kind == .endpoint, case .string = args[1] {
+                throw LuaArgumentError(
+                    message: "\(builder): write endpoint { \"pattern\", … } with braces, not parentheses")
+            }
+            throw args.typeError(1, expected: "table")
         }
         let node = ScriptNode(kind: kind, builder: builder, location: args.callerLocation)
         let fields = DSLSchema.fields(of: kind)
-        var arrayItems: [(Int64, LuaValue)] = []
-        for (key, value) in try vm.entries(table) {
+        var arrayItems: [(Int64, LuaField)] = []
+        for (key, value) in try args.fields(1, objects: nodeClass) {
             switch key {
             case .integer(let index): arrayItems.append((index, value))
             case .string(let name):
@@ -50,6 +50,13 @@ struct Builders {
                     let hint =
                         DSLSchema.suggestion(for: name, among: fields.keys).map { " (did you mean '\($0)'?)" } ?? ""
                     throw failure(builder, "unknown field '\(name)'\(hint)")
+                }
+                guard case .value(let value) = value else {
+                    throw failure(
+                        builder,
+                        type == .nodes
+                            ? "field '\(name)' must be a list of nodes, not one node (wrap it in { })"
+                            : "field '\(name)' must be a \(type.rawValue) (got userdata)")
                 }
                 try decode(name, type, value, into: node)
             default:
@@ -62,7 +69,7 @@ struct Builders {
                 guard index == 1 else {
                     throw failure(builder, "unexpected value at [\(index)] (an endpoint lists only its pattern)")
                 }
-                guard case .string(let pattern) = value else {
+                guard case .value(.string(let pattern)) = value else {
                     throw failure(builder, "the pattern ([1]) must be a string (got \(value.typeName))")
                 }
                 node.pattern = pattern
@@ -79,14 +86,14 @@ struct Builders {
                 guard item.0 == Int64(position + 1) else {
                     throw failure(builder, "the node list has a hole at [\(position + 1)]")
                 }
-                guard let child = self.node(in: item.1) else {
+                guard case .object(let object) = item.1, let child = object as? ScriptNode else {
                     throw failure(builder, "[\(item.0)] must be a node (got \(item.1.typeName))")
                 }
                 node.children.append(child)
             }
             if node.children.isEmpty { throw failure(builder, "a \(kind.rawValue) needs at least one node") }
         }
-        return vm.wrap(node, as: nodeClass)
+        return node
     }
 
     /// The items of a Lua list (a table with keys 1…n and nothing else), in order; `notAList`

@@ -163,6 +163,85 @@ struct HostFailure: Error, CustomStringConvertible {
         #expect(vm.object(in: try vm.rawGet(vm.globals, key: "v"), of: cls) === view)
     }
 
+    /// `fields` reads a table argument in place: every entry once, across batches (64 a call),
+    /// scalars and strings by value, objects of the class as objects, and the rest (tables,
+    /// functions, other userdata, table keys) as references that still work.
+    @Test func fieldsReadATableArgumentInPlace() throws {
+        let vm = try LuaVM()
+        let cls = vm.registerClass(LuaClassDefinition(name: "view"))
+        let other = vm.registerClass(LuaClassDefinition(name: "other"))
+        let views = (0..<40).map { _ in View() }
+        try vm.rawSet(vm.globals, key: "other", value: vm.wrap(View(), as: other))
+        for (index, view) in views.enumerated() {
+            try vm.rawSet(vm.globals, key: .string("v\(index)"), value: vm.wrap(view, as: cls))
+        }
+        var seen: [(key: LuaValue, value: LuaField)] = []
+        vm.register("read") { args in
+            seen = try args.fields(1, objects: cls)
+            return []
+        }
+        let views40 = (0..<40).map { "v\($0)" }.joined(separator: ", ")
+        _ = try vm.run(
+            """
+            local t = { \(views40), title = "Dune", n = 7, x = 1.5, flag = false, f = print,
+                        list = { 1, 2 }, [{}] = "table key", other = other, [3.5] = "float key" }
+            for i = 1, 30 do t["k" .. i] = i end
+            read(t)
+            """, chunkName: "=fields")
+        #expect(seen.count == 40 + 9 + 30)
+        var objects: [Int64: AnyObject] = [:]
+        var named: [String: LuaValue] = [:]
+        var others: [LuaValue] = []
+        for (key, value) in seen {
+            switch (key, value) {
+            case (.integer(let index), .object(let object)): objects[index] = object
+            case (.string(let name), .value(let value)): named[name] = value
+            case (_, .value(let value)): others.append(value)
+            default: Issue.record("unexpected \(key) = \(value)")
+            }
+        }
+        #expect((1...40).allSatisfy { objects[Int64($0)] === views[$0 - 1] })
+        #expect(named["title"] == "Dune" && named["n"] == 7 && named["x"] == .number(1.5))
+        #expect(named["flag"] == .boolean(false) && named["k30"] == 30)
+        guard case .function = named["f"], case .table(let list) = named["list"], case .userdata = named["other"]
+        else {
+            Issue.record("tables, functions and other userdata come as references: \(named)")
+            return
+        }
+        #expect(try vm.rawGet(.table(list), index: 2) == 2)
+        #expect(Set(others.compactMap(\.stringValue)) == ["table key", "float key"])
+        let tableKeys = seen.filter { if case .table = $0.key { true } else { false } }
+        #expect(tableKeys.count == 1)
+
+        let error = #expect(throws: LuaError.self) { try vm.run("read('x')", chunkName: "=f") }
+        #expect(error?.message == "f:1: bad argument #1 to 'read' (table expected, got string)")
+    }
+
+    /// A constructor's object reaches Lua as a userdata of its class, and is released when
+    /// Lua collects it.
+    @Test func aConstructorReturnsItsObjectAsUserdata() throws {
+        weak var weakView: View?
+        let vm = try LuaVM()
+        let cls = vm.registerClass(LuaClassDefinition(name: "view", toString: { _ in "a view" }))
+        try vm.rawSet(
+            vm.globals, key: "make",
+            value: vm.constructor(named: "make", class: cls) { args in
+                let view = View()
+                view.attributes["name"] = args[1]
+                weakView = view
+                return view
+            })
+        let made = try vm.run("v = make('tab') return tostring(v), type(v)", chunkName: "=c")
+        #expect(made == ["a view", "userdata"])
+        do {
+            let view = vm.object(in: try vm.rawGet(vm.globals, key: "v"), of: cls) as? View
+            #expect(view?.attributes["name"] == "tab")
+        }
+        _ = try vm.run("v = nil", chunkName: "=c")
+        vm.collectGarbage()
+        #expect(weakView == nil)
+    }
+
     @Test func hostObjectsAreReleasedWhenLuaCollectsThem() throws {
         weak var weakView: View?
         let vm = try LuaVM()

@@ -182,6 +182,40 @@ int clua_settable_p(lua_State *L, int idx);
 /// (`*pairs` = n), then — when `*more` — a copy of the last key to continue from. On an
 /// error (an invalid key) pushes the message.
 int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more);
+/// One key or value as `clua_fields_p` read it in place: scalars and strings by value (a
+/// string's bytes stay valid while the table holds it), a userdata of the class asked for as
+/// its Swift object, anything else pushed (`pushed`: its 1-based position among the values
+/// the call left on the stack).
+typedef struct clua_Slot {
+    int type;
+    int pushed;
+    int is_integer;
+    int boolean;
+    const char *string;
+    size_t length;
+    lua_Integer integer;
+    lua_Number number;
+    void *pointer;
+} clua_Slot;
+typedef struct clua_Field {
+    clua_Slot key;
+    clua_Slot value;
+} clua_Field;
+/// A batch for `clua_fields_p`: `fields` has room for `capacity`; `class_ref` is the class
+/// whose userdata are read as objects (LUA_NOREF: none); the call sets `count` and `more`.
+typedef struct clua_FieldBatch {
+    clua_Field *fields;
+    int capacity;
+    int class_ref;
+    int count;
+    int more;
+} clua_FieldBatch;
+/// lua_next (§4.6, [-1, +(2|0), v]) in batches, read in place: up to `capacity` entries of
+/// the table at `idx` after the key on top (popped), in one protected call, described in
+/// `batch->fields` without registry references. Pushes the values the slots could not hold
+/// (tables, functions, threads, other userdata, in order), then — when `batch->more` — a copy
+/// of the last key to continue from. On an error pushes the message.
+int clua_fields_p(lua_State *L, int idx, clua_FieldBatch *batch);
 /// lua_len (§4.6, [-0, +1, e]): pushes #t with metamethods.
 int clua_len_p(lua_State *L, int idx);
 /// luaL_tolstring (§5.1, [-0, +1, e]): pushes the value converted to a string (__tostring,
