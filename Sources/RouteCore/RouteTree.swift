@@ -193,6 +193,10 @@ public final class RouteTree: Sendable {
     package init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
         builder.previous = previous
+        if let previous {  // a reload's tree is usually the same size
+            builder.nodes.reserveCapacity(previous.nodes.count)
+            builder.endpoints.reserveCapacity(previous.endpoints.count)
+        }
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
@@ -349,7 +353,7 @@ struct TreeBuilder {
         guards inherited: [RouteTree.Guard]
     ) throws(RouteDefinitionError) -> Int {
         let index = nodes.count
-        if spec.links != nil, relation != .root {
+        if relation != .root, spec.links != nil {
             throw failure(spec, "'links' (the app's link hosts and schemes) is declared on the root node")
         }
         if let initial = spec.initial, relation != .root {
@@ -381,8 +385,10 @@ struct TreeBuilder {
             let definition: RouteDefinition
             switch (endpoint.pattern, endpoint.regex) {
             case (let source?, nil):
+                // A pattern is kept only as the base of relative patterns below the endpoint.
+                let isBase = !spec.children.isEmpty || !spec.modals.isEmpty
                 if let reused = reusedDefinition(source, endpoint, at: index) {
-                    patterns[index] = reused.pattern
+                    if isBase { patterns[index] = reused.pattern }
                     definition = reused
                     break
                 }
@@ -393,7 +399,7 @@ struct TreeBuilder {
                     throw failure(
                         spec, "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
                 }
-                patterns[index] = pattern
+                if isBase { patterns[index] = pattern }
                 do { definition = try RouteDefinition(pattern: pattern, validators: endpoint.validators) } catch {
                     throw failure(spec, error.message)
                 }
@@ -419,8 +425,11 @@ struct TreeBuilder {
                 throw failure(
                     spec, "'\(definition.displayText)' has children but no enclosing stack to push them on")
             }
-            for child in spec.children {
-                guard child.kind == .endpoint else {
+            // By position: a `for child in` loop copies every child spec (and retains its
+            // fields) before passing it on.
+            for position in spec.children.indices {
+                guard spec.children[position].kind == .endpoint else {
+                    let child = spec.children[position]
                     // A stack's items are screens: a tab bar (or a stack, a switcher) is not
                     // pushed as one item. The README says why and what to write instead.
                     let hint =
@@ -435,12 +444,14 @@ struct TreeBuilder {
                     )
                 }
                 let childIndex = try add(
-                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack, guards: guards)
+                    spec.children[position], parent: index, relation: .child, enclosingEndpoint: index,
+                    inStack: inStack, guards: guards)
                 nodes[index].children.append(childIndex)
             }
-            for modal in spec.modals {
+            for position in spec.modals.indices {
                 let modalIndex = try add(
-                    modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false, guards: guards)
+                    spec.modals[position], parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
+                    guards: guards)
                 nodes[index].modals.append(modalIndex)
             }
         case .stack, .junction, .switcher:
@@ -448,10 +459,11 @@ struct TreeBuilder {
                 throw failure(spec, "only endpoints have a route or modals")
             }
             guard !spec.children.isEmpty else { throw failure(spec, "a \(spec.kind.rawValue) needs at least one node") }
-            for child in spec.children {
+            for position in spec.children.indices {
+                let isEndpoint = spec.children[position].kind == .endpoint
                 let childIndex = try add(
-                    child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                    inStack: spec.kind == .stack ? true : (child.kind == .endpoint ? false : inStack), guards: guards)
+                    spec.children[position], parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
+                    inStack: spec.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
                 nodes[index].children.append(childIndex)
             }
         }
@@ -529,12 +541,11 @@ struct TreeBuilder {
     }
 
     private func defaultID(_ index: Int) -> String {
-        let node = nodes[index]
-        if node.kind == .endpoint, let route = node.route {
+        if nodes[index].kind == .endpoint, let route = nodes[index].route {
             let text = endpoints[route].definition.displayText
             return text.isEmpty ? "/" : text
         }
-        return node.kind.rawValue + ":" + (firstEndpointID(below: index) ?? String(index))
+        return nodes[index].kind.rawValue + ":" + (firstEndpointID(below: index) ?? String(index))
     }
 
     private func firstEndpointID(below index: Int) -> String? {

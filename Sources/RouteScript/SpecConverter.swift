@@ -67,7 +67,9 @@ struct SpecConverter {
         } else {
             spec.guardSpec = guards(node, index: index)
         }
+        spec.children.reserveCapacity(node.children.count)
         for child in node.children { spec.children.append(try self.spec(child)) }
+        spec.modals.reserveCapacity(node.modals.count)
         for modal in node.modals { spec.modals.append(try self.spec(modal)) }
         return spec
     }
