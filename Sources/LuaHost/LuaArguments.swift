@@ -46,20 +46,29 @@ public struct LuaArguments {
         index >= 1 && index <= count && lua_type(L, Int32(index)) == LUA_TTABLE
     }
 
-    /// Every key and value of the table argument at `index`, in `next` order (raw), read in
-    /// place (64 entries a protected call): strings, numbers and booleans by value, and a userdata of `objects` as its Swift
-    /// object, with no registry reference; other values (tables, functions) as usual. Reading a
-    /// builder's table this way costs about a third of ``LuaVM/entries(_:)`` on the argument
-    /// (README, performance).
+    /// Calls `body` with every key and value of the table argument at `index`, in `next` order
+    /// (raw), read in place, 64 entries a protected call: strings, numbers and booleans by
+    /// value and a userdata of `objects` as its Swift object, with no registry reference and no
+    /// array of entries; other values (tables, functions) as ``LuaValue``s that hold a
+    /// reference. A builder's table is read this way (README, performance). `body` may read
+    /// other tables, but must not change this one.
     ///
     /// - Throws: ``LuaArgumentError`` when the argument is not a table; ``LuaError`` when a
-    ///   limit stops the read.
-    public func fields(_ index: Int, objects: LuaClass?) throws -> [(key: LuaValue, value: LuaField)] {
+    ///   limit stops the read; what `body` throws.
+    public func forEachField(
+        _ index: Int, objects: LuaClass?, _ body: (_ key: LuaValue, _ value: LuaField) throws -> Void
+    ) throws {
         guard isTable(index) else { throw typeError(index, expected: "table") }
         let top = lua_gettop(L)
-        defer { clua_settop(L, top) }
-        var result: [(key: LuaValue, value: LuaField)] = []
-        let buffer = vm.fieldBatch
+        // The VM's batch, unless a read of this kind is already using it (a body reading
+        // another table this way).
+        let nested = vm.fieldBatchInUse
+        let buffer = nested ? UnsafeMutableBufferPointer<clua_Field>.allocate(capacity: 64) : vm.fieldBatch
+        vm.fieldBatchInUse = true
+        defer {
+            clua_settop(L, top)
+            if nested { buffer.deallocate() } else { vm.fieldBatchInUse = false }
+        }
         var batch = clua_FieldBatch()
         batch.fields = buffer.baseAddress
         batch.capacity = Int32(buffer.count)
@@ -70,21 +79,19 @@ public struct LuaArguments {
             guard status == LUA_OK else {
                 throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: vm.options.memoryLimit)
             }
-            let first = top  // the pushed values follow: first + 1, …
-            result.reserveCapacity(result.count + Int(batch.count))
+            // The values the slots could not hold follow `top`: top + 1, …
             for field in buffer.prefix(Int(batch.count)) {
-                let key = slot(field.key, first)
+                let key = slot(field.key, top)
                 if field.value.type == LUA_TUSERDATA, field.value.pushed == 0, let pointer = field.value.pointer {
-                    result.append((key, .object(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue())))
+                    try body(key, .object(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()))
                 } else {
-                    result.append((key, .value(slot(field.value, first))))
+                    try body(key, .value(slot(field.value, top)))
                 }
             }
             guard batch.more != 0 else { break }
             lua_rotate(L, top + 1, 1)  // the key to continue from, first
             clua_settop(L, top + 1)
         }
-        return result
     }
 
     /// A slot's value: by value, or the pushed value at `base + pushed`.
@@ -157,7 +164,7 @@ public struct LuaArgumentError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A value ``LuaArguments/fields(_:objects:)`` read from a table: a host object of the class
+/// A value ``LuaArguments/forEachField(_:objects:_:)`` read from a table: a host object of the class
 /// asked for, or any other value.
 public enum LuaField {
     case object(AnyObject)

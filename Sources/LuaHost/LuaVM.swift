@@ -79,9 +79,10 @@ public final class LuaVM {
         installPrint()
     }
 
-    /// Room for one batch of ``LuaArguments/fields(_:objects:)`` (which runs no Lua code, so
-    /// two reads never overlap): allocated once instead of on every builder call.
+    /// Room for one batch of ``LuaArguments/forEachField(_:objects:_:)``, allocated once
+    /// instead of on every builder call; a read nested in another's body gets its own.
     let fieldBatch = UnsafeMutableBufferPointer<clua_Field>.allocate(capacity: 64)
+    var fieldBatchInUse = false
 
     deinit {
         close()

@@ -200,8 +200,11 @@ public final class RouteTree: Sendable {
         try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
-        self.nodes = zip(builder.nodes, ids).map { draft, id in
-            draft.frozen(id: id, routeText: draft.route.map { Lint.show(endpoints[$0].definition.displayText) })
+        // By position: zipping the drafts copied each one.
+        self.nodes = builder.nodes.indices.map { position in
+            builder.nodes[position].frozen(
+                id: ids[position],
+                routeText: builder.nodes[position].route.map { Lint.show(endpoints[$0].definition.displayText) })
         }
         self.endpoints = endpoints
         if let previous, Self.sameRoutes(previous.endpoints, endpoints) {

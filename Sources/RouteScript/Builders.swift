@@ -42,8 +42,11 @@ struct Builders {
         let node = ScriptNode(kind: kind, builder: builder, location: args.callerLocation)
         let fields = DSLSchema.fields(of: kind)
         var arrayItems: [(Int64, LuaField)] = []
-        for (key, value) in try args.fields(1, objects: nodeClass) {
+        // An endpoint's [1] (its pattern) apart: most tables have no other item.
+        var patternItem: LuaField?
+        try args.forEachField(1, objects: nodeClass) { key, value in
             switch key {
+            case .integer(1) where kind == .endpoint: patternItem = value
             case .integer(let index): arrayItems.append((index, value))
             case .string(let name):
                 guard let type = fields[name] else {
@@ -65,15 +68,18 @@ struct Builders {
         }
         arrayItems.sort { $0.0 < $1.0 }
         if kind == .endpoint {
-            for (index, value) in arrayItems {
-                guard index == 1 else {
-                    throw failure(builder, "unexpected value at [\(index)] (an endpoint lists only its pattern)")
-                }
-                guard case .value(.string(let pattern)) = value else {
-                    throw failure(builder, "the pattern ([1]) must be a string (got \(value.typeName))")
+            // In key order: an item before [1], then [1] itself, then one after it.
+            func unexpected(_ index: Int64) -> LuaArgumentError {
+                failure(builder, "unexpected value at [\(index)] (an endpoint lists only its pattern)")
+            }
+            if let first = arrayItems.first, first.0 < 1 { throw unexpected(first.0) }
+            if let patternItem {
+                guard case .value(.string(let pattern)) = patternItem else {
+                    throw failure(builder, "the pattern ([1]) must be a string (got \(patternItem.typeName))")
                 }
                 node.pattern = pattern
             }
+            if let first = arrayItems.first { throw unexpected(first.0) }
             if node.pattern == nil && node.regex == nil {
                 throw failure(
                     builder, "missing pattern: write endpoint { \"books/:id\", … } or endpoint { regex = \"…\" }")

@@ -163,7 +163,7 @@ struct HostFailure: Error, CustomStringConvertible {
         #expect(vm.object(in: try vm.rawGet(vm.globals, key: "v"), of: cls) === view)
     }
 
-    /// `fields` reads a table argument in place: every entry once, across batches (64 a call),
+    /// `forEachField` reads a table argument in place: every entry once, across batches (64 a call),
     /// scalars and strings by value, objects of the class as objects, and the rest (tables,
     /// functions, other userdata, table keys) as references that still work.
     @Test func fieldsReadATableArgumentInPlace() throws {
@@ -177,7 +177,7 @@ struct HostFailure: Error, CustomStringConvertible {
         }
         var seen: [(key: LuaValue, value: LuaField)] = []
         vm.register("read") { args in
-            seen = try args.fields(1, objects: cls)
+            try args.forEachField(1, objects: cls) { key, value in seen.append((key, value)) }
             return []
         }
         let views40 = (0..<40).map { "v\($0)" }.joined(separator: ", ")
@@ -215,6 +215,27 @@ struct HostFailure: Error, CustomStringConvertible {
 
         let error = #expect(throws: LuaError.self) { try vm.run("read('x')", chunkName: "=f") }
         #expect(error?.message == "f:1: bad argument #1 to 'read' (table expected, got string)")
+
+        // A read inside another's body (its own batch): both see all their entries.
+        var outer: [String] = []
+        var inner: [String] = []
+        vm.register("nested") { args in
+            try args.forEachField(1, objects: cls) { key, _ in
+                outer.append(key.stringValue ?? "")
+                if outer.count == 1 {
+                    try args.forEachField(2, objects: cls) { key, _ in inner.append(key.stringValue ?? "") }
+                }
+            }
+            return []
+        }
+        _ = try vm.run(
+            """
+            local a, b = {}, {}
+            for i = 1, 70 do a["a" .. i] = i; b["b" .. i] = v1 end
+            nested(a, b)
+            """, chunkName: "=nested")
+        #expect(Set(outer) == Set((1...70).map { "a\($0)" }) && outer.count == 70)
+        #expect(Set(inner) == Set((1...70).map { "b\($0)" }) && inner.count == 70)
     }
 
     /// A constructor's object reaches Lua as a userdata of its class, and is released when

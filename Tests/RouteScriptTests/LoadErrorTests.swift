@@ -33,6 +33,19 @@ import Testing
             "return endpoint { 'a', 'b' }",
             "bad.lua:1: endpoint: unexpected value at [2] (an endpoint lists only its pattern)"
         ),
+        (
+            "return endpoint { [0] = 'z', 42, 'b' }",
+            "bad.lua:1: endpoint: unexpected value at [0] (an endpoint lists only its pattern)"
+        ),
+        ("return endpoint { 42, 'b' }", "bad.lua:1: endpoint: the pattern ([1]) must be a string (got number)"),
+        (
+            "return endpoint { 'a', title = endpoint { 'b' } }",
+            "bad.lua:1: endpoint: field 'title' must be a string (got userdata)"
+        ),
+        (
+            "return endpoint { 'a', children = endpoint { 'b' } }",
+            "bad.lua:1: endpoint: field 'children' must be a list of nodes, not one node (wrap it in { })"
+        ),
         ("return endpoint('a')", "bad.lua:1: endpoint: write endpoint { \"pattern\", … } with braces, not parentheses"),
         ("return stack(nil)", "bad.lua:1: bad argument #1 to 'stack' (table expected, got nil)"),
         ("return stack { }", "bad.lua:1: stack: a stack needs at least one node"),

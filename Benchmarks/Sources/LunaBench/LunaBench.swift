@@ -57,6 +57,13 @@ struct LunaBench {
             }
             return
         }
+        if arguments.count >= 4, arguments[1] == "lua-loads" {
+            // For profiling: COUNT plain Lua loads of a generated N-route script (the reload
+            // benchmark's anchor), each in a new state with builders that return their table.
+            let source = Bench(quick: true).script(Int(arguments[2]) ?? 1000)
+            for _ in 0..<(Int(arguments[3]) ?? 1) { try Bench.plainLuaLoad(source) }
+            return
+        }
         if arguments.count >= 4, arguments[1] == "dispatches" {
             // For profiling: COUNT dispatches that change a parameter, with (lua) or without a
             // callback, or (push) that push and pop a screen (the general planner's path).
@@ -507,6 +514,20 @@ struct Bench {
             range: source.range(of: "endpoint { \"", options: .backwards))
     }
 
+    /// The reload's anchor: `source` loaded by plain Lua in a new state, with builders that
+    /// only return their table.
+    static func plainLuaLoad(_ source: String) throws {
+        var plain = LuaVM.Options()
+        plain.sandbox = .unsafe
+        plain.memoryLimit = 0
+        plain.loadLimits = LuaLimits(instructions: 0, deadline: nil)
+        let builders =
+            "function endpoint(t) return t end stack = endpoint junction = endpoint switcher = endpoint fork = endpoint"
+        let vm = try LuaVM(options: plain)
+        _ = try vm.run(builders, chunkName: "=builders")
+        _ = try vm.run(source, chunkName: "@generated.lua")
+    }
+
     mutating func measureReload(_ n: Int) throws {
         let folder = NSTemporaryDirectory() + "luna-bench-reload-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -534,19 +555,8 @@ struct Bench {
                 round += 1
                 _ = try? host.reload()
             } / 1e6
-        // The same script loaded by plain Lua, with builders that only return their table.
-        var plain = LuaVM.Options()
-        plain.sandbox = .unsafe
-        plain.memoryLimit = 0
-        plain.loadLimits = LuaLimits(instructions: 0, deadline: nil)
-        let builders =
-            "function endpoint(t) return t end stack = endpoint junction = endpoint switcher = endpoint fork = endpoint"
         scalars["lua_load_\(n / 1000)k_ms"] =
-            rounds.nanoseconds(operations: 1) {
-                guard let vm = try? LuaVM(options: plain) else { return }
-                _ = try? vm.run(builders, chunkName: "=builders")
-                _ = try? vm.run(source, chunkName: "@generated.lua")
-            } / 1e6
+            rounds.nanoseconds(operations: 1) { try? Self.plainLuaLoad(source) } / 1e6
         let patterns = workload.routes(n)
         scalars["routingkit_build_\(n / 1000)k_ms"] =
             rounds.nanoseconds(operations: 1) {
