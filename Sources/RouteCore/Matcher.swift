@@ -162,9 +162,7 @@ public final class Matcher: @unchecked Sendable {
     /// Compiles the routes. The matcher keeps only what matching needs (the trie, the
     /// validators, the regexes and the parameter names), not the definitions.
     public init(routes: [RouteDefinition]) {
-        var builder = TrieBuilder()
-        var trieRoutes: [TrieBuilder.Route] = []
-        trieRoutes.reserveCapacity(routes.count)
+        var builder = TrieBuilder(capacity: routes.count)
         var regexRoutes: [(route: Int, regex: PathRegex)] = []
         var allChecks: [Check] = []
         var facts: [RouteFacts] = []
@@ -184,10 +182,7 @@ public final class Matcher: @unchecked Sendable {
                         captureStart: Int32(captures.count), captureCount: 0))
             case .pattern(let pattern):
                 let routeValidators = route.validators
-                trieRoutes.append(
-                    TrieBuilder.Route(
-                        index: Int32(index),
-                        keys: builder.keys(of: pattern) { routeValidators[$0] != nil }))
+                builder.add(route: Int32(index), pattern) { routeValidators[$0] != nil }
                 let captureStart = Int32(captures.count)
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
@@ -211,7 +206,7 @@ public final class Matcher: @unchecked Sendable {
                         captureCount: UInt8(clamping: Int32(captures.count) - captureStart)))
             }
         }
-        let flat = builder.build(trieRoutes, linearScanLimit: Self.linearScanLimit)
+        let flat = builder.build(linearScanLimit: Self.linearScanLimit)
         let units = Self.interleave(flat, facts: facts, captures: captures)
         // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
         var layout = ArenaLayout()

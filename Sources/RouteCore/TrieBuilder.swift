@@ -16,29 +16,36 @@ struct TrieBuilder {
     /// `...`: the route ends here as a rest route (always its last key).
     static let rest: Key = .max
 
+    /// A route: its index and its keys' place in ``keys`` (all routes' keys in one array, so
+    /// sorting moves 12-byte values and compares integers in place).
     struct Route {
         var index: Int32
-        var keys: [Key]
+        var start: Int32
+        var count: Int32
     }
 
     /// Constants by id (interned while the keys are made, so sorting compares integers).
     private var interner = StringInterner()
+    /// Every route's keys, one after another.
+    private(set) var keys: [Key] = []
+    private(set) var routes: [Route] = []
 
-    /// The keys of a pattern; parameters named in `validated` take the validated edge.
-    mutating func keys(of pattern: Pattern, validated: (String) -> Bool) -> [Key] {
-        var keys: [Key] = []
-        keys.reserveCapacity(pattern.segments.count)
-        for segment in pattern.segments {
+    init(capacity: Int = 0) { routes.reserveCapacity(capacity) }
+
+    /// Adds a pattern route; parameters named in `validated` take the validated edge.
+    mutating func add(route index: Int32, _ pattern: Pattern, validated: (String) -> Bool) {
+        let start = Int32(keys.count)
+        loop: for segment in pattern.segments {
             switch segment {
             case .constant(let text): keys.append(Key(interner.number(of: text)))
             case .parameter(let name): keys.append(validated(name) ? Self.validated : Self.parameter)
             case .wildcard: keys.append(Self.wildcard)
             case .catchAll:
                 keys.append(Self.rest)
-                return keys
+                break loop
             }
         }
-        return keys
+        routes.append(Route(index: index, start: start, count: Int32(keys.count) - start))
     }
 
     struct Flat {
@@ -60,15 +67,24 @@ struct TrieBuilder {
 
     /// Routes sort by keys; a route that ends sorts before one that goes on; ties keep
     /// declaration order (so each node's route lists come out sorted).
-    private static func precedes(_ a: Route, _ b: Route) -> Bool {
-        let count = min(a.keys.count, b.keys.count)
-        for k in 0..<count where a.keys[k] != b.keys[k] { return a.keys[k] < b.keys[k] }
-        if a.keys.count != b.keys.count { return a.keys.count < b.keys.count }
+    private static func precedes(_ a: Route, _ b: Route, _ keys: UnsafeBufferPointer<Key>) -> Bool {
+        let count = Int(min(a.count, b.count))
+        let first = Int(a.start)
+        let second = Int(b.start)
+        for k in 0..<count where keys[first + k] != keys[second + k] { return keys[first + k] < keys[second + k] }
+        if a.count != b.count { return a.count < b.count }
         return a.index < b.index
     }
 
-    func build(_ input: [Route], linearScanLimit: Int) -> Flat {
-        let routes = input.sorted(by: Self.precedes)
+    /// The flat trie of the routes added.
+    func build(linearScanLimit: Int) -> Flat {
+        keys.withUnsafeBufferPointer { keys in build(keys, linearScanLimit: linearScanLimit) }
+    }
+
+    private func build(_ keys: UnsafeBufferPointer<Key>, linearScanLimit: Int) -> Flat {
+        let routes = self.routes.sorted { Self.precedes($0, $1, keys) }
+        /// The key of `route` at `depth` (which is below its count).
+        func keyAt(_ route: Route, _ depth: Int) -> Key { keys[Int(route.start) + depth] }
         var flat = Flat()
         flat.nodes.reserveCapacity(routes.count + 1)
         flat.routeLists.reserveCapacity(routes.count)
@@ -82,7 +98,7 @@ struct TrieBuilder {
             var flatNode = Matcher.Node()
             // Routes that end here come first in the run.
             flatNode.routeStart = Int32(flat.routeLists.count)
-            while index < range.upperBound && routes[index].keys.count == depth {
+            while index < range.upperBound && Int(routes[index].count) == depth {
                 flat.routeLists.append(routes[index].index)
                 index += 1
             }
@@ -91,9 +107,9 @@ struct TrieBuilder {
             // Then one group per distinct key at this depth.
             groups.removeAll(keepingCapacity: true)
             while index < range.upperBound {
-                let key = routes[index].keys[depth]
+                let key = keyAt(routes[index], depth)
                 var end = index + 1
-                while end < range.upperBound && routes[end].keys[depth] == key { end += 1 }
+                while end < range.upperBound && keyAt(routes[end], depth) == key { end += 1 }
                 if key == Self.rest {
                     for k in index..<end { flat.routeLists.append(routes[k].index) }
                     restCount = Int32(end - index)

@@ -46,31 +46,46 @@ struct SpecConverter {
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
         if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
-        var spec = NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location)
-        spec.initial = node.initial
-        if let links = node.links {
-            do { spec.links = try LinkDomains(schemes: links.schemes, hosts: links.hosts) } catch {
+        var links: LinkDomains?
+        if let declared = node.links {
+            do { links = try LinkDomains(schemes: declared.schemes, hosts: declared.hosts) } catch {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
+        var endpoint: EndpointSpec?
+        var guardSpec: GuardSpec?
         if node.kind == .endpoint {
-            var endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
+            var declared = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
             for (parameter, value) in node.validators {
-                endpoint.validators[parameter] = try validator(value, parameter: parameter, node: node)
+                declared.validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
-            let guardSpec = guards(node, index: index)
-            endpoint.enabled = guardSpec.enabled
-            endpoint.fallback = guardSpec.fallback
-            endpoint.redirect = guardSpec.redirect
-            endpoint.linkable = node.linkable
-            spec.endpoint = endpoint
+            let guards = guards(node, index: index)
+            declared.enabled = guards.enabled
+            declared.fallback = guards.fallback
+            declared.redirect = guards.redirect
+            declared.linkable = node.linkable
+            endpoint = declared
         } else {
-            spec.guardSpec = guards(node, index: index)
+            guardSpec = guards(node, index: index)
         }
-        spec.children.reserveCapacity(node.children.count)
-        for child in node.children { spec.children.append(try self.spec(child)) }
-        spec.modals.reserveCapacity(node.modals.count)
-        for modal in node.modals { spec.modals.append(try self.spec(modal)) }
+        // Children first, then the spec made once with them (appending to a spec's arrays, or
+        // setting its endpoint afterwards, copied the large struct).
+        var children: [NodeSpec] = []
+        if !node.children.isEmpty {
+            children.reserveCapacity(node.children.count)
+            for child in node.children { children.append(try self.spec(child)) }
+        }
+        var modals: [NodeSpec] = []
+        if !node.modals.isEmpty {
+            modals.reserveCapacity(node.modals.count)
+            for modal in node.modals { modals.append(try self.spec(modal)) }
+        }
+        var spec = NodeSpec(
+            kind: node.kind, id: node.id, title: node.title, children: children, modals: modals, endpoint: endpoint,
+            location: node.location)
+        spec.guardSpec = guardSpec
+        spec.initial = node.initial
+        spec.links = links
         return spec
     }
 

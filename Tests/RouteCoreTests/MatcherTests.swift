@@ -183,10 +183,10 @@ func winner(_ compiled: CompiledRoutes, _ request: String) throws -> String? {
     @Test func theTrieIsLaidOutInPreorder() throws {
         var builder = TrieBuilder()
         let patterns = ["a/b/c", "a/:x", "e", "a/d", "e/f/g"]
-        let routes = try patterns.enumerated().map { index, text in
-            TrieBuilder.Route(index: Int32(index), keys: builder.keys(of: try Pattern(text)) { _ in false })
+        for (index, text) in patterns.enumerated() {
+            builder.add(route: Int32(index), try Pattern(text)) { _ in false }
         }
-        let flat = builder.build(routes, linearScanLimit: 6)
+        let flat = builder.build(linearScanLimit: 6)
         // Each node named by the pattern prefix that reaches it.
         var names = [0: ""]
         for (index, node) in flat.nodes.enumerated() {
