@@ -170,9 +170,10 @@ public final class Matcher: @unchecked Sendable {
         var captures: [UInt8] = []
         var validators: [Validator] = []
         var names = ParameterNames.Builder()
-        for (index, route) in routes.enumerated() {
+        // By position: an enumerated loop copied every definition.
+        for index in routes.indices {
             let checkStart = Int32(allChecks.count)
-            switch route.shape {
+            switch routes[index].shape {
             case .regex(let regex):
                 regexRoutes.append((index, regex))
                 names.append([])
@@ -181,8 +182,10 @@ public final class Matcher: @unchecked Sendable {
                         checkStart: checkStart, checkCount: 0, isBareCatchAll: false,
                         captureStart: Int32(captures.count), captureCount: 0))
             case .pattern(let pattern):
-                let routeValidators = route.validators
-                builder.add(route: Int32(index), pattern) { routeValidators[$0] != nil }
+                let routeValidators = routes[index].validators
+                // Most routes have none: no lookup (and no hashing) then.
+                let validated = !routeValidators.isEmpty
+                builder.add(route: Int32(index), pattern) { validated && routeValidators[$0] != nil }
                 let captureStart = Int32(captures.count)
                 for (position, segment) in pattern.segments.enumerated() {
                     guard let name = segment.parameterName else { continue }
@@ -191,7 +194,7 @@ public final class Matcher: @unchecked Sendable {
                     // A pattern has at most 128 segments (Pattern refuses more): seven bits.
                     captures.append(UInt8(truncatingIfNeeded: position) & 0x7F | (isRest ? 0x80 : 0))
                     names.add(name)
-                    if let validator = routeValidators[name] {
+                    if validated, let validator = routeValidators[name] {
                         allChecks.append(
                             Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
                         validators.append(validator)

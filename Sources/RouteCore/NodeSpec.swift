@@ -77,6 +77,9 @@ public struct EndpointSpec: Sendable {
     /// (`link = false` in a script) lists it as excluded in `luna export aasa`.
     public var linkable = true
 
+    // Inlinable: a script's reload makes one per endpoint, and called across modules the
+    // initializer copied the whole struct.
+    @inlinable
     public init(pattern: String? = nil, regex: String? = nil, name: String? = nil) {
         self.pattern = pattern
         self.regex = regex
@@ -116,6 +119,9 @@ public struct NodeSpec: Sendable {
     /// `luna.open` and linked apps dispatch it when nothing is shown.
     public var initial: String?
 
+    // Inlinable: a script's reload makes one per node, and called across modules the
+    // initializer copied the whole struct.
+    @inlinable
     public init(
         kind: NodeKind, id: String? = nil, title: String? = nil, children: [NodeSpec] = [], modals: [NodeSpec] = [],
         endpoint: EndpointSpec? = nil, location: SourceLocation? = nil

@@ -66,7 +66,7 @@ struct Builders {
                 throw failure(builder, "unexpected key of type \(key.typeName) (fields are names, nodes are listed)")
             }
         }
-        arrayItems.sort { $0.0 < $1.0 }
+        if arrayItems.count > 1 { arrayItems.sort { $0.0 < $1.0 } }
         if kind == .endpoint {
             // In key order: an item before [1], then [1] itself, then one after it.
             func unexpected(_ index: Int64) -> LuaArgumentError {
