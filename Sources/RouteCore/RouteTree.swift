@@ -428,46 +428,52 @@ struct TreeBuilder {
                 throw failure(
                     spec, "'\(definition.displayText)' has children but no enclosing stack to push them on")
             }
-            // By position: a `for child in` loop copies every child spec (and retains its
-            // fields) before passing it on.
-            for position in spec.children.indices {
-                guard spec.children[position].kind == .endpoint else {
-                    let child = spec.children[position]
-                    // A stack's items are screens: a tab bar (or a stack, a switcher) is not
-                    // pushed as one item. The README says why and what to write instead.
-                    let hint =
-                        child.kind == .junction
-                        ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "
-                            + "routes for its tabs ('./reviews') that its presenter shows as segments"
-                        : ""
-                    throw failure(
-                        child,
-                        "an endpoint's children must be endpoints: they are pushed onto the enclosing stack one screen "
-                            + "at a time (put a \(child.kind.rawValue) in 'modals' or in a stack)\(hint)"
-                    )
+            // Through the buffer: passing `spec.children[position]` copied each child spec.
+            try spec.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+                for position in children.indices {
+                    guard children[position].kind == .endpoint else {
+                        let child = children[position]
+                        // A stack's items are screens: a tab bar (or a stack, a switcher) is not
+                        // pushed as one item. The README says why and what to write instead.
+                        let hint =
+                            child.kind == .junction
+                            ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "
+                                + "routes for its tabs ('./reviews') that its presenter shows as segments"
+                            : ""
+                        throw failure(
+                            child,
+                            "an endpoint's children must be endpoints: they are pushed onto the enclosing stack one "
+                                + "screen at a time (put a \(child.kind.rawValue) in 'modals' or in a stack)\(hint)"
+                        )
+                    }
+                    let childIndex = try add(
+                        children[position], parent: index, relation: .child, enclosingEndpoint: index,
+                        inStack: inStack, guards: guards)
+                    nodes[index].children.append(childIndex)
                 }
-                let childIndex = try add(
-                    spec.children[position], parent: index, relation: .child, enclosingEndpoint: index,
-                    inStack: inStack, guards: guards)
-                nodes[index].children.append(childIndex)
             }
-            for position in spec.modals.indices {
-                let modalIndex = try add(
-                    spec.modals[position], parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
-                    guards: guards)
-                nodes[index].modals.append(modalIndex)
+            try spec.modals.withUnsafeBufferPointer { (modals) throws(RouteDefinitionError) in
+                for modal in modals.indices {
+                    let modalIndex = try add(
+                        modals[modal], parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
+                        guards: guards)
+                    nodes[index].modals.append(modalIndex)
+                }
             }
         case .stack, .junction, .switcher:
             if spec.endpoint != nil || !spec.modals.isEmpty {
                 throw failure(spec, "only endpoints have a route or modals")
             }
             guard !spec.children.isEmpty else { throw failure(spec, "a \(spec.kind.rawValue) needs at least one node") }
-            for position in spec.children.indices {
-                let isEndpoint = spec.children[position].kind == .endpoint
-                let childIndex = try add(
-                    spec.children[position], parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                    inStack: spec.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
-                nodes[index].children.append(childIndex)
+            // Through the buffer: passing `spec.children[position]` copied each child spec.
+            try spec.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+                for position in children.indices {
+                    let isEndpoint = children[position].kind == .endpoint
+                    let childIndex = try add(
+                        children[position], parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
+                        inStack: spec.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
+                    nodes[index].children.append(childIndex)
+                }
             }
         }
         return index

@@ -29,6 +29,14 @@ struct SpecConverter {
     }
 
     mutating func spec(_ node: ScriptNode) throws -> NodeSpec {
+        var specs: [NodeSpec] = []
+        try append(node, to: &specs)
+        return specs.removeLast()
+    }
+
+    /// Appends `node`'s spec to `list`, made in place: a spec returned by value was copied
+    /// twice on its way into its parent's list.
+    private mutating func append(_ node: ScriptNode, to list: inout [NodeSpec]) throws {
         let index = counter
         counter += 1
         if case .host(let name) = node.presenter, !hostPresenters.contains(name), headlessUnknown {
@@ -73,20 +81,21 @@ struct SpecConverter {
         var children: [NodeSpec] = []
         if !node.children.isEmpty {
             children.reserveCapacity(node.children.count)
-            for child in node.children { children.append(try self.spec(child)) }
+            for child in node.children { try append(child, to: &children) }
         }
         var modals: [NodeSpec] = []
         if !node.modals.isEmpty {
             modals.reserveCapacity(node.modals.count)
-            for modal in node.modals { modals.append(try self.spec(modal)) }
+            for modal in node.modals { try append(modal, to: &modals) }
         }
-        var spec = NodeSpec(
-            kind: node.kind, id: node.id, title: node.title, children: children, modals: modals, endpoint: endpoint,
-            location: node.location)
-        spec.guardSpec = guardSpec
-        spec.initial = node.initial
-        spec.links = links
-        return spec
+        list.append(
+            NodeSpec(
+                kind: node.kind, id: node.id, title: node.title, children: children, modals: modals,
+                endpoint: endpoint, location: node.location))
+        let last = list.count - 1
+        if guardSpec != nil { list[last].guardSpec = guardSpec }
+        if node.initial != nil { list[last].initial = node.initial }
+        if links != nil { list[last].links = links }
     }
 
     /// `enabled`, `fallback` and `redirect` of any node, calling the script's functions.
