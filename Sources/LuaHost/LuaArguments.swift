@@ -188,22 +188,19 @@ public typealias LuaHostFunction = (LuaArguments) throws -> [LuaValue]
 final class HostFunctionBox {
     unowned let vm: LuaVM
     let name: String
-    let body: LuaHostFunction
-    /// A constructor's body and class: its one result is pushed as a userdata directly.
-    let constructor: (body: (LuaArguments) throws -> AnyObject, cls: LuaClass)?
+    /// What the function does with its results.
+    enum Body {
+        /// Results pushed as values.
+        case values(LuaHostFunction)
+        /// One object pushed as a userdata of the class, with no reference taken.
+        case object((LuaArguments) throws -> AnyObject, LuaClass)
+    }
+    let body: Body
 
-    init(vm: LuaVM, name: String, body: @escaping LuaHostFunction) {
+    init(vm: LuaVM, name: String, body: Body) {
         self.vm = vm
         self.name = name
         self.body = body
-        self.constructor = nil
-    }
-
-    init(vm: LuaVM, name: String, cls: LuaClass, constructor: @escaping (LuaArguments) throws -> AnyObject) {
-        self.vm = vm
-        self.name = name
-        self.body = { _ in [] }
-        self.constructor = (constructor, cls)
     }
 
     /// Runs the function for the trampoline. Never raises: errors become a sentinel with the
@@ -214,15 +211,18 @@ final class HostFunctionBox {
         defer { vm.current = previous }
         let arguments = LuaArguments(vm: vm, L: L, functionName: name, count: Int(lua_gettop(L)))
         do {
-            if let constructor {
-                let object = try constructor.body(arguments)
+            let function: LuaHostFunction
+            switch body {
+            case .values(let values): function = values
+            case .object(let make, let cls):
+                let object = try make(arguments)
                 guard lua_checkstack(L, 2) != 0 else {
                     return raise("too many results from '\(name)'", where: true, on: L)
                 }
-                clua_pushobject(L, Unmanaged.passRetained(object).toOpaque(), constructor.cls.ref)
+                clua_pushobject(L, Unmanaged.passRetained(object).toOpaque(), cls.ref)
                 return 1
             }
-            let results = try body(arguments)
+            let results = try function(arguments)
             guard lua_checkstack(L, Int32(results.count + 1)) != 0 else {
                 return raise("too many results from '\(name)'", where: true, on: L)
             }
@@ -261,7 +261,7 @@ extension LuaVM {
     /// Makes a Lua function that calls `body`.
     public func function(named name: String, _ body: @escaping LuaHostFunction) -> LuaValue {
         guard !isClosed else { return .nil }
-        let box = HostFunctionBox(vm: self, name: name, body: body)
+        let box = HostFunctionBox(vm: self, name: name, body: .values(body))
         functionBoxes.append(box)
         clua_pushhostfunction(current, Unmanaged.passUnretained(box).toOpaque())
         return pop(current)
@@ -274,7 +274,7 @@ extension LuaVM {
         named name: String, class cls: LuaClass, _ body: @escaping (LuaArguments) throws -> AnyObject
     ) -> LuaValue {
         guard !isClosed else { return .nil }
-        let box = HostFunctionBox(vm: self, name: name, cls: cls, constructor: body)
+        let box = HostFunctionBox(vm: self, name: name, body: .object(body, cls))
         functionBoxes.append(box)
         clua_pushhostfunction(current, Unmanaged.passUnretained(box).toOpaque())
         return pop(current)
