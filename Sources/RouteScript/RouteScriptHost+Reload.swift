@@ -178,9 +178,16 @@ extension RouteScriptHost {
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
         for node in newTree.nodes where !changed.contains(node.id) {
-            guard let oldIndex = oldTree.nodeIndex[node.id] else { continue }
-            if Self.presenterShape(oldScript.presenters[oldIndex]) != Self.presenterShape(fresh.presenters[node.index])
-            {
+            // A node that kept its place is found without hashing its id (as in `compare`).
+            let oldIndex: Int
+            if node.index < oldTree.nodes.count, oldTree.nodes[node.index].nodeID == node.nodeID {
+                oldIndex = node.index
+            } else if let found = oldTree.nodeIndex[node.id] {
+                oldIndex = found
+            } else {
+                continue
+            }
+            if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
                 changed.append(node.id)
             }
         }
@@ -217,13 +224,15 @@ extension RouteScriptHost {
         return (added.sorted(), removed.sorted(), changed.sorted())
     }
 
-    /// A presenter choice as text that two Lua states can compare: which host presenter, or
-    /// which hooks (their bodies cannot be compared across states).
-    static func presenterShape(_ choice: PresenterChoice?) -> String {
-        switch choice {
-        case nil, .headless?: ""
-        case .host(let name)?: "host " + name
-        case .hooks(let hooks)?: "hooks " + hooks.keys.sorted().joined(separator: ",")
+    /// Whether two presenter choices (of two Lua states) are the same: both headless, the same
+    /// host presenter, or the same hooks by name (their bodies cannot be compared across
+    /// states).
+    static func samePresenter(_ a: PresenterChoice?, _ b: PresenterChoice?) -> Bool {
+        switch (a ?? .headless, b ?? .headless) {
+        case (.headless, .headless): true
+        case (.host(let x), .host(let y)): x == y
+        case (.hooks(let x), .hooks(let y)): x.count == y.count && x.keys.allSatisfy { y[$0] != nil }
+        default: false
         }
     }
 
