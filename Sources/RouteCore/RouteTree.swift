@@ -197,7 +197,9 @@ public final class RouteTree: Sendable {
             builder.nodes.reserveCapacity(previous.nodes.count)
             builder.endpoints.reserveCapacity(previous.endpoints.count)
         }
-        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
+        try withUnsafePointer(to: root) { (root) throws(RouteDefinitionError) in
+            _ = try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
+        }
         let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
         // By position: zipping the drafts copied each one.
@@ -350,28 +352,35 @@ struct TreeBuilder {
         return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)", location: spec.location)
     }
 
+    /// Adds the node `spec` points to and everything below it; returns its index. The spec is
+    /// reached by address, as its children are: a child passed by value was copied (every
+    /// field retained) on each call.
     @discardableResult
     mutating func add(
-        _ spec: NodeSpec, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?, inStack: Bool,
+        _ spec: UnsafePointer<NodeSpec>, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?,
+        inStack: Bool,
         guards inherited: [RouteTree.Guard]
     ) throws(RouteDefinitionError) -> Int {
         let index = nodes.count
-        if relation != .root, spec.links != nil {
-            throw failure(spec, "'links' (the app's link hosts and schemes) is declared on the root node")
+        if relation != .root, spec.pointee.links != nil {
+            throw failure(spec.pointee, "'links' (the app's link hosts and schemes) is declared on the root node")
         }
-        if let initial = spec.initial, relation != .root {
+        if let initial = spec.pointee.initial, relation != .root {
             // A tab's initial location: only a junction's option has one.
             guard let parent, nodes[parent].kind == .junction else {
                 throw failure(
-                    spec, "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
+                    spec.pointee,
+                    "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
             }
-            optionInitials.append((index, initial, spec.location))
+            optionInitials.append((index, initial, spec.pointee.location))
         }
         let own =
-            spec.kind == .endpoint
-            ? spec.endpoint.map { GuardSpec(enabled: $0.enabled, fallback: $0.fallback, redirect: $0.redirect) }
-            : spec.guardSpec
-        if let own, own.enabled == nil, own.fallback != nil { throw failure(spec, "'fallback' needs 'enabled'") }
+            spec.pointee.kind == .endpoint
+            ? spec.pointee.endpoint.map { GuardSpec(enabled: $0.enabled, fallback: $0.fallback, redirect: $0.redirect) }
+            : spec.pointee.guardSpec
+        if let own, own.enabled == nil, own.fallback != nil {
+            throw failure(spec.pointee, "'fallback' needs 'enabled'")
+        }
         var guards = inherited
         if let own, own.enabled != nil || own.redirect != nil {
             guards.append(
@@ -379,17 +388,20 @@ struct TreeBuilder {
         }
         nodes.append(
             Draft(
-                index: index, kind: spec.kind, id: spec.id, title: spec.title, parent: parent, relation: relation,
-                location: spec.location, presenter: spec.presenter))
-        if let id = spec.id, id.isEmpty { throw failure(spec, "'id' must not be empty") }
-        switch spec.kind {
+                index: index, kind: spec.pointee.kind, id: spec.pointee.id, title: spec.pointee.title, parent: parent,
+                relation: relation,
+                location: spec.pointee.location, presenter: spec.pointee.presenter))
+        if let id = spec.pointee.id, id.isEmpty { throw failure(spec.pointee, "'id' must not be empty") }
+        switch spec.pointee.kind {
         case .endpoint:
-            guard let endpoint = spec.endpoint else { throw failure(spec, "an endpoint needs a pattern or a regex") }
+            guard let endpoint = spec.pointee.endpoint else {
+                throw failure(spec.pointee, "an endpoint needs a pattern or a regex")
+            }
             let definition: RouteDefinition
             switch (endpoint.pattern, endpoint.regex) {
             case (let source?, nil):
                 // A pattern is kept only as the base of relative patterns below the endpoint.
-                let isBase = !spec.children.isEmpty || !spec.modals.isEmpty
+                let isBase = !spec.pointee.children.isEmpty || !spec.pointee.modals.isEmpty
                 if let reused = reusedDefinition(source, endpoint, at: index) {
                     if isBase { patterns[index] = reused.pattern }
                     definition = reused
@@ -397,26 +409,31 @@ struct TreeBuilder {
                 }
                 let base = enclosingEndpoint.flatMap { patterns[$0] }
                 let pattern: Pattern
-                do { pattern = try Pattern(source, relativeTo: base) } catch { throw failure(spec, error.message) }
+                do { pattern = try Pattern(source, relativeTo: base) } catch {
+                    throw failure(spec.pointee, error.message)
+                }
                 if source.hasPrefix("./"), base == nil {
                     throw failure(
-                        spec, "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
+                        spec.pointee,
+                        "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
                 }
                 if isBase { patterns[index] = pattern }
                 do { definition = try RouteDefinition(pattern: pattern, validators: endpoint.validators) } catch {
-                    throw failure(spec, error.message)
+                    throw failure(spec.pointee, error.message)
                 }
             case (nil, let source?):
                 do { definition = RouteDefinition(regex: try PathRegex(source)) } catch {
-                    throw failure(spec, error.message)
+                    throw failure(spec.pointee, error.message)
                 }
-                if !endpoint.validators.isEmpty { throw failure(spec, "'where' does not apply to a regex endpoint") }
-            case (nil, nil): throw failure(spec, "an endpoint needs a pattern or a regex")
-            case (_?, _?): throw failure(spec, "an endpoint has either a pattern or a regex, not both")
+                if !endpoint.validators.isEmpty {
+                    throw failure(spec.pointee, "'where' does not apply to a regex endpoint")
+                }
+            case (nil, nil): throw failure(spec.pointee, "an endpoint needs a pattern or a regex")
+            case (_?, _?): throw failure(spec.pointee, "an endpoint has either a pattern or a regex, not both")
             }
             let route = endpoints.count
             if let name = endpoint.name {
-                if routeNames[name] != nil { throw failure(spec, "route name '\(name)' is used twice") }
+                if routeNames[name] != nil { throw failure(spec.pointee, "route name '\(name)' is used twice") }
                 routeNames[name] = route
             }
             endpoints.append(
@@ -424,12 +441,14 @@ struct TreeBuilder {
                     node: index, definition: definition, name: endpoint.name, guards: guards,
                     linkable: endpoint.linkable))
             nodes[index].route = route
-            if !spec.children.isEmpty && !inStack {
+            if !spec.pointee.children.isEmpty && !inStack {
                 throw failure(
-                    spec, "'\(definition.displayText)' has children but no enclosing stack to push them on")
+                    spec.pointee, "'\(definition.displayText)' has children but no enclosing stack to push them on")
             }
-            // Through the buffer: passing `spec.children[position]` copied each child spec.
-            try spec.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+            // By address: passing `spec.children[position]` copied each child spec (the builder,
+            // which the call mutates, might have held that memory).
+            try spec.pointee.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+                guard let base = children.baseAddress else { return }
                 for position in children.indices {
                     guard children[position].kind == .endpoint else {
                         let child = children[position]
@@ -447,31 +466,36 @@ struct TreeBuilder {
                         )
                     }
                     let childIndex = try add(
-                        children[position], parent: index, relation: .child, enclosingEndpoint: index,
+                        base + position, parent: index, relation: .child, enclosingEndpoint: index,
                         inStack: inStack, guards: guards)
                     nodes[index].children.append(childIndex)
                 }
             }
-            try spec.modals.withUnsafeBufferPointer { (modals) throws(RouteDefinitionError) in
+            try spec.pointee.modals.withUnsafeBufferPointer { (modals) throws(RouteDefinitionError) in
+                guard let base = modals.baseAddress else { return }
                 for modal in modals.indices {
                     let modalIndex = try add(
-                        modals[modal], parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
+                        base + modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
                         guards: guards)
                     nodes[index].modals.append(modalIndex)
                 }
             }
         case .stack, .junction, .switcher:
-            if spec.endpoint != nil || !spec.modals.isEmpty {
-                throw failure(spec, "only endpoints have a route or modals")
+            if spec.pointee.endpoint != nil || !spec.pointee.modals.isEmpty {
+                throw failure(spec.pointee, "only endpoints have a route or modals")
             }
-            guard !spec.children.isEmpty else { throw failure(spec, "a \(spec.kind.rawValue) needs at least one node") }
-            // Through the buffer: passing `spec.children[position]` copied each child spec.
-            try spec.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+            guard !spec.pointee.children.isEmpty else {
+                throw failure(spec.pointee, "a \(spec.pointee.kind.rawValue) needs at least one node")
+            }
+            // By address: passing `spec.children[position]` copied each child spec (the builder,
+            // which the call mutates, might have held that memory).
+            try spec.pointee.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
+                guard let base = children.baseAddress else { return }
                 for position in children.indices {
                     let isEndpoint = children[position].kind == .endpoint
                     let childIndex = try add(
-                        children[position], parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                        inStack: spec.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
+                        base + position, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
+                        inStack: spec.pointee.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
                     nodes[index].children.append(childIndex)
                 }
             }
