@@ -15,24 +15,6 @@ static int settable_body(lua_State *L) {  // (t, k, v)
     return 0;
 }
 
-// (t, k, max) -> k1, v1, …, kn, vn [, k_last]: up to `max` pairs after k, then a copy of
-// the last key when the table may go on (so one protected call reads a whole small table).
-static int entries_body(lua_State *L) {
-    int max = (int)lua_tointeger(L, 3);
-    lua_settop(L, 2);
-    int pushed = 0;
-    while (pushed < max) {
-        if (!lua_next(L, 1)) {  // pops the key; pushes k, v or nothing
-            return lua_gettop(L) - 1;
-        }
-        pushed++;
-        if (pushed == max) break;
-        lua_pushvalue(L, -2);  // the key again, for the next step
-    }
-    lua_pushvalue(L, -2);  // may go on: the last key, to continue from
-    return lua_gettop(L) - 1;
-}
-
 // Describes the value at `idx` (absolute) in `slot`; returns 1 when it must be pushed.
 static int describe_slot(lua_State *L, int idx, int class_ref, clua_Slot *slot) {
     slot->type = lua_type(L, idx);
@@ -126,25 +108,6 @@ int clua_settable_p(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
     lua_rotate(L, -4, 2);  // (k, v, body, t) -> (body, t, k, v)
     return clua_pcall_default(L, 3, 0);
-}
-
-int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more) {
-    idx = lua_absindex(L, idx);
-    int top = lua_gettop(L) - 1;  // below the key
-    if (max < 1) max = 1;
-    if (!lua_checkstack(L, 2 * max + 8)) {
-        lua_pushstring(L, "table too large to read");
-        return LUA_ERRMEM;
-    }
-    lua_pushcfunction(L, entries_body);
-    lua_pushvalue(L, idx);
-    lua_rotate(L, -3, -1);  // (body, t, k)
-    lua_pushinteger(L, max);
-    int status = clua_pcall_default(L, 3, LUA_MULTRET);
-    int results = lua_gettop(L) - top;
-    *pairs = status == LUA_OK ? results / 2 : 0;
-    *more = status == LUA_OK && results % 2 == 1;
-    return status;
 }
 
 int clua_fields_p(lua_State *L, int idx, clua_FieldBatch *batch) {

@@ -59,53 +59,7 @@ public struct LuaArguments {
         _ index: Int, objects: LuaClass?, _ body: (_ key: LuaValue, _ value: LuaField) throws -> Void
     ) throws {
         guard isTable(index) else { throw typeError(index, expected: "table") }
-        let top = lua_gettop(L)
-        // The VM's batch, unless a read of this kind is already using it (a body reading
-        // another table this way).
-        let nested = vm.fieldBatchInUse
-        let buffer = nested ? UnsafeMutableBufferPointer<clua_Field>.allocate(capacity: 64) : vm.fieldBatch
-        vm.fieldBatchInUse = true
-        defer {
-            clua_settop(L, top)
-            if nested { buffer.deallocate() } else { vm.fieldBatchInUse = false }
-        }
-        var batch = clua_FieldBatch()
-        batch.fields = buffer.baseAddress
-        batch.capacity = Int32(buffer.count)
-        batch.class_ref = objects?.ref ?? LUA_NOREF
-        lua_pushnil(L)
-        while true {
-            let status = clua_fields_p(L, Int32(index), &batch)
-            guard status == LUA_OK else {
-                throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: vm.options.memoryLimit)
-            }
-            // The values the slots could not hold follow `top`: top + 1, …
-            for field in buffer.prefix(Int(batch.count)) {
-                let key = slot(field.key, top)
-                if field.value.type == LUA_TUSERDATA, field.value.pushed == 0, let pointer = field.value.pointer {
-                    try body(key, .object(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()))
-                } else {
-                    try body(key, .value(slot(field.value, top)))
-                }
-            }
-            guard batch.more != 0 else { break }
-            lua_rotate(L, top + 1, 1)  // the key to continue from, first
-            clua_settop(L, top + 1)
-        }
-    }
-
-    /// A slot's value: by value, or the pushed value at `base + pushed`.
-    private func slot(_ slot: clua_Slot, _ base: Int32) -> LuaValue {
-        if slot.pushed > 0 { return vm.value(at: base + slot.pushed, on: L) }
-        switch slot.type {
-        case LUA_TBOOLEAN: return .boolean(slot.boolean != 0)
-        case LUA_TNUMBER: return slot.is_integer != 0 ? .integer(Int64(slot.integer)) : .number(slot.number)
-        case LUA_TSTRING:
-            return .string(
-                String(decoding: UnsafeRawBufferPointer(start: slot.string, count: slot.length), as: UTF8.self))
-        case LUA_TLIGHTUSERDATA: return .lightUserdata(slot.pointer)
-        default: return .nil
-        }
+        try vm.forEachField(at: Int32(index), on: L, objects: objects, body)
     }
 
     /// The Lua type name of the argument (`no value` past the end).

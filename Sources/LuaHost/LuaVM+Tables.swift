@@ -98,25 +98,70 @@ extension LuaVM {
         defer { clua_settop(L, top) }
         _ = try pushTable(table, function: "next")
         var result: [(key: LuaValue, value: LuaValue)] = []
+        try forEachField(at: top + 1, on: L, objects: nil) { key, value in
+            guard case .value(let value) = value else { return }  // no class asked: never an object
+            result.append((key, value))
+        }
+        return result
+    }
+
+    /// Calls `body` with every key and value of the table at stack index `index` of `L` (raw,
+    /// `next` order), read in place 64 entries a protected call: strings, numbers and booleans
+    /// by value, a userdata of `objects` as its Swift object, other values as ``LuaValue``s
+    /// that hold a reference. String values point into the table's own strings while `body`
+    /// runs: `body` must not change the table.
+    func forEachField(
+        at index: Int32, on L: OpaquePointer, objects: LuaClass?,
+        _ body: (_ key: LuaValue, _ value: LuaField) throws -> Void
+    ) throws {
+        let index = lua_absindex(L, index)
+        let top = lua_gettop(L)
+        // The VM's batch, unless a read of this kind is already using it (a body reading
+        // another table this way).
+        let nested = fieldBatchInUse
+        let buffer = nested ? UnsafeMutableBufferPointer<clua_Field>.allocate(capacity: 64) : fieldBatch
+        fieldBatchInUse = true
+        defer {
+            clua_settop(L, top)
+            if nested { buffer.deallocate() } else { fieldBatchInUse = false }
+        }
+        var batch = clua_FieldBatch()
+        batch.fields = buffer.baseAddress
+        batch.capacity = Int32(buffer.count)
+        batch.class_ref = objects?.ref ?? LUA_NOREF
         lua_pushnil(L)
-        // In batches: one protected call reads up to 64 entries (a builder's table is one).
         while true {
-            var pairs: Int32 = 0
-            var more: Int32 = 0
-            let status = clua_entries_p(L, top + 1, 64, &pairs, &more)
+            let status = clua_fields_p(L, index, &batch)
             guard status == LUA_OK else {
                 throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
             }
-            let first = top + 2
-            result.reserveCapacity(result.count + Int(pairs))
-            for pair in 0..<pairs {
-                result.append((value(at: first + 2 * pair, on: L), value(at: first + 2 * pair + 1, on: L)))
+            // The values the slots could not hold follow `top`: top + 1, …
+            for field in buffer.prefix(Int(batch.count)) {
+                let key = slot(field.key, top, on: L)
+                if field.value.type == LUA_TUSERDATA, field.value.pushed == 0, let pointer = field.value.pointer {
+                    try body(key, .object(Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()))
+                } else {
+                    try body(key, .value(slot(field.value, top, on: L)))
+                }
             }
-            guard more != 0 else { break }
-            lua_rotate(L, first, 1)  // the key to continue from, below the pairs
-            clua_settop(L, first)
+            guard batch.more != 0 else { break }
+            lua_rotate(L, top + 1, 1)  // the key to continue from, first
+            clua_settop(L, top + 1)
         }
-        return result
+    }
+
+    /// A slot's value: by value, or the pushed value at `base + pushed`.
+    private func slot(_ slot: clua_Slot, _ base: Int32, on L: OpaquePointer) -> LuaValue {
+        if slot.pushed > 0 { return value(at: base + slot.pushed, on: L) }
+        switch slot.type {
+        case LUA_TBOOLEAN: return .boolean(slot.boolean != 0)
+        case LUA_TNUMBER: return slot.is_integer != 0 ? .integer(Int64(slot.integer)) : .number(slot.number)
+        case LUA_TSTRING:
+            return .string(
+                String(decoding: UnsafeRawBufferPointer(start: slot.string, count: slot.length), as: UTF8.self))
+        case LUA_TLIGHTUSERDATA: return .lightUserdata(slot.pointer)
+        default: return .nil
+        }
     }
 
     /// `table[key]` with metamethods, under the call limits.

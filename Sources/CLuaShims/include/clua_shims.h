@@ -177,11 +177,6 @@ int clua_setfield_p(lua_State *L, int idx, const char *k);
 int clua_gettable_p(lua_State *L, int idx);
 /// lua_settable (§4.6, [-2, +0, e]): t[key] = value (key below value on top); pops both.
 int clua_settable_p(lua_State *L, int idx);
-/// lua_next (§4.6, [-1, +(2|0), v]) in batches: up to `max` entries of the table at `idx`
-/// after the key on top (popped), in one protected call. Pushes k1, v1, …, kn, vn
-/// (`*pairs` = n), then — when `*more` — a copy of the last key to continue from. On an
-/// error (an invalid key) pushes the message.
-int clua_entries_p(lua_State *L, int idx, int max, int *pairs, int *more);
 /// One key or value as `clua_fields_p` read it in place: scalars and strings by value (a
 /// string's bytes stay valid while the table holds it), a userdata of the class asked for as
 /// its Swift object, anything else pushed (`pushed`: its 1-based position among the values
