@@ -306,7 +306,6 @@ public final class LuaVM {
 
     // MARK: Internals
 
-    /// The thread to operate on, or `closed`.
     /// The source name of the last caller location, with its bytes: a builder called 10,000
     /// times from one file makes its name once.
     private var lastSource: (bytes: [UInt8], name: String) = ([], "")
@@ -325,6 +324,7 @@ public final class LuaVM {
         return lastSource.name
     }
 
+    /// The thread to operate on, or `closed`.
     func liveThread() throws -> OpaquePointer {
         guard !isClosed else { throw LuaError.closedVM }
         return current

@@ -352,6 +352,18 @@ struct TreeBuilder {
         return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)", location: spec.location)
     }
 
+    /// Calls `body` with the address of each spec of `specs`, in order. Children are passed on
+    /// by address: passing `spec.children[position]` copied each child spec (the builder, which
+    /// the call mutates, might have held that memory).
+    private static func each(
+        _ specs: [NodeSpec], _ body: (UnsafePointer<NodeSpec>) throws(RouteDefinitionError) -> Void
+    ) throws(RouteDefinitionError) {
+        try specs.withUnsafeBufferPointer { (buffer) throws(RouteDefinitionError) in
+            guard let base = buffer.baseAddress else { return }
+            for position in buffer.indices { try body(base + position) }
+        }
+    }
+
     /// Adds the node `spec` points to and everything below it; returns its index. The spec is
     /// reached by address, as its children are: a child passed by value was copied (every
     /// field retained) on each call.
@@ -445,40 +457,31 @@ struct TreeBuilder {
                 throw failure(
                     spec.pointee, "'\(definition.displayText)' has children but no enclosing stack to push them on")
             }
-            // By address: passing `spec.children[position]` copied each child spec (the builder,
-            // which the call mutates, might have held that memory).
-            try spec.pointee.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
-                guard let base = children.baseAddress else { return }
-                for position in children.indices {
-                    guard children[position].kind == .endpoint else {
-                        let child = children[position]
-                        // A stack's items are screens: a tab bar (or a stack, a switcher) is not
-                        // pushed as one item. The README says why and what to write instead.
-                        let hint =
-                            child.kind == .junction
-                            ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "
-                                + "routes for its tabs ('./reviews') that its presenter shows as segments"
-                            : ""
-                        throw failure(
-                            child,
-                            "an endpoint's children must be endpoints: they are pushed onto the enclosing stack one "
-                                + "screen at a time (put a \(child.kind.rawValue) in 'modals' or in a stack)\(hint)"
-                        )
-                    }
-                    let childIndex = try add(
-                        base + position, parent: index, relation: .child, enclosingEndpoint: index,
-                        inStack: inStack, guards: guards)
-                    nodes[index].children.append(childIndex)
+            try Self.each(spec.pointee.children) { (child) throws(RouteDefinitionError) in
+                guard child.pointee.kind == .endpoint else {
+                    let child = child.pointee
+                    // A stack's items are screens: a tab bar (or a stack, a switcher) is not
+                    // pushed as one item. The README says why and what to write instead.
+                    let hint =
+                        child.kind == .junction
+                        ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "
+                            + "routes for its tabs ('./reviews') that its presenter shows as segments"
+                        : ""
+                    throw failure(
+                        child,
+                        "an endpoint's children must be endpoints: they are pushed onto the enclosing stack one "
+                            + "screen at a time (put a \(child.kind.rawValue) in 'modals' or in a stack)\(hint)"
+                    )
                 }
+                let childIndex = try add(
+                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack,
+                    guards: guards)
+                nodes[index].children.append(childIndex)
             }
-            try spec.pointee.modals.withUnsafeBufferPointer { (modals) throws(RouteDefinitionError) in
-                guard let base = modals.baseAddress else { return }
-                for modal in modals.indices {
-                    let modalIndex = try add(
-                        base + modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false,
-                        guards: guards)
-                    nodes[index].modals.append(modalIndex)
-                }
+            try Self.each(spec.pointee.modals) { (modal) throws(RouteDefinitionError) in
+                let modalIndex = try add(
+                    modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false, guards: guards)
+                nodes[index].modals.append(modalIndex)
             }
         case .stack, .junction, .switcher:
             if spec.pointee.endpoint != nil || !spec.pointee.modals.isEmpty {
@@ -487,17 +490,12 @@ struct TreeBuilder {
             guard !spec.pointee.children.isEmpty else {
                 throw failure(spec.pointee, "a \(spec.pointee.kind.rawValue) needs at least one node")
             }
-            // By address: passing `spec.children[position]` copied each child spec (the builder,
-            // which the call mutates, might have held that memory).
-            try spec.pointee.children.withUnsafeBufferPointer { (children) throws(RouteDefinitionError) in
-                guard let base = children.baseAddress else { return }
-                for position in children.indices {
-                    let isEndpoint = children[position].kind == .endpoint
-                    let childIndex = try add(
-                        base + position, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                        inStack: spec.pointee.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
-                    nodes[index].children.append(childIndex)
-                }
+            try Self.each(spec.pointee.children) { (child) throws(RouteDefinitionError) in
+                let isEndpoint = child.pointee.kind == .endpoint
+                let childIndex = try add(
+                    child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
+                    inStack: spec.pointee.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
+                nodes[index].children.append(childIndex)
             }
         }
         return index

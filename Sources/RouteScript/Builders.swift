@@ -55,11 +55,9 @@ struct Builders {
                     throw failure(builder, "unknown field '\(name)'\(hint)")
                 }
                 guard case .value(let value) = value else {
-                    throw failure(
-                        builder,
-                        type == .nodes
-                            ? "field '\(name)' must be a list of nodes, not one node (wrap it in { })"
-                            : "field '\(name)' must be a \(type.rawValue) (got userdata)")
+                    throw type == .nodes
+                        ? oneNode(builder, name)
+                        : failure(builder, "field '\(name)' must be a \(type.rawValue) (got userdata)")
                 }
                 try decode(name, type, value, into: node)
             default:
@@ -114,6 +112,11 @@ struct Builders {
         LuaArgumentError(message: "\(builder): \(message)")
     }
 
+    /// One node given where a list of nodes goes (`children = endpoint { … }`).
+    private func oneNode(_ builder: String, _ field: String) -> LuaArgumentError {
+        failure(builder, "field '\(field)' must be a list of nodes, not one node (wrap it in { })")
+    }
+
     private func decode(_ name: String, _ type: DSLSchema.FieldType, _ value: LuaValue, into node: ScriptNode) throws {
         let builder = node.builder
         func typeError() -> LuaArgumentError {
@@ -138,9 +141,7 @@ struct Builders {
             if name == "enabled" { node.enabled = value } else { node.redirect = value }
         case .table: break
         case .nodes:
-            if self.node(in: value) != nil {
-                throw failure(builder, "field '\(name)' must be a list of nodes, not one node (wrap it in { })")
-            }
+            if self.node(in: value) != nil { throw oneNode(builder, name) }
             guard case .table = value else { throw typeError() }
             var nodes: [ScriptNode] = []
             let count = try vm.rawLength(value)

@@ -178,15 +178,7 @@ extension RouteScriptHost {
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
         for node in newTree.nodes where !changed.contains(node.id) {
-            // A node that kept its place is found without hashing its id (as in `compare`).
-            let oldIndex: Int
-            if node.index < oldTree.nodes.count, oldTree.nodes[node.index].nodeID == node.nodeID {
-                oldIndex = node.index
-            } else if let found = oldTree.nodeIndex[node.id] {
-                oldIndex = found
-            } else {
-                continue
-            }
+            guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
             if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
                 changed.append(node.id)
             }
@@ -204,15 +196,8 @@ extension RouteScriptHost {
         var added: [String] = []
         var changed: [String] = []
         var kept = 0
-        for (position, node) in new.nodes.enumerated() {
-            // Identities are interned (one comparison of addresses): a node that kept its
-            // place is found without hashing its id.
-            let oldIndex: Int
-            if position < old.nodes.count, old.nodes[position].nodeID == node.nodeID {
-                oldIndex = position
-            } else if let found = old.nodeIndex[node.id] {
-                oldIndex = found
-            } else {
+        for node in new.nodes {
+            guard let oldIndex = index(of: node, in: old) else {
                 added.append(node.id)
                 continue
             }
@@ -222,6 +207,13 @@ extension RouteScriptHost {
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
         let removed = kept == old.nodes.count ? [] : old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
         return (added.sorted(), removed.sorted(), changed.sorted())
+    }
+
+    /// The index in `old` of the node with `node`'s id, or nil. Identities are interned (one
+    /// comparison of addresses): a node that kept its place is found without hashing its id.
+    private static func index(of node: RouteTree.Node, in old: RouteTree) -> Int? {
+        if node.index < old.nodes.count, old.nodes[node.index].nodeID == node.nodeID { return node.index }
+        return old.nodeIndex[node.id]
     }
 
     /// Whether two presenter choices (of two Lua states) are the same: both headless, the same
