@@ -12,35 +12,48 @@ public struct RouteDefinition: Sendable {
         case regex(PathRegex)
     }
 
-    public let shape: Shape
+    /// Behind one reference: a reload hands an unchanged route's definition from the old tree
+    /// to the new one, and the old tree's endpoints are freed, once per route; inline, the
+    /// shape's pattern or regex, the validators and the text were each retained and released.
+    private final class Storage: Sendable {
+        let shape: Shape
+        let validators: [String: Validator]
+        let displayText: String
+
+        init(shape: Shape, validators: [String: Validator], displayText: String) {
+            self.shape = shape
+            self.validators = validators
+            self.displayText = displayText
+        }
+    }
+
+    private let storage: Storage
+
+    public var shape: Shape { storage.shape }
     /// Validators by parameter name.
-    public let validators: [String: Validator]
+    public var validators: [String: Validator] { storage.validators }
     /// The pattern text, or `regex:SOURCE` (computed once: ids, summaries and lints use it).
-    public let displayText: String
+    public var displayText: String { storage.displayText }
 
     public init(pattern: Pattern, validators: [String: Validator] = [:]) throws(RouteDefinitionError) {
-        self.shape = .pattern(pattern)
-        self.validators = validators
-        self.displayText = pattern.description
         let names = Set(pattern.parameterNames)
         for name in validators.keys.sorted() where !names.contains(name) {
             throw RouteDefinitionError("pattern '\(pattern)': 'where' names '\(name)', which is not a parameter")
         }
+        storage = Storage(shape: .pattern(pattern), validators: validators, displayText: pattern.description)
     }
 
     public init(regex: PathRegex) {
-        self.shape = .regex(regex)
-        self.validators = [:]
-        self.displayText = "regex:" + regex.source
+        storage = Storage(shape: .regex(regex), validators: [:], displayText: "regex:" + regex.source)
     }
 
     public var pattern: Pattern? {
-        if case .pattern(let p) = shape { return p }
+        if case .pattern(let p) = storage.shape { return p }
         return nil
     }
 
     public var regex: PathRegex? {
-        if case .regex(let r) = shape { return r }
+        if case .regex(let r) = storage.shape { return r }
         return nil
     }
 }
