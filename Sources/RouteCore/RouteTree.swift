@@ -202,11 +202,18 @@ public final class RouteTree: Sendable {
         }
         let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
-        // By position: zipping the drafts copied each one.
+        let previousNodes = previous?.nodes ?? []
+        // By position: zipping the drafts copied each one. A node the previous tree has at the
+        // same place with the same fields is that node (nodes hold no closures): a reload that
+        // changed a few declarations allocates and frees only theirs.
         self.nodes = builder.nodes.indices.map { position in
-            builder.nodes[position].frozen(
-                id: ids[position],
-                routeText: builder.nodes[position].route.map { Lint.show(endpoints[$0].definition.displayText) })
+            let routeText = builder.nodes[position].route.map { Lint.show(endpoints[$0].definition.displayText) }
+            if position < previousNodes.count,
+                builder.nodes[position].isFrozen(as: previousNodes[position], id: ids[position], routeText: routeText)
+            {
+                return previousNodes[position]
+            }
+            return builder.nodes[position].frozen(id: ids[position], routeText: routeText)
         }
         self.endpoints = endpoints
         if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
@@ -328,6 +335,14 @@ struct TreeBuilder {
         var location: SourceLocation?
         var presenter: String?
 
+        /// Whether `node` is what ``frozen(id:routeText:)`` would make.
+        func isFrozen(as node: RouteTree.Node, id nodeID: NodeID, routeText: String?) -> Bool {
+            node.index == index && node.nodeID == nodeID && node.kind == kind && node.parent == parent
+                && node.relation == relation && node.route?.index == route && node.children == children
+                && node.modals == modals && node.title == (title ?? id ?? "") && node.location == location
+                && node.routeText == routeText && node.presenter == presenter
+        }
+
         func frozen(id nodeID: NodeID, routeText: String?) -> RouteTree.Node {
             RouteTree.Node(
                 index: index, kind: kind, id: nodeID, title: title ?? id ?? "", parent: parent, relation: relation,
@@ -410,13 +425,15 @@ struct TreeBuilder {
                 throw failure(spec.pointee, "an endpoint needs a pattern or a regex")
             }
             let definition: RouteDefinition
+            var unchanged: RouteTree.Endpoint?
             switch (endpoint.pattern, endpoint.regex) {
             case (let source?, nil):
                 // A pattern is kept only as the base of relative patterns below the endpoint.
                 let isBase = !spec.pointee.children.isEmpty || !spec.pointee.modals.isEmpty
-                if let reused = reusedDefinition(source, endpoint, at: index) {
-                    if isBase { patterns[index] = reused.pattern }
-                    definition = reused
+                if let old = previousEndpoint(source, endpoint, at: index) {
+                    if isBase { patterns[index] = old.pattern }
+                    definition = old.definition
+                    unchanged = old
                     break
                 }
                 let base = enclosingEndpoint.flatMap { patterns[$0] }
@@ -448,10 +465,18 @@ struct TreeBuilder {
                 if routeNames[name] != nil { throw failure(spec.pointee, "route name '\(name)' is used twice") }
                 routeNames[name] = route
             }
-            endpoints.append(
-                RouteTree.Endpoint(
-                    node: index, definition: definition, name: endpoint.name, guards: guards,
-                    linkable: endpoint.linkable))
+            // The previous tree's endpoint object itself when nothing in it changed (no guards:
+            // a guard is a closure of its own script's state).
+            if let old = unchanged, old.node == index, old.guards.isEmpty, guards.isEmpty,
+                old.name == endpoint.name, old.linkable == endpoint.linkable
+            {
+                endpoints.append(old)
+            } else {
+                endpoints.append(
+                    RouteTree.Endpoint(
+                        node: index, definition: definition, name: endpoint.name, guards: guards,
+                        linkable: endpoint.linkable))
+            }
             nodes[index].route = route
             if !spec.pointee.children.isEmpty && !inStack {
                 throw failure(
@@ -502,11 +527,11 @@ struct TreeBuilder {
     }
 
     /// Default ids, then uniqueness; returns the node indexes by id.
-    /// The definition the previous tree compiled for the node at `index`, when it is this
-    /// declaration's: the same pattern text (already in its normal form, so parsing it again
-    /// gives the same pattern; a relative pattern never is) and no validators on either side
-    /// (a closure validator belongs to its own Lua state).
-    private func reusedDefinition(_ source: String, _ endpoint: EndpointSpec, at index: Int) -> RouteDefinition? {
+    /// The previous tree's endpoint at node `index`, when its definition is this declaration's:
+    /// the same pattern text (already in its normal form, so parsing it again gives the same
+    /// pattern; a relative pattern never is) and no validators on either side (a closure
+    /// validator belongs to its own Lua state).
+    private func previousEndpoint(_ source: String, _ endpoint: EndpointSpec, at index: Int) -> RouteTree.Endpoint? {
         guard let previous, endpoint.validators.isEmpty, index < previous.nodes.count,
             let route = previous.nodes[index].route
         else { return nil }
@@ -514,7 +539,7 @@ struct TreeBuilder {
         guard old.definition.validators.isEmpty, old.definition.displayText == source, old.pattern != nil else {
             return nil
         }
-        return old.definition
+        return old
     }
 
     /// Gives every node its id (declared or default) and checks they are unique; returns the

@@ -109,4 +109,63 @@ import Testing
         #expect(reused > 100)
         #expect(clashes > 50)
     }
+
+    /// A tree built from the one before shares the nodes and endpoints that did not change
+    /// (the same objects: nothing allocated or freed for them) and makes new ones for the
+    /// declarations that did; an endpoint under a guard is always new (a guard is a closure of
+    /// its own script's state), and the new tree's guard is the one that runs.
+    @Test func unchangedNodesAndEndpointsAreSharedWithThePreviousTree() throws {
+        func spec(titleOfA: String = "A", nameOfB: String? = "bee", allowC: Bool) -> NodeSpec {
+            var guarded = NodeSpec.endpoint("c", id: "c")
+            guarded.endpoint?.enabled = { _ in allowC }
+            guarded.endpoint?.fallback = "a"
+            return .stack(
+                [
+                    .endpoint("a", id: "a", title: titleOfA),
+                    .endpoint("b/:id", id: "b", name: nameOfB, children: [.endpoint("./more", id: "more")]),
+                    guarded,
+                ], id: "root")
+        }
+        func same(_ x: RouteTree, _ y: RouteTree) {
+            #expect(x.nodes.count == y.nodes.count)
+            for (a, b) in zip(x.nodes, y.nodes) {
+                #expect(a.index == b.index && a.nodeID == b.nodeID && a.kind == b.kind && a.title == b.title)
+                #expect(a.parent == b.parent && a.relation == b.relation && a.children == b.children)
+                #expect(a.modals == b.modals && a.route == b.route && a.routeText == b.routeText)
+            }
+            for (a, b) in zip(x.endpoints, y.endpoints) {
+                #expect(a.node == b.node && a.name == b.name && a.guards.count == b.guards.count)
+                #expect(a.definition.displayText == b.definition.displayText)
+            }
+        }
+        let before = try RouteTree(root: spec(allowC: false))
+        let again = try RouteTree(root: spec(allowC: true), reusing: before)
+        same(again, try RouteTree(root: spec(allowC: true)))
+        for id in ["root", "a", "b", "more", "c"] {
+            let index = try #require(again.nodeIndex[id])
+            #expect(again.nodes[index] === before.nodes[index], "node \(id)")
+        }
+        func endpoint(_ tree: RouteTree, _ id: String) throws -> RouteTree.Endpoint {
+            try #require(tree.nodeIndex[id].flatMap { tree.nodes[$0].route }.map { tree[$0] })
+        }
+        for id in ["a", "b"] { #expect(try endpoint(again, id) === endpoint(before, id), "endpoint \(id)") }
+        // A relative pattern ("./more") is compiled again (its text is not its definition's);
+        // an endpoint under a guard is new.
+        #expect(try endpoint(again, "more") !== endpoint(before, "more"))
+        #expect(try endpoint(again, "c") !== endpoint(before, "c"))
+        func route(_ tree: RouteTree, _ id: String) -> RouteID? { tree.nodeIndex[id].flatMap { tree.nodes[$0].route } }
+        #expect(try before.resolve("c").route == route(before, "a"))  // refused: the fallback
+        #expect(try again.resolve("c").route == route(again, "c"))  // the new guard allows it
+
+        // A title and a route name edited: that node, that endpoint, and nothing else, are new.
+        let edited = try RouteTree(root: spec(titleOfA: "Aye", nameOfB: "b2", allowC: true), reusing: again)
+        same(edited, try RouteTree(root: spec(titleOfA: "Aye", nameOfB: "b2", allowC: true)))
+        for id in ["root", "a", "b", "more", "c"] {
+            let index = try #require(edited.nodeIndex[id])
+            #expect((edited.nodes[index] === again.nodes[index]) == (id != "a"), "node \(id)")
+        }
+        #expect(try endpoint(edited, "a") === endpoint(again, "a"))
+        #expect(try endpoint(edited, "b") !== endpoint(again, "b"))
+        #expect(try endpoint(edited, "b").name == "b2")
+    }
 }
