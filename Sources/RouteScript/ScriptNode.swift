@@ -12,41 +12,46 @@ enum PresenterChoice {
 
 /// A node as a builder call decoded it: held by Lua as userdata until the script returns
 /// the root.
+///
+/// Its fields are set by the builder call that made it and read by the spec converter, both
+/// on the loading thread, never passed inout: they are `@exclusivity(unchecked)`, as the
+/// dynamic checks cost a 10k-route reload 5.4 M instructions (`LunaBench reloads` under
+/// callgrind, 2026-11-25).
 final class ScriptNode {
     let kind: NodeKind
     /// The builder's name as called (`fork` for a junction declared with `fork`).
     let builder: String
     let location: SourceLocation?
-    var pattern: String?
-    var regex: String?
-    var id: String?
-    var title: String?
+    @exclusivity(unchecked) var pattern: String?
+    @exclusivity(unchecked) var regex: String?
+    @exclusivity(unchecked) var id: String?
+    @exclusivity(unchecked) var title: String?
     /// `attributes = { badge = 2, split = true }`: set on the node's presentable when it is
     /// created and again after every reload or device change.
-    var attributes: [(String, AttributeValue)] = []
-    var name: String?
-    var children: [ScriptNode] = []
-    var modals: [ScriptNode] = []
-    var presenter: PresenterChoice = .headless
+    @exclusivity(unchecked) var attributes: [(String, AttributeValue)] = []
+    @exclusivity(unchecked) var name: String?
+    @exclusivity(unchecked) var children: [ScriptNode] = []
+    @exclusivity(unchecked) var modals: [ScriptNode] = []
+    @exclusivity(unchecked) var presenter: PresenterChoice = .headless
     /// Validators: regex sources or Lua functions.
-    var validators: [String: LuaValue] = [:]
-    var enabled: LuaValue?
-    var fallback: String?
-    var redirect: LuaValue?
+    @exclusivity(unchecked) var validators: [String: LuaValue] = [:]
+    @exclusivity(unchecked) var enabled: LuaValue?
+    @exclusivity(unchecked) var fallback: String?
+    @exclusivity(unchecked) var redirect: LuaValue?
     /// `links = { schemes = {…}, hosts = {…} }` (the root's).
-    var links: (schemes: [String], hosts: [String])?
+    @exclusivity(unchecked) var links: (schemes: [String], hosts: [String])?
     /// `link = false`: no link opens this endpoint.
-    var linkable = true
+    @exclusivity(unchecked) var linkable = true
     /// `initial = "home"` (the root's): where the app starts.
-    var initial: String?
+    @exclusivity(unchecked) var initial: String?
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
-    var rows: [(label: String, go: String)] = []
+    @exclusivity(unchecked) var rows: [(label: String, go: String)] = []
     /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
     /// buttons: set flags (an empty value clears one), then dispatch.
-    var actions: [ScreenAction] = []
+    @exclusivity(unchecked) var actions: [ScreenAction] = []
     /// `sample = { id = { "42", "7" } }`: values a prototype offers for the endpoint's
     /// parameters (rows on the screen that opens it, instead of a form), by parameter name.
-    var samples: [(name: String, values: [String])] = []
+    @exclusivity(unchecked) var samples: [(name: String, values: [String])] = []
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
         self.kind = kind

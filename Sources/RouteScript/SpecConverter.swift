@@ -60,22 +60,15 @@ struct SpecConverter {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
-        var endpoint: EndpointSpec?
-        var guardSpec: GuardSpec?
-        if node.kind == .endpoint {
-            var declared = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
-            for (parameter, value) in node.validators {
-                declared.validators[parameter] = try validator(value, parameter: parameter, node: node)
-            }
-            let guards = guards(node, index: index)
-            declared.enabled = guards.enabled
-            declared.fallback = guards.fallback
-            declared.redirect = guards.redirect
-            declared.linkable = node.linkable
-            endpoint = declared
-        } else {
-            guardSpec = guards(node, index: index)
+        // The parts of an endpoint's spec first (errors in declaration order); the spec itself
+        // is made in its list and completed there: made in a variable, it was copied on its way
+        // (each copy retains every field).
+        var validators: [String: Validator] = [:]
+        for (parameter, value) in node.validators {
+            validators[parameter] = try validator(value, parameter: parameter, node: node)
         }
+        let guardSpec =
+            node.enabled != nil || node.redirect != nil || node.fallback != nil ? guards(node, index: index) : nil
         // Children first, then the spec made once with them (appending to a spec's arrays, or
         // setting its endpoint afterwards, copied the large struct).
         var children: [NodeSpec] = []
@@ -91,9 +84,21 @@ struct SpecConverter {
         list.append(
             NodeSpec(
                 kind: node.kind, id: node.id, title: node.title, children: children, modals: modals,
-                endpoint: endpoint, location: node.location))
+                endpoint: node.kind == .endpoint
+                    ? EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name) : nil,
+                location: node.location))
         let last = list.count - 1
-        if guardSpec != nil { list[last].guardSpec = guardSpec }
+        if node.kind == .endpoint {
+            if !validators.isEmpty { list[last].endpoint?.validators = validators }
+            if let guardSpec {
+                list[last].endpoint?.enabled = guardSpec.enabled
+                list[last].endpoint?.fallback = guardSpec.fallback
+                list[last].endpoint?.redirect = guardSpec.redirect
+            }
+            if !node.linkable { list[last].endpoint?.linkable = false }
+        } else if guardSpec != nil {
+            list[last].guardSpec = guardSpec
+        }
         if node.initial != nil { list[last].initial = node.initial }
         if links != nil { list[last].links = links }
     }
