@@ -401,10 +401,18 @@ struct TreeBuilder {
             }
             optionInitials.append((index, initial, spec.pointee.location))
         }
-        let own =
-            spec.pointee.kind == .endpoint
-            ? spec.pointee.endpoint.map { GuardSpec(enabled: $0.enabled, fallback: $0.fallback, redirect: $0.redirect) }
-            : spec.pointee.guardSpec
+        // An endpoint's guard fields are read one by one: mapping its spec copied all of it.
+        let own: GuardSpec?
+        if spec.pointee.kind == .endpoint {
+            let enabled = spec.pointee.endpoint?.enabled
+            let fallback = spec.pointee.endpoint?.fallback
+            let redirect = spec.pointee.endpoint?.redirect
+            own =
+                enabled == nil && fallback == nil && redirect == nil
+                ? nil : GuardSpec(enabled: enabled, fallback: fallback, redirect: redirect)
+        } else {
+            own = spec.pointee.guardSpec
+        }
         if let own, own.enabled == nil, own.fallback != nil {
             throw failure(spec.pointee, "'fallback' needs 'enabled'")
         }
