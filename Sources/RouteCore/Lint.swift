@@ -84,12 +84,13 @@ package struct Lint {
     /// names and definitions aside.
     static func sameShape(_ a: RouteTree, _ b: RouteTree) -> Bool {
         guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
-        for (x, y) in zip(a.nodes, b.nodes) {
+        // A node or endpoint a reload kept (the same object) is the same.
+        for (x, y) in zip(a.nodes, b.nodes) where x !== y {
             guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
                 x.route == y.route
             else { return false }
         }
-        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
+        return zip(a.endpoints, b.endpoints).allSatisfy { $0 === $1 || $0.node == $1.node }
     }
 
     /// The same pattern or regex text and the same validators (by source and kind). (Fields
@@ -463,7 +464,7 @@ extension Lint {
     package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
         guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
         else { return false }
-        for (x, y) in zip(a.endpoints, b.endpoints) {
+        for (x, y) in zip(a.endpoints, b.endpoints) where x !== y {
             guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x, y) else {
                 return false
             }

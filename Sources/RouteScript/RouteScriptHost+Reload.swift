@@ -230,13 +230,15 @@ extension RouteScriptHost {
 
     /// Whether a node kept its kind, route, name, title, validators, guards and parent.
     private static func same(_ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree) -> Bool {
-        guard a.kind == b.kind, a.title == b.title, a.routeText == b.routeText else { return false }
+        // A node the new tree kept from the old one (the same object) has the same fields.
+        guard a === b || (a.kind == b.kind && a.title == b.title && a.routeText == b.routeText) else { return false }
         guard (a.parent.map { old.nodes[$0].nodeID }) == (b.parent.map { new.nodes[$0].nodeID }) else { return false }
         switch (a.route, b.route) {
         case (nil, nil): return true
         case (let x?, let y?):
             let first = old[x]
             let second = new[y]
+            if first === second { return true }
             guard first.name == second.name, first.guards.count == second.guards.count,
                 first.definition.displayText == second.definition.displayText,
                 first.definition.validators.count == second.definition.validators.count
