@@ -60,17 +60,16 @@ struct SpecConverter {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
-        // The parts of an endpoint's spec first (errors in declaration order); the spec itself
-        // is made in its list and completed there: made in a variable, it was copied on its way
-        // (each copy retains every field).
+        // The parts of the spec first (errors in declaration order, children before their
+        // parent's spec); the spec itself is made small in its list and completed there, field
+        // by field: made whole and appended, it was copied on its way (each copy retains every
+        // field), 2.5 M instructions in a reload of 10k routes.
         var validators: [String: Validator] = [:]
         for (parameter, value) in node.validators {
             validators[parameter] = try validator(value, parameter: parameter, node: node)
         }
         let guardSpec =
             node.enabled != nil || node.redirect != nil || node.fallback != nil ? guards(node, index: index) : nil
-        // Children first, then the spec made once with them (appending to a spec's arrays, or
-        // setting its endpoint afterwards, copied the large struct).
         var children: [NodeSpec] = []
         if !node.children.isEmpty {
             children.reserveCapacity(node.children.count)
@@ -81,14 +80,12 @@ struct SpecConverter {
             modals.reserveCapacity(node.modals.count)
             for modal in node.modals { try append(modal, to: &modals) }
         }
-        list.append(
-            NodeSpec(
-                kind: node.kind, id: node.id, title: node.title, children: children, modals: modals,
-                endpoint: node.kind == .endpoint
-                    ? EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name) : nil,
-                location: node.location))
+        list.append(NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location))
         let last = list.count - 1
+        if !children.isEmpty { list[last].children = children }
+        if !modals.isEmpty { list[last].modals = modals }
         if node.kind == .endpoint {
+            list[last].endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
             if !validators.isEmpty { list[last].endpoint?.validators = validators }
             if let guardSpec {
                 list[last].endpoint?.enabled = guardSpec.enabled
