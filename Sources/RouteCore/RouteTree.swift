@@ -534,7 +534,6 @@ struct TreeBuilder {
         return index
     }
 
-    /// Default ids, then uniqueness; returns the node indexes by id.
     /// The previous tree's endpoint at node `index`, when its definition is this declaration's:
     /// the same pattern text (already in its normal form, so parsing it again gives the same
     /// pattern; a relative pattern never is) and no validators on either side (a closure
