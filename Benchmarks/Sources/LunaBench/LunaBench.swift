@@ -541,22 +541,53 @@ struct Bench {
         if let first = workload.routes(n).first(where: { !$0.contains(":") && !$0.contains("...") }) {
             _ = try host.dispatch(first)
         }
-        let rounds = Harness(rounds: quick ? 3 : 7)
-        // The script saved again unchanged (its routes the same: the compiled matcher is kept).
-        scalars["reload_\(n / 1000)k_ms"] = rounds.nanoseconds(operations: 1) { _ = try? host.reload() } / 1e6
-        // One route edited between reloads (the last pattern renamed back and forth, not the
-        // one on screen): the matcher is compiled again. The two versions are made before
-        // the clock runs: only the save (the file written) and the reload are timed.
+        // Each round times the three in turn: the script saved again unchanged (its routes the
+        // same: the compiled matcher is kept), then with one route edited (the last pattern
+        // renamed back and forth, not the one on screen: the matcher is compiled again; the
+        // two versions are made before the clock runs, so only the save and the reload are
+        // timed), then a plain Lua load of it. The host's speed moves from minute to minute:
+        // alternated, the drift falls on all three alike, and each ratio is the median of the
+        // rounds' ratios (timed one after the other, a 1k reload's ratio moved from 3.5x to
+        // 5.2x between runs of the same build).
         let versions = [Self.editingLastRoute(source), source]
-        var round = 0
-        scalars["reload_one_route_\(n / 1000)k_ms"] =
-            rounds.nanoseconds(operations: 1) {
-                try? versions[round % 2].write(toFile: path, atomically: false, encoding: .utf8)
-                round += 1
-                _ = try? host.reload()
-            } / 1e6
-        scalars["lua_load_\(n / 1000)k_ms"] =
-            rounds.nanoseconds(operations: 1) { try? Self.plainLuaLoad(source) } / 1e6
+        var saved = 0
+        func time(_ body: () -> Void) -> Double {
+            let start = ContinuousClock.now
+            body()
+            return Harness.nanoseconds(ContinuousClock.now - start) / 1e6
+        }
+        func unchanged() { _ = try? host.reload() }
+        func edited() {
+            try? versions[saved % 2].write(toFile: path, atomically: false, encoding: .utf8)
+            saved += 1
+            _ = try? host.reload()
+        }
+        func luaLoad() { try? Self.plainLuaLoad(source) }
+        unchanged()  // warm-up
+        edited()
+        luaLoad()
+        var reloads: [Double] = []
+        var edits: [Double] = []
+        var loads: [Double] = []
+        var reloadRatios: [Double] = []
+        var editRatios: [Double] = []
+        for _ in 0..<(quick ? 3 : 9) {
+            let reload = time(unchanged)
+            let edit = time(edited)
+            let load = time(luaLoad)
+            reloads.append(reload)
+            edits.append(edit)
+            loads.append(load)
+            reloadRatios.append(reload / load)
+            editRatios.append(edit / load)
+        }
+        let k = "\(n / 1000)k"
+        scalars["reload_\(k)_ms"] = Harness.median(reloads)
+        scalars["reload_one_route_\(k)_ms"] = Harness.median(edits)
+        scalars["lua_load_\(k)_ms"] = Harness.median(loads)
+        scalars["reload_vs_lua_load_\(k)"] = Harness.median(reloadRatios)
+        scalars["reload_one_route_vs_lua_load_\(k)"] = Harness.median(editRatios)
+        let rounds = Harness(rounds: quick ? 3 : 7)
         let patterns = workload.routes(n)
         scalars["routingkit_build_\(n / 1000)k_ms"] =
             rounds.nanoseconds(operations: 1) {
