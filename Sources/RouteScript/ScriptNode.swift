@@ -13,10 +13,11 @@ enum PresenterChoice {
 /// A node as a builder call decoded it: held by Lua as userdata until the script returns
 /// the root.
 ///
-/// Its fields are set by the builder call that made it and read by the spec converter, both
-/// on the loading thread, never passed inout: they are `@exclusivity(unchecked)`, as the
-/// dynamic checks cost a 10k-route reload 5.4 M instructions (`LunaBench reloads` under
-/// callgrind, 2026-11-25).
+/// Its fields are set (or appended to) by the builder call that made it and read by the spec
+/// converter, one short access at a time on the loading thread, none passed inout to a call
+/// that could reach the node again: no two accesses overlap, so they are
+/// `@exclusivity(unchecked)` — the dynamic checks cost a 10k-route reload 5.4 M instructions
+/// (`LunaBench reloads` under callgrind, 2026-11-25).
 final class ScriptNode {
     let kind: NodeKind
     /// The builder's name as called (`fork` for a junction declared with `fork`).

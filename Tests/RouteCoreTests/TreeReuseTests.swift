@@ -63,6 +63,14 @@ import Testing
                 #expect(x.definition.displayText == y.definition.displayText)
                 #expect(x.pattern == y.pattern)
                 #expect(x.definition.validators.keys.sorted() == y.definition.validators.keys.sorted())
+                #expect(x.node == y.node && x.name == y.name && x.linkable == y.linkable)
+            }
+            // Nodes kept from the tree before (the same objects) or made again: as made alone.
+            #expect(alone.nodes.count == reused.nodes.count)
+            for (x, y) in zip(alone.nodes, reused.nodes) {
+                #expect(x.index == y.index && x.nodeID == y.nodeID && x.kind == y.kind && x.title == y.title)
+                #expect(x.parent == y.parent && x.relation == y.relation && x.children == y.children)
+                #expect(x.modals == y.modals && x.route == y.route && x.routeText == y.routeText)
             }
             for request in ["r0/7", "r1/x", "r2/7/more2", "r3/a/b", "x", "r4/7/c", "r5"] {
                 #expect((try? alone.resolve(request))?.route == (try? reused.resolve(request))?.route, "\(request)")
