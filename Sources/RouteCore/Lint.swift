@@ -90,12 +90,15 @@ package struct Lint {
                 x.route == y.route
             else { return false }
         }
-        return zip(a.endpoints, b.endpoints).allSatisfy { $0 === $1 || $0.node == $1.node }
+        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
     }
 
-    /// The same pattern or regex text and the same validators (by source and kind). (Fields
-    /// read in place: a copy of a whole definition costs more than the comparison.)
-    static func sameDefinition(_ x: RouteTree.Endpoint, _ y: RouteTree.Endpoint) -> Bool {
+    /// The same pattern or regex text and the same validators (by source and kind): at once
+    /// for one definition (a reload hands an unchanged route's definition to the new tree, and
+    /// its endpoint too when nothing else in it changed). (Fields read in place: a copy of a
+    /// whole definition costs more than the comparison.)
+    package static func sameDefinition(_ x: RouteTree.Endpoint, _ y: RouteTree.Endpoint) -> Bool {
+        if x === y || x.definition.isIdentical(to: y.definition) { return true }
         guard x.definition.displayText == y.definition.displayText,
             x.definition.validators.count == y.definition.validators.count
         else { return false }
@@ -464,7 +467,7 @@ extension Lint {
     package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
         guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
         else { return false }
-        for (x, y) in zip(a.endpoints, b.endpoints) where x !== y {
+        for (x, y) in zip(a.endpoints, b.endpoints) {
             guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x, y) else {
                 return false
             }

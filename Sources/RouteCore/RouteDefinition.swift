@@ -47,6 +47,9 @@ public struct RouteDefinition: Sendable {
         storage = Storage(shape: .regex(regex), validators: [:], displayText: "regex:" + regex.source)
     }
 
+    /// Whether both are the one definition (a reload handed it from the old tree to the new).
+    func isIdentical(to other: RouteDefinition) -> Bool { storage === other.storage }
+
     public var pattern: Pattern? {
         if case .pattern(let p) = storage.shape { return p }
         return nil

@@ -335,17 +335,20 @@ struct TreeBuilder {
         var location: SourceLocation?
         var presenter: String?
 
+        /// The title a node shows: its own, else its id.
+        var shownTitle: String { title ?? id ?? "" }
+
         /// Whether `node` is what ``frozen(id:routeText:)`` would make.
         func isFrozen(as node: RouteTree.Node, id nodeID: NodeID, routeText: String?) -> Bool {
             node.index == index && node.nodeID == nodeID && node.kind == kind && node.parent == parent
                 && node.relation == relation && node.route?.index == route && node.children == children
-                && node.modals == modals && node.title == (title ?? id ?? "") && node.location == location
+                && node.modals == modals && node.title == shownTitle && node.location == location
                 && node.routeText == routeText && node.presenter == presenter
         }
 
         func frozen(id nodeID: NodeID, routeText: String?) -> RouteTree.Node {
             RouteTree.Node(
-                index: index, kind: kind, id: nodeID, title: title ?? id ?? "", parent: parent, relation: relation,
+                index: index, kind: kind, id: nodeID, title: shownTitle, parent: parent, relation: relation,
                 children: children, modals: modals, route: route.map(RouteID.init), location: location,
                 routeText: routeText,
                 presenter: presenter)

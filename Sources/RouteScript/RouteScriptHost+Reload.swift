@@ -238,16 +238,8 @@ extension RouteScriptHost {
         case (let x?, let y?):
             let first = old[x]
             let second = new[y]
-            if first === second { return true }
-            guard first.name == second.name, first.guards.count == second.guards.count,
-                first.definition.displayText == second.definition.displayText,
-                first.definition.validators.count == second.definition.validators.count
-            else { return false }
-            for (parameter, validator) in first.definition.validators
-            where second.definition.validators[parameter]?.source != validator.source {
-                return false
-            }
-            return true
+            return first.name == second.name && first.guards.count == second.guards.count
+                && Lint.sameDefinition(first, second)
         default: return false
         }
     }

@@ -3,19 +3,21 @@ import LuaCallBench
 /// Medians of repeated timings, after a warm-up round.
 struct Harness {
     var rounds: Int
-    private let clock = ContinuousClock()
 
     /// Nanoseconds per operation: `body` runs `operations` operations per call.
     func nanoseconds(operations: Int, _ body: () -> Void) -> Double {
         body()  // warm-up
         var samples: [Double] = []
-        for _ in 0..<rounds {
-            let start = clock.now
-            body()
-            let elapsed = clock.now - start
-            samples.append(Self.nanoseconds(elapsed) / Double(operations))
-        }
+        for _ in 0..<rounds { samples.append(Self.elapsed(body) / Double(operations)) }
         return Self.median(samples)
+    }
+
+    /// Nanoseconds one call of `body` takes.
+    static func elapsed(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try body()
+        return nanoseconds(clock.now - start)
     }
 
     static func nanoseconds(_ duration: Duration) -> Double {

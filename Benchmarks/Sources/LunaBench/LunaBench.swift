@@ -383,9 +383,7 @@ struct Bench {
         var runtimeRatios: [Double] = []
         for _ in 0..<(quick ? 5 : 11) {
             let c = Double(lua_call_bench_from_c(callback, Int32(iterations), 0)) / Double(iterations)
-            let start = ContinuousClock.now
-            for _ in 0..<iterations { call() }
-            let s = Harness.nanoseconds(ContinuousClock.now - start) / Double(iterations)
+            let s = Harness.elapsed { for _ in 0..<iterations { call() } } / Double(iterations)
             let r = Double(lua_call_bench_from_c(callback, Int32(iterations), 1)) / Double(iterations)
             literal.append(c)
             runtime.append(r)
@@ -551,11 +549,6 @@ struct Bench {
         // 5.2x between runs of the same build).
         let versions = [Self.editingLastRoute(source), source]
         var saved = 0
-        func time(_ body: () -> Void) -> Double {
-            let start = ContinuousClock.now
-            body()
-            return Harness.nanoseconds(ContinuousClock.now - start) / 1e6
-        }
         func unchanged() { _ = try? host.reload() }
         func edited() {
             try? versions[saved % 2].write(toFile: path, atomically: false, encoding: .utf8)
@@ -566,27 +559,16 @@ struct Bench {
         unchanged()  // warm-up
         edited()
         luaLoad()
-        var reloads: [Double] = []
-        var edits: [Double] = []
-        var loads: [Double] = []
-        var reloadRatios: [Double] = []
-        var editRatios: [Double] = []
-        for _ in 0..<(quick ? 3 : 9) {
-            let reload = time(unchanged)
-            let edit = time(edited)
-            let load = time(luaLoad)
-            reloads.append(reload)
-            edits.append(edit)
-            loads.append(load)
-            reloadRatios.append(reload / load)
-            editRatios.append(edit / load)
+        // Milliseconds, per round: (unchanged, edited, plain Lua load).
+        let times = (0..<(quick ? 3 : 9)).map { _ in
+            (Harness.elapsed(unchanged) / 1e6, Harness.elapsed(edited) / 1e6, Harness.elapsed(luaLoad) / 1e6)
         }
         let k = "\(n / 1000)k"
-        scalars["reload_\(k)_ms"] = Harness.median(reloads)
-        scalars["reload_one_route_\(k)_ms"] = Harness.median(edits)
-        scalars["lua_load_\(k)_ms"] = Harness.median(loads)
-        scalars["reload_vs_lua_load_\(k)"] = Harness.median(reloadRatios)
-        scalars["reload_one_route_vs_lua_load_\(k)"] = Harness.median(editRatios)
+        scalars["reload_\(k)_ms"] = Harness.median(times.map(\.0))
+        scalars["reload_one_route_\(k)_ms"] = Harness.median(times.map(\.1))
+        scalars["lua_load_\(k)_ms"] = Harness.median(times.map(\.2))
+        scalars["reload_vs_lua_load_\(k)"] = Harness.median(times.map { $0.0 / $0.2 })
+        scalars["reload_one_route_vs_lua_load_\(k)"] = Harness.median(times.map { $0.1 / $0.2 })
         let rounds = Harness(rounds: quick ? 3 : 7)
         let patterns = workload.routes(n)
         scalars["routingkit_build_\(n / 1000)k_ms"] =
