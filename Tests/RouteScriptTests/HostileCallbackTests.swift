@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct HostileCallbackTests {
     /// A script with one hostile hook at `books/:id`; `books` is harmless.
-    static func host(_ hook: String, where place: String = "update") throws -> (RouteScriptHost, ScriptFolder) {
+    static func host(
+        _ hook: String, where place: String = "update", deadline: Duration = .milliseconds(30)
+    ) throws -> (RouteScriptHost, ScriptFolder) {
         let folder = ScriptFolder()
         let path = folder.write(
             "hostile.lua",
@@ -17,7 +19,7 @@ import Testing
               end } } } } }
             """)
         var options = RouteScriptOptions()
-        options.callLimits = LuaLimits(instructions: 0, deadline: .milliseconds(30))
+        options.callLimits = LuaLimits(instructions: 0, deadline: deadline)
         options.memoryLimit = 16 * 1024 * 1024
         return (try RouteScriptHost(contentsOf: path, options: options), folder)
     }
@@ -31,7 +33,6 @@ import Testing
             .script, "hostile.lua:3: deadline exceeded"
         ),
         ("string.find(('('):rep(256), '.-.-.-%b()')", .script, "hostile.lua:3: deadline exceeded"),
-        ("local s = 'x' while true do s = s .. s end", .script, "memory limit exceeded (16 MiB)"),
         ("io.open('/etc/passwd')", .script, "hostile.lua:3: attempt to index a nil value (global 'io')"),
         ("os.execute('true')", .script, "hostile.lua:3: attempt to call a nil value (field 'execute')"),
         (
@@ -55,6 +56,22 @@ import Testing
         // The host goes on: another dispatch works, and so does Lua.
         _ = try host.dispatch("books?again=1")
         #expect(host.state.request?.query == ["again": "1"])
+        #expect(try host.evaluate("1 + 1") == ["2"])
+    }
+
+    /// A hook that allocates without end stops at the memory cap, and the host goes on. The
+    /// deadline is far off so that only the cap can stop it: under the 30 ms deadline of the
+    /// other hostile hooks, a busy CI machine reached the deadline first.
+    @Test func aRunawayAllocationStopsAtTheMemoryCap() throws {
+        let (host, folder) = try Self.host("local s = 'x' while true do s = s .. s end", deadline: .seconds(10))
+        _ = folder
+        _ = try host.dispatch("books")
+        let stateBefore = host.state
+        let error = #expect(throws: RouteError.self) { try host.dispatch("books/1") }
+        #expect(error?.kind == .script)
+        #expect(error?.message.hasPrefix("memory limit exceeded (16 MiB)") == true, "\(error?.message ?? "")")
+        #expect(host.state == stateBefore)
+        _ = try host.dispatch("books?again=1")
         #expect(try host.evaluate("1 + 1") == ["2"])
     }
 
