@@ -48,9 +48,10 @@ let slowdown: Int = {
         }
         #expect(error?.kind == .deadline)
         #expect(error?.message.hasPrefix("loop.lua:1: deadline exceeded") == true)
-        // Stopped promptly: the deadline plus slack for a loaded 2-core machine running the
-        // suite in parallel (measured figures are in the closing notes, not asserted).
-        #expect(time < .milliseconds(50 + 75 * slowdown), "stopped after \(time)")
+        // A hang guard, not a speed assertion (measured figures are in the closing notes):
+        // unmetered, these run forever; a second of slack keeps a busy CI machine, which runs
+        // the suite in parallel, from failing it.
+        #expect(time < .milliseconds(50 + 1000 * slowdown), "stopped after \(time)")
         expectHealthy(vm)
     }
 
