@@ -190,16 +190,20 @@ public final class RouteTree: Sendable {
     /// Builds a tree that keeps `previous`'s compiled matcher when its routes are the same
     /// (patterns, regexes and validator sources, in order, and no validator a closure): a
     /// reload that changed titles, presenters or guards does not recompile the matcher.
-    package init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
+    package convenience init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
+        try self.init(declaration: Declaration(root), reusing: previous)
+    }
+
+    /// Builds a tree from declarations (a script's nodes, read where its builders made them),
+    /// keeping `previous`'s unchanged parts as ``init(root:reusing:)`` does.
+    package init(declaration root: Declaration, reusing previous: RouteTree?) throws(RouteDefinitionError) {
         var builder = TreeBuilder()
         builder.previous = previous
         if let previous {  // a reload's tree is usually the same size
             builder.nodes.reserveCapacity(previous.nodes.count)
             builder.endpoints.reserveCapacity(previous.endpoints.count)
         }
-        try withUnsafePointer(to: root) { (root) throws(RouteDefinitionError) in
-            _ = try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
-        }
+        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
         let (index, ids) = try builder.assignIDs()
         let endpoints = builder.endpoints
         let previousNodes = previous?.nodes ?? []
@@ -365,59 +369,32 @@ struct TreeBuilder {
     /// Tabs' initial locations (`initial` on a junction's option), by node index.
     var optionInitials: [(node: Int, request: String, location: SourceLocation?)] = []
 
-    private func failure(_ spec: NodeSpec, _ message: String) -> RouteDefinitionError {
-        let prefix = spec.location.map { "\($0): " } ?? ""
-        return RouteDefinitionError("\(prefix)\(spec.kind.rawValue): \(message)", location: spec.location)
+    private func failure(_ node: Declaration, _ message: String) -> RouteDefinitionError {
+        let prefix = node.location.map { "\($0): " } ?? ""
+        return RouteDefinitionError("\(prefix)\(node.kind.rawValue): \(message)", location: node.location)
     }
 
-    /// Calls `body` with the address of each spec of `specs`, in order. Children are passed on
-    /// by address: passing `spec.children[position]` copied each child spec (the builder, which
-    /// the call mutates, might have held that memory).
-    private static func each(
-        _ specs: [NodeSpec], _ body: (UnsafePointer<NodeSpec>) throws(RouteDefinitionError) -> Void
-    ) throws(RouteDefinitionError) {
-        try specs.withUnsafeBufferPointer { (buffer) throws(RouteDefinitionError) in
-            guard let base = buffer.baseAddress else { return }
-            for position in buffer.indices { try body(base + position) }
-        }
-    }
-
-    /// Adds the node `spec` points to and everything below it; returns its index. The spec is
-    /// reached by address, as its children are: a child passed by value was copied (every
-    /// field retained) on each call.
+    /// Adds `node` and everything below it; returns its index.
     @discardableResult
     mutating func add(
-        _ spec: UnsafePointer<NodeSpec>, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?,
-        inStack: Bool,
+        _ node: Declaration, parent: Int?, relation: RouteTree.Relation, enclosingEndpoint: Int?, inStack: Bool,
         guards inherited: [RouteTree.Guard]
     ) throws(RouteDefinitionError) -> Int {
         let index = nodes.count
-        if relation != .root, spec.pointee.links != nil {
-            throw failure(spec.pointee, "'links' (the app's link hosts and schemes) is declared on the root node")
+        if relation != .root, node.links != nil {
+            throw failure(node, "'links' (the app's link hosts and schemes) is declared on the root node")
         }
-        if let initial = spec.pointee.initial, relation != .root {
+        if let initial = node.initial, relation != .root {
             // A tab's initial location: only a junction's option has one.
             guard let parent, nodes[parent].kind == .junction else {
                 throw failure(
-                    spec.pointee,
-                    "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
+                    node, "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
             }
-            optionInitials.append((index, initial, spec.pointee.location))
+            optionInitials.append((index, initial, node.location))
         }
-        // An endpoint's guard fields are read one by one: mapping its spec copied all of it.
-        let own: GuardSpec?
-        if spec.pointee.kind == .endpoint {
-            let enabled = spec.pointee.endpoint?.enabled
-            let fallback = spec.pointee.endpoint?.fallback
-            let redirect = spec.pointee.endpoint?.redirect
-            own =
-                enabled == nil && fallback == nil && redirect == nil
-                ? nil : GuardSpec(enabled: enabled, fallback: fallback, redirect: redirect)
-        } else {
-            own = spec.pointee.guardSpec
-        }
+        let own = node.guards
         if let own, own.enabled == nil, own.fallback != nil {
-            throw failure(spec.pointee, "'fallback' needs 'enabled'")
+            throw failure(node, "'fallback' needs 'enabled'")
         }
         var guards = inherited
         if let own, own.enabled != nil || own.redirect != nil {
@@ -426,22 +403,18 @@ struct TreeBuilder {
         }
         nodes.append(
             Draft(
-                index: index, kind: spec.pointee.kind, id: spec.pointee.id, title: spec.pointee.title, parent: parent,
-                relation: relation,
-                location: spec.pointee.location, presenter: spec.pointee.presenter))
-        if let id = spec.pointee.id, id.isEmpty { throw failure(spec.pointee, "'id' must not be empty") }
-        switch spec.pointee.kind {
+                index: index, kind: node.kind, id: node.id, title: node.title, parent: parent, relation: relation,
+                location: node.location, presenter: node.presenterName))
+        if let id = node.id, id.isEmpty { throw failure(node, "'id' must not be empty") }
+        switch node.kind {
         case .endpoint:
-            guard let endpoint = spec.pointee.endpoint else {
-                throw failure(spec.pointee, "an endpoint needs a pattern or a regex")
-            }
             let definition: RouteDefinition
             var unchanged: RouteTree.Endpoint?
-            switch (endpoint.pattern, endpoint.regex) {
+            switch (node.pattern, node.regex) {
             case (let source?, nil):
                 // A pattern is kept only as the base of relative patterns below the endpoint.
-                let isBase = !spec.pointee.children.isEmpty || !spec.pointee.modals.isEmpty
-                if let old = previousEndpoint(source, endpoint, at: index) {
+                let isBase = !node.children.isEmpty || !node.modals.isEmpty
+                if let old = previousEndpoint(source, node, at: index) {
                     if isBase { patterns[index] = old.pattern }
                     definition = old.definition
                     unchanged = old
@@ -450,52 +423,48 @@ struct TreeBuilder {
                 let base = enclosingEndpoint.flatMap { patterns[$0] }
                 let pattern: Pattern
                 do { pattern = try Pattern(source, relativeTo: base) } catch {
-                    throw failure(spec.pointee, error.message)
+                    throw failure(node, error.message)
                 }
                 if source.hasPrefix("./"), base == nil {
                     throw failure(
-                        spec.pointee,
-                        "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
+                        node, "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
                 }
                 if isBase { patterns[index] = pattern }
-                do { definition = try RouteDefinition(pattern: pattern, validators: endpoint.validators) } catch {
-                    throw failure(spec.pointee, error.message)
+                do { definition = try RouteDefinition(pattern: pattern, validators: node.validators) } catch {
+                    throw failure(node, error.message)
                 }
             case (nil, let source?):
                 do { definition = RouteDefinition(regex: try PathRegex(source)) } catch {
-                    throw failure(spec.pointee, error.message)
+                    throw failure(node, error.message)
                 }
-                if !endpoint.validators.isEmpty {
-                    throw failure(spec.pointee, "'where' does not apply to a regex endpoint")
+                if !node.validators.isEmpty {
+                    throw failure(node, "'where' does not apply to a regex endpoint")
                 }
-            case (nil, nil): throw failure(spec.pointee, "an endpoint needs a pattern or a regex")
-            case (_?, _?): throw failure(spec.pointee, "an endpoint has either a pattern or a regex, not both")
+            case (nil, nil): throw failure(node, "an endpoint needs a pattern or a regex")
+            case (_?, _?): throw failure(node, "an endpoint has either a pattern or a regex, not both")
             }
             let route = endpoints.count
-            if let name = endpoint.name {
-                if routeNames[name] != nil { throw failure(spec.pointee, "route name '\(name)' is used twice") }
+            if let name = node.name {
+                if routeNames[name] != nil { throw failure(node, "route name '\(name)' is used twice") }
                 routeNames[name] = route
             }
             // The previous tree's endpoint object itself when nothing in it changed (no guards:
             // a guard is a closure of its own script's state).
-            if let old = unchanged, old.node == index, old.guards.isEmpty, guards.isEmpty,
-                old.name == endpoint.name, old.linkable == endpoint.linkable
+            if let old = unchanged, old.node == index, old.guards.isEmpty, guards.isEmpty, old.name == node.name,
+                old.linkable == node.linkable
             {
                 endpoints.append(old)
             } else {
                 endpoints.append(
                     RouteTree.Endpoint(
-                        node: index, definition: definition, name: endpoint.name, guards: guards,
-                        linkable: endpoint.linkable))
+                        node: index, definition: definition, name: node.name, guards: guards, linkable: node.linkable))
             }
             nodes[index].route = route
-            if !spec.pointee.children.isEmpty && !inStack {
-                throw failure(
-                    spec.pointee, "'\(definition.displayText)' has children but no enclosing stack to push them on")
+            if !node.children.isEmpty && !inStack {
+                throw failure(node, "'\(definition.displayText)' has children but no enclosing stack to push them on")
             }
-            try Self.each(spec.pointee.children) { (child) throws(RouteDefinitionError) in
-                guard child.pointee.kind == .endpoint else {
-                    let child = child.pointee
+            for child in node.children {
+                guard child.kind == .endpoint else {
                     // A stack's items are screens: a tab bar (or a stack, a switcher) is not
                     // pushed as one item. The README says why and what to write instead.
                     let hint =
@@ -510,27 +479,25 @@ struct TreeBuilder {
                     )
                 }
                 let childIndex = try add(
-                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack,
-                    guards: guards)
+                    child, parent: index, relation: .child, enclosingEndpoint: index, inStack: inStack, guards: guards)
                 nodes[index].children.append(childIndex)
             }
-            try Self.each(spec.pointee.modals) { (modal) throws(RouteDefinitionError) in
+            for modal in node.modals {
                 let modalIndex = try add(
                     modal, parent: index, relation: .modal, enclosingEndpoint: index, inStack: false, guards: guards)
                 nodes[index].modals.append(modalIndex)
             }
         case .stack, .junction, .switcher:
-            if spec.pointee.endpoint != nil || !spec.pointee.modals.isEmpty {
-                throw failure(spec.pointee, "only endpoints have a route or modals")
+            if node.declaresRoute || node.pattern != nil || node.regex != nil || !node.modals.isEmpty {
+                throw failure(node, "only endpoints have a route or modals")
             }
-            guard !spec.pointee.children.isEmpty else {
-                throw failure(spec.pointee, "a \(spec.pointee.kind.rawValue) needs at least one node")
+            guard !node.children.isEmpty else {
+                throw failure(node, "a \(node.kind.rawValue) needs at least one node")
             }
-            try Self.each(spec.pointee.children) { (child) throws(RouteDefinitionError) in
-                let isEndpoint = child.pointee.kind == .endpoint
+            for child in node.children {
                 let childIndex = try add(
                     child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
-                    inStack: spec.pointee.kind == .stack ? true : (isEndpoint ? false : inStack), guards: guards)
+                    inStack: node.kind == .stack ? true : (child.kind == .endpoint ? false : inStack), guards: guards)
                 nodes[index].children.append(childIndex)
             }
         }
@@ -541,8 +508,8 @@ struct TreeBuilder {
     /// the same pattern text (already in its normal form, so parsing it again gives the same
     /// pattern; a relative pattern never is) and no validators on either side (a closure
     /// validator belongs to its own Lua state).
-    private func previousEndpoint(_ source: String, _ endpoint: EndpointSpec, at index: Int) -> RouteTree.Endpoint? {
-        guard let previous, endpoint.validators.isEmpty, index < previous.nodes.count,
+    private func previousEndpoint(_ source: String, _ node: Declaration, at index: Int) -> RouteTree.Endpoint? {
+        guard let previous, node.validators.isEmpty, index < previous.nodes.count,
             let route = previous.nodes[index].route
         else { return nil }
         let old = previous.endpoints[route.index]

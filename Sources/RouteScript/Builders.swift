@@ -93,7 +93,7 @@ struct Builders {
                 guard case .object(let object) = item.1, let child = object as? ScriptNode else {
                     throw failure(builder, "[\(item.0)] must be a node (got \(item.1.typeName))")
                 }
-                node.children.append(child)
+                node.appendChild(child)
             }
             if node.children.isEmpty { throw failure(builder, "a \(kind.rawValue) needs at least one node") }
         }
@@ -156,7 +156,7 @@ struct Builders {
             if try vm.entries(value).count != count {
                 throw failure(builder, "field '\(name)' must be a list of nodes (it has other keys or holes)")
             }
-            if name == "children" { node.children = nodes } else { node.modals = nodes }
+            node.set(nodes, asModals: name != "children")
         case .presenter:
             node.presenter = try presenterChoice(value, node: node)
         case .attributes:
@@ -270,7 +270,7 @@ struct Builders {
                 }
                 if field == "schemes" { links.schemes = names } else { links.hosts = names }
             }
-            node.links = links
+            node.declaredLinks = links
         case .validators:
             guard case .table = value else { throw typeError() }
             for (key, validator) in try vm.entries(value) {
@@ -278,7 +278,7 @@ struct Builders {
                     throw failure(builder, "field 'where' must map parameter names to validators")
                 }
                 switch validator {
-                case .string, .function: node.validators[parameter] = validator
+                case .string, .function: node.declaredValidators[parameter] = validator
                 default:
                     throw failure(
                         builder, "where.\(parameter) must be a regex string or a function (got \(validator.typeName))")

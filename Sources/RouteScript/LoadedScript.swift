@@ -91,12 +91,12 @@ final class LoadedScript {
             throw RouteScriptError(.load, "\(error)")
         }
         self.files = (path.isEmpty ? [] : [path]) + environment.requiredFiles
-        var converter = SpecConverter(callbacks: callbacks, hostPresenters: hostPresenters)
-        converter.headlessUnknown = options.unknownHostPresentersAreHeadless
+        var preparer = ScriptNodePreparer(callbacks: callbacks, hostPresenters: hostPresenters)
+        preparer.headlessUnknown = options.unknownHostPresentersAreHeadless
         do {
-            let tree = try RouteTree(root: try converter.spec(root), reusing: previous)
+            let tree = try RouteTree(declaration: try preparer.prepare(root), reusing: previous)
             self.tree = tree
-            self.headlessHostPresenters = converter.headless
+            self.headlessHostPresenters = preparer.headless
             environment.tree = tree
         } catch let error as RouteDefinitionError {
             throw RouteScriptError(.load, error.message, location: error.location)
@@ -106,13 +106,13 @@ final class LoadedScript {
             throw RouteScriptError(.load, "\(error)")
         }
         var presenters = [PresenterChoice?](repeating: nil, count: tree.nodes.count)
-        for (index, choice) in converter.choices where index < tree.nodes.count { presenters[index] = choice }
+        for (index, choice) in preparer.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
-        self.declaredAttributes = Dictionary(converter.attributes, uniquingKeysWith: { $1 })
-        self.declaredRows = Dictionary(converter.rows, uniquingKeysWith: { $1 })
-        self.declaredActions = Dictionary(converter.actions, uniquingKeysWith: { $1 })
+        self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
+        self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
+        self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
         var samples: [Int: [(name: String, values: [String])]] = [:]
-        for (index, declared, location) in converter.samples where index < tree.nodes.count {
+        for (index, declared, location) in preparer.samples where index < tree.nodes.count {
             // Every sampled name is a parameter of the endpoint's own pattern.
             let endpoint = tree.endpoints.first { $0.node == index }
             let parameters = endpoint?.definition.pattern?.parameterNames ?? []

@@ -11,43 +11,37 @@ enum PresenterChoice {
 }
 
 /// A node as a builder call decoded it: held by Lua as userdata until the script returns
-/// the root.
+/// the root. The fields the route tree is built from are written into its ``Declaration``,
+/// which the tree builder reads in place; the rest are the script's own.
 ///
 /// Its fields skip the dynamic exclusivity checks (why that is safe, and what it saves, above
 /// them).
 final class ScriptNode {
-    let kind: NodeKind
+    /// What the tree builder reads: kind, id, title, pattern, name, children, … (the
+    /// children's declarations, in the order of ``children``).
+    let declaration: Declaration
     /// The builder's name as called (`fork` for a junction declared with `fork`).
     let builder: String
-    let location: SourceLocation?
-    // Every `var` below is `@exclusivity(unchecked)`. Safe: only the builder call that made the
-    // node writes it (a set or an append) and only the spec converter reads it, afterwards, one
-    // short access at a time on the loading thread, none passed inout to code that could reach
-    // the node again, so no two accesses overlap. Measured gain: the dynamic checks cost a
-    // 10k-route reload 5.4 M instructions (4.6 M in the converter, 0.8 M in the builders;
-    // `LunaBench reloads 10000` under callgrind, 2026-11-25).
-    @exclusivity(unchecked) var pattern: String?
-    @exclusivity(unchecked) var regex: String?
-    @exclusivity(unchecked) var id: String?
-    @exclusivity(unchecked) var title: String?
+    // Every `var` below (and every field of `Declaration`) is `@exclusivity(unchecked)`. Safe:
+    // only the builder call that made the node writes it (a set or an append) and only the
+    // load's preparation pass (`ScriptNodePreparer`) and the tree builder read it, afterwards,
+    // one short access at a time on the loading thread, none passed inout to code that could
+    // reach the node again, so no two accesses overlap. Measured gain: the dynamic checks cost
+    // a 10k-route reload 5.4 M instructions (4.6 M in the converter then in use, 0.8 M in the
+    // builders; `LunaBench reloads 10000` under callgrind, 2026-11-25).
+    @exclusivity(unchecked) private(set) var children: [ScriptNode] = []
+    @exclusivity(unchecked) private(set) var modals: [ScriptNode] = []
     /// `attributes = { badge = 2, split = true }`: set on the node's presentable when it is
     /// created and again after every reload or device change.
     @exclusivity(unchecked) var attributes: [(String, AttributeValue)] = []
-    @exclusivity(unchecked) var name: String?
-    @exclusivity(unchecked) var children: [ScriptNode] = []
-    @exclusivity(unchecked) var modals: [ScriptNode] = []
     @exclusivity(unchecked) var presenter: PresenterChoice = .headless
-    /// Validators: regex sources or Lua functions.
-    @exclusivity(unchecked) var validators: [String: LuaValue] = [:]
+    /// Validators as declared: regex sources or Lua functions (compiled into `validators`).
+    @exclusivity(unchecked) var declaredValidators: [String: LuaValue] = [:]
     @exclusivity(unchecked) var enabled: LuaValue?
     @exclusivity(unchecked) var fallback: String?
     @exclusivity(unchecked) var redirect: LuaValue?
-    /// `links = { schemes = {…}, hosts = {…} }` (the root's).
-    @exclusivity(unchecked) var links: (schemes: [String], hosts: [String])?
-    /// `link = false`: no link opens this endpoint.
-    @exclusivity(unchecked) var linkable = true
-    /// `initial = "home"` (the root's): where the app starts.
-    @exclusivity(unchecked) var initial: String?
+    /// `links = { schemes = {…}, hosts = {…} }` as declared (the root's; compiled into `links`).
+    @exclusivity(unchecked) var declaredLinks: (schemes: [String], hosts: [String])?
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
     @exclusivity(unchecked) var rows: [(label: String, go: String)] = []
     /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
@@ -56,11 +50,61 @@ final class ScriptNode {
     /// `sample = { id = { "42", "7" } }`: values a prototype offers for the endpoint's
     /// parameters (rows on the screen that opens it, instead of a form), by parameter name.
     @exclusivity(unchecked) var samples: [(name: String, values: [String])] = []
+    /// Set once a load's preparation pass met the node: a node the script placed more than
+    /// once (one local in two stacks) is met again, and its other places get copies.
+    @exclusivity(unchecked) var isPrepared = false
 
     init(kind: NodeKind, builder: String, location: LuaError.Location?) {
-        self.kind = kind
         self.builder = builder
-        self.location = location.map(SourceLocation.init)
+        self.declaration = Declaration(kind: kind, location: location.map(SourceLocation.init))
+    }
+
+    var kind: NodeKind { declaration.kind }
+    var location: SourceLocation? { declaration.location }
+    var pattern: String? {
+        get { declaration.pattern }
+        set { declaration.pattern = newValue }
+    }
+    var regex: String? {
+        get { declaration.regex }
+        set { declaration.regex = newValue }
+    }
+    var id: String? {
+        get { declaration.id }
+        set { declaration.id = newValue }
+    }
+    var title: String? {
+        get { declaration.title }
+        set { declaration.title = newValue }
+    }
+    var name: String? {
+        get { declaration.name }
+        set { declaration.name = newValue }
+    }
+    var initial: String? {
+        get { declaration.initial }
+        set { declaration.initial = newValue }
+    }
+    var linkable: Bool {
+        get { declaration.linkable }
+        set { declaration.linkable = newValue }
+    }
+
+    /// Adds a child (to the script's nodes and to the declaration).
+    func appendChild(_ child: ScriptNode) {
+        children.append(child)
+        declaration.children.append(child.declaration)
+    }
+
+    /// Sets the children or the modals (`children = {…}`, `modals = {…}`).
+    func set(_ nodes: [ScriptNode], asModals: Bool) {
+        if asModals {
+            modals = nodes
+            declaration.modals = nodes.map(\.declaration)
+        } else {
+            children = nodes
+            declaration.children = nodes.map(\.declaration)
+        }
     }
 }
 

@@ -167,4 +167,48 @@ import Testing
         _ = try host.dispatch("/")
         #expect(try host.evaluate("seen") == ["/"])
     }
+
+    /// A node the script places twice (one local used in two stacks) is a node in each place:
+    /// its relative pattern, guards and function validators work in both, through reloads, and
+    /// each place's guard reports its own node to `luna test`'s coverage.
+    @Test func aNodePlacedTwiceIsGuardedInEachPlace() throws {
+        var options = RouteScriptOptions()
+        let probe = ScriptProbe()
+        options.probe = probe
+        let host = RouteScriptHost(options: options)
+        try host.load(
+            source: """
+                local detail = endpoint { "./detail/:id", title = "Detail",
+                  where = { id = function(id) return id ~= "0" end },
+                  enabled = function(ctx) return flags.closed == nil end, fallback = "a",
+                  redirect = function(ctx) if ctx.params.id == "9" then return "b" end end }
+                return junction {
+                  stack { endpoint { "a", children = { detail } } },
+                  stack { endpoint { "b", children = { detail } } },
+                }
+                """, name: "shared.lua")
+        for _ in 0..<2 {
+            #expect(try host.dispatch("a/detail/1").route == "a/detail/:id")
+            #expect(try host.dispatch("b/detail/2").route == "b/detail/:id")
+            #expect(try host.dispatch("a/detail/9").route == "b")
+            #expect(throws: RouteError.self) { try host.dispatch("b/detail/0") }
+            _ = try host.setFlag("closed", "yes")
+            #expect(try host.dispatch("b/detail/1").route == "a")
+            _ = try host.setFlag("closed", nil)
+            try host.reload()
+        }
+        let tree = try #require(host.routeTree)
+        let nodes = ["a/detail/:id", "b/detail/:id"].compactMap { route in
+            tree.endpoints.first { $0.definition.displayText == route }?.node
+        }
+        #expect(nodes.count == 2)
+        _ = probe.drain()
+        _ = try host.dispatch("a/detail/3")
+        _ = try host.dispatch("b/detail/3")
+        let guarded = probe.drain().compactMap { event -> Int? in
+            if case .guardRan(let node, "enabled", _) = event { return node }
+            return nil
+        }
+        #expect(guarded == nodes)
+    }
 }

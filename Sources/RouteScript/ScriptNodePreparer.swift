@@ -1,9 +1,11 @@
 import LuaHost
 import RouteCore
 
-/// Turns decoded ``ScriptNode``s into RouteCore ``NodeSpec``s, with validators and guards
-/// that call the script's Lua functions.
-struct SpecConverter {
+/// Prepares decoded ``ScriptNode``s for the tree builder, which reads them in place: checks
+/// their presenters, compiles their links, validators and guards (which call the script's Lua
+/// functions) into their ``Declaration`` fields, and collects what the route tree does not
+/// hold (presenter choices, attributes, rows, actions, samples) by node index.
+struct ScriptNodePreparer {
     let callbacks: ScriptCallbacks
     let hostPresenters: Set<String>
     /// Unknown host presenters are shown headless instead of failing (the `luna` tool).
@@ -28,17 +30,18 @@ struct SpecConverter {
         self.hostPresenters = hostPresenters
     }
 
-    mutating func spec(_ node: ScriptNode) throws -> NodeSpec {
-        var specs: [NodeSpec] = []
-        try append(node, to: &specs)
-        return specs.removeLast()
-    }
-
-    /// Appends `node`'s spec to `list`, made in place: a spec returned by value was copied
-    /// twice on its way into its parent's list.
-    private mutating func append(_ node: ScriptNode, to list: inout [NodeSpec]) throws {
+    /// Prepares `node` and everything below it, in declaration order: the first mistake met
+    /// (a node's own before its children's) is the one reported. Returns the declaration the
+    /// tree reads in this place: the node's own the first time it is met, a copy of it after
+    /// (each place is a node of its own, whose guards and function validators are hooks of
+    /// their own reporting their own node index; one shared hook replaced would release the
+    /// Lua function the other place still calls).
+    @discardableResult
+    mutating func prepare(_ node: ScriptNode) throws -> Declaration {
         let index = counter
         counter += 1
+        let declaration = node.isPrepared ? node.declaration.copy() : node.declaration
+        node.isPrepared = true
         if case .host(let name) = node.presenter, !hostPresenters.contains(name), headlessUnknown {
             if !headless.contains(name) { headless.append(name) }
         } else if case .host(let name) = node.presenter, !hostPresenters.contains(name) {
@@ -54,50 +57,30 @@ struct SpecConverter {
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
         if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
-        var links: LinkDomains?
-        if let declared = node.links {
-            do { links = try LinkDomains(schemes: declared.schemes, hosts: declared.hosts) } catch {
+        if let declared = node.declaredLinks {
+            do { declaration.links = try LinkDomains(schemes: declared.schemes, hosts: declared.hosts) } catch {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
-        // The parts of the spec first (errors in declaration order, children before their
-        // parent's spec); the spec itself is made small in its list and completed there, field
-        // by field: made whole and appended, it was copied on its way (each copy retains every
-        // field), 2.5 M instructions in a reload of 10k routes.
-        var validators: [String: Validator] = [:]
-        for (parameter, value) in node.validators {
-            validators[parameter] = try validator(value, parameter: parameter, node: node)
-        }
-        let guardSpec =
-            node.enabled != nil || node.redirect != nil || node.fallback != nil ? guards(node, index: index) : nil
-        var children: [NodeSpec] = []
-        if !node.children.isEmpty {
-            children.reserveCapacity(node.children.count)
-            for child in node.children { try append(child, to: &children) }
-        }
-        var modals: [NodeSpec] = []
-        if !node.modals.isEmpty {
-            modals.reserveCapacity(node.modals.count)
-            for modal in node.modals { try append(modal, to: &modals) }
-        }
-        list.append(NodeSpec(kind: node.kind, id: node.id, title: node.title, location: node.location))
-        let last = list.count - 1
-        if !children.isEmpty { list[last].children = children }
-        if !modals.isEmpty { list[last].modals = modals }
-        if node.kind == .endpoint {
-            list[last].endpoint = EndpointSpec(pattern: node.pattern, regex: node.regex, name: node.name)
-            if !validators.isEmpty { list[last].endpoint?.validators = validators }
-            if let guardSpec {
-                list[last].endpoint?.enabled = guardSpec.enabled
-                list[last].endpoint?.fallback = guardSpec.fallback
-                list[last].endpoint?.redirect = guardSpec.redirect
+        if !node.declaredValidators.isEmpty {
+            var validators: [String: Validator] = [:]
+            for (parameter, value) in node.declaredValidators {
+                validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
-            if !node.linkable { list[last].endpoint?.linkable = false }
-        } else if guardSpec != nil {
-            list[last].guardSpec = guardSpec
+            declaration.validators = validators
         }
-        if node.initial != nil { list[last].initial = node.initial }
-        if links != nil { list[last].links = links }
+        if node.enabled != nil || node.redirect != nil || node.fallback != nil {
+            declaration.guards = guards(node, index: index)
+        }
+        for (position, child) in node.children.enumerated() {
+            let placed = try prepare(child)
+            if placed !== declaration.children[position] { declaration.children[position] = placed }
+        }
+        for (position, modal) in node.modals.enumerated() {
+            let placed = try prepare(modal)
+            if placed !== declaration.modals[position] { declaration.modals[position] = placed }
+        }
+        return declaration
     }
 
     /// `enabled`, `fallback` and `redirect` of any node, calling the script's functions.

@@ -1,0 +1,93 @@
+/// A node as declared, as the tree builder reads it: made from a ``NodeSpec`` (a tree built in
+/// Swift), or by a script's builder call (each script node holds one), so that a script's tree
+/// is compiled from what its builders wrote, with no second copy of the declaration made and
+/// freed on every load.
+///
+/// Its fields skip the dynamic exclusivity checks. Safe: a declaration is written only while it
+/// is being declared (by the builder call that made it, then by the pass that compiles its
+/// validators and guards) and read only by the tree builder afterwards, one short access at a
+/// time on the loading thread; none is passed inout to code that could reach the declaration
+/// again, so no two accesses overlap.
+package final class Declaration {
+    package let kind: NodeKind
+    package let location: SourceLocation?
+    @exclusivity(unchecked) package var id: String?
+    @exclusivity(unchecked) package var title: String?
+    /// Sections, options, stack roots, or an endpoint's children.
+    @exclusivity(unchecked) package var children: [Declaration] = []
+    /// Nodes presented modally over an endpoint.
+    @exclusivity(unchecked) package var modals: [Declaration] = []
+    /// The pattern (MonarchRouter syntax) of an endpoint.
+    @exclusivity(unchecked) package var pattern: String?
+    /// A whole-path regular expression of an endpoint.
+    @exclusivity(unchecked) package var regex: String?
+    /// A container that declared route fields (an error the builder reports).
+    @exclusivity(unchecked) package var declaresRoute = false
+    /// The route's name.
+    @exclusivity(unchecked) package var name: String?
+    @exclusivity(unchecked) package var validators: [String: Validator] = [:]
+    /// The node's own guard (an endpoint's or a container's).
+    @exclusivity(unchecked) package var guards: GuardSpec?
+    @exclusivity(unchecked) package var linkable = true
+    /// The name of the presenter the app uses for the node (``RouteTree/Node/presenter``).
+    @exclusivity(unchecked) package var presenterName: String?
+    /// The link hosts and schemes (the root's).
+    @exclusivity(unchecked) package var links: LinkDomains?
+    /// Where the app starts (the root's), or a tab's initial location.
+    @exclusivity(unchecked) package var initial: String?
+
+    package init(kind: NodeKind, location: SourceLocation?) {
+        self.kind = kind
+        self.location = location
+    }
+
+    /// A declaration with this one's fields, for a second place of a node declared once and
+    /// placed twice: each place gets guards of its own. Its children are this one's until
+    /// the caller replaces them.
+    package func copy() -> Declaration {
+        let copy = Declaration(kind: kind, location: location)
+        copy.id = id
+        copy.title = title
+        copy.children = children
+        copy.modals = modals
+        copy.pattern = pattern
+        copy.regex = regex
+        copy.declaresRoute = declaresRoute
+        copy.name = name
+        copy.validators = validators
+        copy.guards = guards
+        copy.linkable = linkable
+        copy.presenterName = presenterName
+        copy.links = links
+        copy.initial = initial
+        return copy
+    }
+
+    /// The declaration of `spec` and everything below it.
+    package convenience init(_ spec: NodeSpec) {
+        self.init(kind: spec.kind, location: spec.location)
+        id = spec.id
+        title = spec.title
+        children = spec.children.map(Declaration.init)
+        modals = spec.modals.map(Declaration.init)
+        presenterName = spec.presenter
+        links = spec.links
+        initial = spec.initial
+        if let endpoint = spec.endpoint {
+            declaresRoute = true
+            pattern = endpoint.pattern
+            regex = endpoint.regex
+            name = endpoint.name
+            validators = endpoint.validators
+            linkable = endpoint.linkable
+        }
+        // An endpoint's guard is in its endpoint fields; a container's in `guardSpec`.
+        if spec.kind != .endpoint {
+            guards = spec.guardSpec
+        } else if let endpoint = spec.endpoint,
+            endpoint.enabled != nil || endpoint.fallback != nil || endpoint.redirect != nil
+        {
+            guards = GuardSpec(enabled: endpoint.enabled, fallback: endpoint.fallback, redirect: endpoint.redirect)
+        }
+    }
+}
