@@ -100,6 +100,30 @@ public final class LuaVM {
         classes.removeAll()
     }
 
+    /// Closes the state as ``close()`` does — at once for everyone: its references are
+    /// released and every operation throws ``LuaError/Kind/closed`` — but frees it on a
+    /// background thread: Lua's objects, and the host objects they held (``LuaClass``
+    /// objects, released there, so their `deinit`s run there: a class whose objects must be
+    /// released on one thread is closed with ``close()``). Freeing a large state is much
+    /// of the cost of closing it (a 10k-route script's state: its 10k node objects and their
+    /// tables), which a caller waiting for a reload need not wait for. When `reaper` already
+    /// has as many states as it lets wait (two, for the shared one), this one is freed on the
+    /// caller's thread.
+    ///
+    /// Safe because nothing can reach the state once it is closed: every operation checks
+    /// ``isClosed`` before touching it, and a reference released afterwards (on any thread)
+    /// finds its state gone through the token invalidated here, on the caller's thread.
+    /// ``LuaStateReaper/waitUntilFreed()`` waits for the states a reaper freed.
+    public func closeFreeingInBackground(reaper: LuaStateReaper = .shared) {
+        guard !isClosed else { return }
+        isClosed = true
+        token.invalidate()
+        let teardown = LuaStateReaper.Teardown(state: main, functions: functionBoxes, classes: classes)
+        functionBoxes.removeAll()
+        classes.removeAll()
+        reaper.free(teardown)
+    }
+
     /// Bytes the state has allocated.
     public var memoryInUse: Int { isClosed ? 0 : Int(clua_memory_used(main)) }
 

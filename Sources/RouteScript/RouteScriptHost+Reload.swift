@@ -78,7 +78,7 @@ extension RouteScriptHost {
         let findings = report.findings
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
-            fresh.vm.close()
+            fresh.vm.closeFreeingInBackground()
             throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
         }
         busy = true
@@ -104,7 +104,7 @@ extension RouteScriptHost {
             } catch {
                 // A guard, redirect or validator of the new script failed (a Lua error or a
                 // limit): the reload failed, and says why; the old tree and state stay.
-                fresh.vm.close()
+                fresh.vm.closeFreeingInBackground()
                 throw RouteScriptError(
                     .load, "\(error.message)\n(while re-resolving '\(request.original)' on the new script)",
                     location: error.location)
@@ -148,7 +148,7 @@ extension RouteScriptHost {
         } catch {
             // Everything was put back; the old presenter takes its presentables back.
             oldRouter.presenter.adopt(Array(kept.values))
-            fresh.vm.close()
+            fresh.vm.closeFreeingInBackground()
             let message = (error as? any LunaError)?.message ?? "\(error)"
             throw RouteScriptError(.load, message, location: (error as? any LunaError)?.location)
         }
@@ -172,8 +172,10 @@ extension RouteScriptHost {
         }
         script = fresh
         router = newRouter
-        // A sibling's old script is shared with other hosts: it stays open for them.
-        if !sharesScript { oldScript.vm.close() }
+        // A sibling's old script is shared with other hosts: it stays open for them. Else it
+        // is closed now and freed on a background thread (its node objects and Lua's memory:
+        // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
+        if !sharesScript { oldScript.vm.closeFreeingInBackground() }
         sharesScript = false
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.

@@ -554,3 +554,49 @@ extension String {
         }
     }
 }
+
+/// A reload frees the old script's Lua state on a background thread (its node objects and
+/// the view handles it held go with it) while the host goes on with the new one, and while
+/// another thread may still hold the old tree: its guards then fail as on a closed state.
+/// Run under ThreadSanitizer by scripts/test.
+@Suite struct ReloadFreeingTests {
+    @Test func theOldStateIsFreedInTheBackgroundWhileItsTreeIsInUse() async throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                views = {}
+                return stack {
+                  endpoint { "books", title = "Books", children = {
+                    endpoint { "./:id", fallback = "books",
+                      enabled = function(ctx) return ctx.params.id ~= "0" end,
+                      presenter = { update = function(view, ctx) views[#views + 1] = view end } },
+                  } },
+                }
+                """, name: "free.lua")
+        _ = try host.dispatch("books/1")
+        let oldTree = try #require(host.routeTree)
+        async let outcomes: (allowed: Int, failed: Int) = Task.detached {
+            var (allowed, failed) = (0, 0)
+            for id in 0..<300 {
+                do {
+                    _ = try oldTree.resolve("books/\(id % 3 + 1)")
+                    allowed += 1
+                } catch {
+                    failed += 1
+                }
+            }
+            return (allowed, failed)
+        }.value
+        for round in 0..<20 {
+            #expect(try host.dispatch("books/\(round % 3 + 1)").route == "books/:id")
+            try host.reload()
+        }
+        let (allowed, failed) = await outcomes
+        #expect(allowed + failed == 300)
+        LuaStateReaper.shared.waitUntilFreed()
+        #expect(try host.dispatch("books/0").route == "books", "the new script's guard runs")
+        #expect(host.tree?.rendered().contains("books") == true)
+        // The old tree's guard calls a closed state: an error, never a crash.
+        #expect(throws: RouteError.self) { try oldTree.resolve("books/2") }
+    }
+}

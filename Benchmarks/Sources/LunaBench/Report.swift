@@ -68,6 +68,11 @@ extension Bench {
             row(
                 "reload \(k) routes, unchanged routes (ms)", f(reload, 2), anchor,
                 s["reload_vs_lua_load_\(k)"] ?? reload / load)
+            if let whole = s["reload_\(k)_with_free_ms"] {
+                row(
+                    "reload \(k) routes, unchanged, old state's freeing waited for (ms)", f(whole, 2), anchor,
+                    s["reload_with_free_vs_lua_load_\(k)"] ?? whole / load)
+            }
             if let one = s["reload_one_route_\(k)_ms"] {
                 row(
                     "reload \(k) routes, one route edited (ms)", f(one, 2), anchor,
