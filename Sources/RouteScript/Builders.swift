@@ -15,7 +15,8 @@ struct Builders {
                 name: "luna.node",
                 toString: { object in
                     guard let node = object as? ScriptNode else { return "node" }
-                    return "\(node.builder) \(node.id ?? node.pattern ?? node.regex ?? "")"
+                    let declared = node.declaration
+                    return "\(node.builder) \(declared.id ?? declared.pattern ?? declared.regex ?? "")"
                 }))
     }
 
@@ -75,14 +76,14 @@ struct Builders {
                 guard case .value(.string(let pattern)) = patternItem else {
                     throw failure(builder, "the pattern ([1]) must be a string (got \(patternItem.typeName))")
                 }
-                node.pattern = pattern
+                node.declaration.pattern = pattern
             }
             if let first = arrayItems.first { throw unexpected(first.0) }
-            if node.pattern == nil && node.regex == nil {
+            if node.declaration.pattern == nil && node.declaration.regex == nil {
                 throw failure(
                     builder, "missing pattern: write endpoint { \"books/:id\", … } or endpoint { regex = \"…\" }")
             }
-            if node.pattern != nil && node.regex != nil {
+            if node.declaration.pattern != nil && node.declaration.regex != nil {
                 throw failure(builder, "give a pattern or a regex, not both")
             }
         } else {
@@ -126,14 +127,14 @@ struct Builders {
         case .string:
             guard case .string(let text) = value else { throw typeError() }
             switch name {
-            case "title": node.title = text
+            case "title": node.declaration.title = text
             case "id":
                 guard !text.isEmpty else { throw failure(builder, "field 'id' must not be empty") }
-                node.id = text
-            case "name": node.name = text
+                node.declaration.id = text
+            case "name": node.declaration.name = text
             case "fallback": node.fallback = text
-            case "regex": node.regex = text
-            case "initial": node.initial = text
+            case "regex": node.declaration.regex = text
+            case "initial": node.declaration.initial = text
             default: break
             }
         case .function:
@@ -175,7 +176,7 @@ struct Builders {
             node.attributes.sort { $0.0 < $1.0 }
         case .boolean:
             guard case .boolean(let flag) = value else { throw typeError() }
-            node.linkable = flag
+            node.declaration.linkable = flag
         case .rows:
             guard case .table = value else { throw typeError() }
             let list = try items(value, builder, "field 'rows' must be a list of rows")

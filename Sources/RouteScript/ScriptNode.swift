@@ -61,34 +61,6 @@ final class ScriptNode {
 
     var kind: NodeKind { declaration.kind }
     var location: SourceLocation? { declaration.location }
-    var pattern: String? {
-        get { declaration.pattern }
-        set { declaration.pattern = newValue }
-    }
-    var regex: String? {
-        get { declaration.regex }
-        set { declaration.regex = newValue }
-    }
-    var id: String? {
-        get { declaration.id }
-        set { declaration.id = newValue }
-    }
-    var title: String? {
-        get { declaration.title }
-        set { declaration.title = newValue }
-    }
-    var name: String? {
-        get { declaration.name }
-        set { declaration.name = newValue }
-    }
-    var initial: String? {
-        get { declaration.initial }
-        set { declaration.initial = newValue }
-    }
-    var linkable: Bool {
-        get { declaration.linkable }
-        set { declaration.linkable = newValue }
-    }
 
     /// Adds a child (to the script's nodes and to the declaration).
     func appendChild(_ child: ScriptNode) {
