@@ -37,11 +37,43 @@ final class ScriptNode {
     @exclusivity(unchecked) var presenter: PresenterChoice = .headless
     /// Validators as declared: regex sources or Lua functions (compiled into `validators`).
     @exclusivity(unchecked) var declaredValidators: [String: LuaValue] = [:]
-    @exclusivity(unchecked) var enabled: LuaValue?
-    @exclusivity(unchecked) var fallback: String?
-    @exclusivity(unchecked) var redirect: LuaValue?
+    /// `enabled`, `fallback`, `redirect` and `links` as declared, out of line: few nodes set
+    /// them, and a node lives as long as its script's state (inline they were 80 bytes of
+    /// every node).
+    @exclusivity(unchecked) private var declared: Declared?
+
+    private final class Declared {
+        @exclusivity(unchecked) var enabled: LuaValue?
+        @exclusivity(unchecked) var fallback: String?
+        @exclusivity(unchecked) var redirect: LuaValue?
+        @exclusivity(unchecked) var links: (schemes: [String], hosts: [String])?
+    }
+
+    /// The out-of-line fields, made when one is first set.
+    private func declaredFields() -> Declared {
+        if let declared { return declared }
+        let made = Declared()
+        declared = made
+        return made
+    }
+
+    var enabled: LuaValue? {
+        get { declared?.enabled }
+        set { declaredFields().enabled = newValue }
+    }
+    var fallback: String? {
+        get { declared?.fallback }
+        set { declaredFields().fallback = newValue }
+    }
+    var redirect: LuaValue? {
+        get { declared?.redirect }
+        set { declaredFields().redirect = newValue }
+    }
     /// `links = { schemes = {…}, hosts = {…} }` as declared (the root's; compiled into `links`).
-    @exclusivity(unchecked) var declaredLinks: (schemes: [String], hosts: [String])?
+    var declaredLinks: (schemes: [String], hosts: [String])? {
+        get { declared?.links }
+        set { declaredFields().links = newValue }
+    }
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
     @exclusivity(unchecked) var rows: [(label: String, go: String)] = []
     /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
