@@ -10,8 +10,13 @@ import Dispatch
 /// ```
 public final class LuaStateReaper: Sendable {
     /// A closed state and what must live until it is freed: the host functions its closures
-    /// point to and the classes of its userdata. Unchecked: handed over once, when its VM
-    /// closed; from then on only the queue touches it (see ``LuaVM/closeFreeingInBackground(reaper:)``).
+    /// point to and the classes of its userdata. Unchecked Sendable, safe: it is made by
+    /// ``LuaVM/closeFreeingInBackground(reaper:)`` after the VM is marked closed and its
+    /// reference token invalidated (the VM never touches its state again: every operation
+    /// checks that first) and has let go of the arrays, so no other thread can reach what it
+    /// holds; it is handed to the queue
+    /// once, and only the queue touches it (`run`, once), or the closing thread itself when
+    /// the reaper is full.
     final class Teardown: @unchecked Sendable {
         private let state: OpaquePointer
         private var functions: [HostFunctionBox]

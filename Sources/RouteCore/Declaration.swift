@@ -7,7 +7,9 @@
 /// is being declared (by the builder call that made it, then by the pass that compiles its
 /// validators and guards) and read only by the tree builder afterwards, one short access at a
 /// time on the loading thread; none is passed inout to code that could reach the declaration
-/// again, so no two accesses overlap.
+/// again, so no two accesses overlap. Measured gain: with the checks a 10k-route reload costs
+/// 216.9 M instructions instead of 209.2–210.5 M (3–4 %; `LunaBench reloads 10000 3` − `1`,
+/// /2, callgrind, 2026-11-26).
 package final class Declaration {
     package let kind: NodeKind
     package let location: SourceLocation?
@@ -38,42 +40,45 @@ package final class Declaration {
         @exclusivity(unchecked) var initial: String?
     }
 
-    /// The out-of-line fields, made when one is first set to something.
-    private func rareFields() -> Rare {
-        if let rare { return rare }
-        let made = Rare()
-        rare = made
-        return made
+    /// Sets an out-of-line field; the box is made when a field is first set to something.
+    private func set<T>(_ field: ReferenceWritableKeyPath<Rare, T>, _ value: T, isSet: Bool) {
+        if let rare {
+            rare[keyPath: field] = value
+        } else if isSet {
+            let made = Rare()
+            made[keyPath: field] = value
+            rare = made
+        }
     }
 
     /// A whole-path regular expression of an endpoint.
     package var regex: String? {
         get { rare?.regex }
-        set { if newValue != nil || rare != nil { rareFields().regex = newValue } }
+        set { set(\.regex, newValue, isSet: newValue != nil) }
     }
     package var validators: [String: Validator] {
         get { rare?.validators ?? [:] }
-        set { if !newValue.isEmpty || rare != nil { rareFields().validators = newValue } }
+        set { set(\.validators, newValue, isSet: !newValue.isEmpty) }
     }
     /// The node's own guard (an endpoint's or a container's).
     package var guards: GuardSpec? {
         get { rare?.guards }
-        set { if newValue != nil || rare != nil { rareFields().guards = newValue } }
+        set { set(\.guards, newValue, isSet: newValue != nil) }
     }
     /// The name of the presenter the app uses for the node (``RouteTree/Node/presenter``).
     package var presenterName: String? {
         get { rare?.presenterName }
-        set { if newValue != nil || rare != nil { rareFields().presenterName = newValue } }
+        set { set(\.presenterName, newValue, isSet: newValue != nil) }
     }
     /// The link hosts and schemes (the root's).
     package var links: LinkDomains? {
         get { rare?.links }
-        set { if newValue != nil || rare != nil { rareFields().links = newValue } }
+        set { set(\.links, newValue, isSet: newValue != nil) }
     }
     /// Where the app starts (the root's), or a tab's initial location.
     package var initial: String? {
         get { rare?.initial }
-        set { if newValue != nil || rare != nil { rareFields().initial = newValue } }
+        set { set(\.initial, newValue, isSet: newValue != nil) }
     }
 
     package init(kind: NodeKind, location: SourceLocation?) {
@@ -83,7 +88,7 @@ package final class Declaration {
 
     /// A declaration with this one's fields, for a second place of a node declared once and
     /// placed twice: each place gets guards of its own. Its children are this one's until
-    /// the caller replaces them.
+    /// the caller sets them.
     package func copy() -> Declaration {
         let copy = Declaration(kind: kind, location: location)
         copy.id = id

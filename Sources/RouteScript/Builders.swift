@@ -94,7 +94,7 @@ struct Builders {
                 guard case .object(let object) = item.1, let child = object as? ScriptNode else {
                     throw failure(builder, "[\(item.0)] must be a node (got \(item.1.typeName))")
                 }
-                node.appendChild(child)
+                node.children.append(child)
             }
             if node.children.isEmpty { throw failure(builder, "a \(kind.rawValue) needs at least one node") }
         }
@@ -157,7 +157,7 @@ struct Builders {
             if try vm.entries(value).count != count {
                 throw failure(builder, "field '\(name)' must be a list of nodes (it has other keys or holes)")
             }
-            node.set(nodes, asModals: name != "children")
+            if name == "children" { node.children = nodes } else { node.modals = nodes }
         case .presenter:
             node.presenter = try presenterChoice(value, node: node)
         case .attributes:

@@ -17,8 +17,8 @@ enum PresenterChoice {
 /// Its fields skip the dynamic exclusivity checks (why that is safe, and what it saves, above
 /// them).
 final class ScriptNode {
-    /// What the tree builder reads: kind, id, title, pattern, name, children, … (the
-    /// children's declarations, in the order of ``children``).
+    /// What the tree builder reads: kind, id, title, pattern, name, … (its children are set
+    /// by `ScriptNodePreparer`, from ``children`` and ``modals``).
     let declaration: Declaration
     /// The builder's name as called (`fork` for a junction declared with `fork`).
     let builder: String
@@ -29,8 +29,10 @@ final class ScriptNode {
     // reach the node again, so no two accesses overlap. Measured gain: the dynamic checks cost
     // a 10k-route reload 5.4 M instructions (4.6 M in the converter then in use, 0.8 M in the
     // builders; `LunaBench reloads 10000` under callgrind, 2026-11-25).
-    @exclusivity(unchecked) private(set) var children: [ScriptNode] = []
-    @exclusivity(unchecked) private(set) var modals: [ScriptNode] = []
+    /// Sections, options, stack roots or an endpoint's children; the declaration's are made
+    /// from them when the load prepares the nodes.
+    @exclusivity(unchecked) var children: [ScriptNode] = []
+    @exclusivity(unchecked) var modals: [ScriptNode] = []
     /// `attributes = { badge = 2, split = true }`: set on the node's presentable when it is
     /// created and again after every reload or device change.
     @exclusivity(unchecked) var attributes: [(String, AttributeValue)] = []
@@ -93,23 +95,6 @@ final class ScriptNode {
 
     var kind: NodeKind { declaration.kind }
     var location: SourceLocation? { declaration.location }
-
-    /// Adds a child (to the script's nodes and to the declaration).
-    func appendChild(_ child: ScriptNode) {
-        children.append(child)
-        declaration.children.append(child.declaration)
-    }
-
-    /// Sets the children or the modals (`children = {…}`, `modals = {…}`).
-    func set(_ nodes: [ScriptNode], asModals: Bool) {
-        if asModals {
-            modals = nodes
-            declaration.modals = nodes.map(\.declaration)
-        } else {
-            children = nodes
-            declaration.children = nodes.map(\.declaration)
-        }
-    }
 }
 
 extension SourceLocation {

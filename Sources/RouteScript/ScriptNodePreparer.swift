@@ -72,13 +72,19 @@ struct ScriptNodePreparer {
         if node.enabled != nil || node.redirect != nil || node.fallback != nil {
             declaration.guards = guards(node, index: index)
         }
-        for (position, child) in node.children.enumerated() {
-            let placed = try prepare(child)
-            if placed !== declaration.children[position] { declaration.children[position] = placed }
+        // The declaration's children are the ones this walk places (a copy where a node is met
+        // again), in the script node's order.
+        if !node.children.isEmpty {
+            var children: [Declaration] = []
+            children.reserveCapacity(node.children.count)
+            for child in node.children { children.append(try prepare(child)) }
+            declaration.children = children
         }
-        for (position, modal) in node.modals.enumerated() {
-            let placed = try prepare(modal)
-            if placed !== declaration.modals[position] { declaration.modals[position] = placed }
+        if !node.modals.isEmpty {
+            var modals: [Declaration] = []
+            modals.reserveCapacity(node.modals.count)
+            for modal in node.modals { modals.append(try prepare(modal)) }
+            declaration.modals = modals
         }
         return declaration
     }
