@@ -330,7 +330,7 @@ package struct Lint {
             else { continue }
             let fits = zip(pattern.segments.dropLast(), prefix).allSatisfy { segment, literal in
                 switch segment {
-                case .constant(let text): text == literal
+                case .constant(let text): Pattern.sameBytes(text, literal)
                 case .parameter(let name): rival.definition.validators[name] == nil
                 case .wildcard: true
                 case .catchAll: false
@@ -372,7 +372,7 @@ package struct Lint {
             if case .catchAll = other { return false }
             switch segment {
             case .constant(let text):
-                guard case .constant(let same) = other, same == text else { return false }
+                guard case .constant(let same) = other, Pattern.sameBytes(same, text) else { return false }
             case .parameter(let name):
                 if let validator = outerValidators[name] {
                     switch other {

@@ -9,6 +9,10 @@
 /// Segments: a constant matches itself exactly; `:name` one segment, bound to `name`; `:_`
 /// any one segment, bound to nothing; `...` (last only) zero or more segments, and `...name`
 /// binds them joined with `/`. Leading and trailing `/` are ignored; `""` is the root.
+///
+/// Constants are compared by their UTF-8 bytes, as requests are matched (README, "Patterns"):
+/// `café` written precomposed (U+00E9) and decomposed (`e` + U+0301) are two patterns, not
+/// one — Swift's `String` equality, which takes them as equal, is not used for them.
 public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     /// One segment of a pattern.
     public enum Segment: Hashable, Sendable {
@@ -16,6 +20,27 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
         case parameter(String)
         case wildcard
         case catchAll(String?)
+
+        /// Equal when of the same kind with the same bytes.
+        public static func == (lhs: Segment, rhs: Segment) -> Bool {
+            switch (lhs, rhs) {
+            case (.constant(let a), .constant(let b)), (.parameter(let a), .parameter(let b)):
+                Pattern.sameBytes(a, b)
+            case (.wildcard, .wildcard): true
+            case (.catchAll(nil), .catchAll(nil)): true
+            case (.catchAll(let a?), .catchAll(let b?)): Pattern.sameBytes(a, b)
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .constant(let text): Pattern.hashBytes(0, text, into: &hasher)
+            case .parameter(let name): Pattern.hashBytes(1, name, into: &hasher)
+            case .wildcard: hasher.combine(UInt8(2))
+            case .catchAll(let name): Pattern.hashBytes(name == nil ? 3 : 4, name ?? "", into: &hasher)
+            }
+        }
 
         var text: String {
             switch self {
@@ -31,6 +56,29 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text (`description`), kept: ids, summaries and lints read it, and most
     /// sources are already canonical, so it usually shares the source's storage.
     private let text: String
+
+    /// Whether two strings have the same UTF-8 bytes (not Swift's canonical equivalence).
+    package static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in sameBytes(x, y) }
+        }
+        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether two byte buffers are equal (a plain loop: the generic `elementsEqual` over
+    /// buffer slices cost the matcher's build 13 M instructions at 10k routes).
+    @inline(__always)
+    static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard x.count == y.count else { return false }
+        for index in 0..<x.count where x[index] != y[index] { return false }
+        return true
+    }
+
+    static func hashBytes(_ tag: UInt8, _ text: String, into hasher: inout Hasher) {
+        hasher.combine(tag)
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     /// Parses a pattern. A pattern starting with `./` is relative to `base`.
     ///
@@ -157,6 +205,7 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// Equal when the segments are (constants and names by their bytes).
     public static func == (lhs: Pattern, rhs: Pattern) -> Bool { lhs.segments == rhs.segments }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(segments) }

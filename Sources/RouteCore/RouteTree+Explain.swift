@@ -34,6 +34,9 @@ public struct RouteAttempt: Equatable, Sendable {
     public var reason: String {
         switch outcome {
         case .matched: "matches"
+        case .constantMismatch(let s, let expected, let found) where expected == found:
+            // Equal as Swift strings, not as bytes (README, "Patterns"): show the scalars.
+            "segment \(s + 1): expected '\(Self.scalars(expected))', got '\(Self.scalars(found))' (the same text in other Unicode scalars; constants match by their bytes)"
         case .constantMismatch(let s, let expected, let found):
             "segment \(s + 1): expected '\(expected)', got '\(found)'"
         case .rejected(let s, let name, let value, let validator):
@@ -42,6 +45,21 @@ public struct RouteAttempt: Equatable, Sendable {
         case .tooLong(let s, let found): "segment \(s + 1): '\(found)' is past the end of the pattern"
         case .regexMismatch: "the regular expression does not match the whole path"
         }
+    }
+}
+
+extension RouteAttempt {
+    /// `text` with every non-ASCII scalar written `\u{…}`.
+    static func scalars(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                shown.unicodeScalars.append(scalar)
+            } else {
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return shown
     }
 }
 
@@ -81,7 +99,7 @@ extension RouteTree {
             }
             let value = segments[position]
             switch segment {
-            case .constant(let expected) where expected != value:
+            case .constant(let expected) where !Pattern.sameBytes(expected, value):
                 return RouteAttempt(
                     route: RouteID(index), pattern: text, matchedSegments: position,
                     outcome: .constantMismatch(segment: position, expected: expected, found: value))

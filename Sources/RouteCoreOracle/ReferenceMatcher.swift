@@ -57,7 +57,7 @@ package struct ReferenceMatcher {
             }
             guard position < segments.count else { return nil }
             switch segment {
-            case .constant(let text): if text != segments[position] { return nil }
+            case .constant(let text): if !Pattern.sameBytes(text, segments[position]) { return nil }
             case .parameter(let name):
                 if let validator = route.validators[name], try !validator.accepts(segments[position]) { return nil }
                 params[name] = segments[position]

@@ -207,7 +207,9 @@ extension RouteScriptHost {
             if !same(old.nodes[oldIndex], in: old, node, in: new) { changed.append(node.id) }
         }
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
-        let removed = kept == old.nodes.count ? [] : old.nodes.lazy.map(\.id).filter { new.nodeIndex[$0] == nil }
+        // Else each old node is looked for in place first: hashing every id cost a one-route
+        // edit of a 10k-route script 7.5 M instructions.
+        let removed = kept == old.nodes.count ? [] : old.nodes.filter { index(of: $0, in: new) == nil }.map(\.id)
         return (added.sorted(), removed.sorted(), changed.sorted())
     }
 
