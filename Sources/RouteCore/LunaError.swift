@@ -35,21 +35,30 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The `file:line:` a message starts with (`books.lua:12: …`, `mod/tabs.lua:3: …`), if
     /// the first line has one.
     public init?(leadingIn message: String) {
-        let firstLine = message.prefix { $0 != "\n" }.prefix(512)
-        var rest = firstLine[...]
-        // The file may itself hold colons (`[string "a:b"]`): try each colon in turn.
-        while let colon = rest.firstIndex(of: ":") {
-            let afterColon = firstLine[firstLine.index(after: colon)...]
-            let digits = afterColon.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, colon > firstLine.startIndex, digits.count <= 9,
-                afterColon.dropFirst(digits.count).first == ":", let line = Int(digits)
-            {
-                self.init(file: String(firstLine[..<colon]), line: line)
-                return
+        // Over the UTF-8 bytes (a colon and digits are ASCII): the first version walked
+        // Characters, and reading an exported 10k-route tree spent 85 M instructions here.
+        var text = message
+        let found = text.withUTF8 { bytes -> SourceLocation? in
+            var end = min(bytes.count, 512)
+            if let newline = bytes[..<end].firstIndex(of: UInt8(ascii: "\n")) { end = newline }
+            // The file may itself hold colons (`[string "a:b"]`): try each colon in turn.
+            for colon in 1..<max(1, end) where bytes[colon] == UInt8(ascii: ":") {
+                var digit = colon + 1
+                var line = 0
+                while digit < end, digit - colon <= 10, (48...57).contains(bytes[digit]) {
+                    line = line * 10 + Int(bytes[digit] - 48)
+                    digit += 1
+                }
+                let count = digit - colon - 1
+                if (1...9).contains(count), digit < end, bytes[digit] == UInt8(ascii: ":") {
+                    return SourceLocation(
+                        file: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self), line: line)
+                }
             }
-            rest = afterColon
+            return nil
         }
-        return nil
+        guard let found else { return nil }
+        self = found
     }
 
     public var description: String { "\(file):\(line)" }

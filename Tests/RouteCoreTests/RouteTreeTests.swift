@@ -215,6 +215,19 @@ import Testing
         #expect(value["k0"] == .number("20000"))
     }
 
+    /// A repeated key keeps its last value at its last place, whether the object is small
+    /// (found by a scan) or grows past the index's threshold between the two (16 fields).
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func aRepeatedKeyKeepsItsLastValueAndPlace(fields count: Int) throws {
+        var parts = (0..<count).map { "\"f\($0)\":\($0)" }
+        parts.insert("\"dup\":\"first\"", at: 1)
+        parts.append("\"dup\":\"last\"")
+        let value = try JSONValue.parse("{" + parts.joined(separator: ",") + "}")
+        guard case .object(let fields) = value else { Issue.record("not an object"); return }
+        #expect(fields.map(\.0) == (0..<count).map { "f\($0)" } + ["dup"])
+        #expect(value["dup"] == .string("last"))
+    }
+
     @Test(arguments: [
         ("book", ["id": "42"]), ("file", ["path": "a/b c/%d"]), ("file", ["path": "x"]), ("book", ["id": "007"]),
     ])

@@ -57,6 +57,17 @@ struct LunaBench {
             }
             return
         }
+        if arguments.count >= 4, arguments[1] == "trees-from-json" {
+            // For profiling: COUNT trees read from the JSON export of a generated N-route
+            // script (`RouteTree(json:)`, an app's start-up from `luna export json`).
+            var options = RouteScriptOptions()
+            options.loadLimits = LuaLimits(instructions: 0, deadline: nil)  // slow under valgrind
+            let host = RouteScriptHost(options: options)
+            try host.load(source: Bench(quick: true).script(Int(arguments[2]) ?? 1000), name: "bench.lua")
+            let json = try host.exportJSON()
+            for _ in 0..<(Int(arguments[3]) ?? 1) { blackHole(try RouteTree(json: json)) }
+            return
+        }
         if arguments.count >= 4, arguments[1] == "lua-loads" {
             // For profiling: COUNT plain Lua loads of a generated N-route script (the reload
             // benchmark's anchor), each in a new state with builders that return their table.
