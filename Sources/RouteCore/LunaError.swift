@@ -52,7 +52,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
                 let count = digit - colon - 1
                 if (1...9).contains(count), digit < end, bytes[digit] == UInt8(ascii: ":") {
                     return SourceLocation(
-                        file: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self), line: line)
+                        file: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self),
+                        line: line)
                 }
             }
             return nil
