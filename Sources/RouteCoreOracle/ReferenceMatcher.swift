@@ -57,7 +57,8 @@ package struct ReferenceMatcher {
             }
             guard position < segments.count else { return nil }
             switch segment {
-            case .constant(let text): if !Pattern.sameBytes(text, segments[position]) { return nil }
+            // By bytes, as requests are matched (README, "Requests").
+            case .constant(let text): if !text.utf8.elementsEqual(segments[position].utf8) { return nil }
             case .parameter(let name):
                 if let validator = route.validators[name], try !validator.accepts(segments[position]) { return nil }
                 params[name] = segments[position]

@@ -567,9 +567,14 @@ struct Bench {
             _ = try? host.reload()
         }
         func luaLoad() { try? Self.plainLuaLoad(source) }
+        // What an app that ships the tree without Lua does at launch: `RouteTree(json:)` on
+        // the script's `luna export json`.
+        let exported = try host.exportJSON()
+        func fromJSON() { blackHole(try? RouteTree(json: exported)) }
         unchanged()  // warm-up
         edited()
         luaLoad()
+        fromJSON()
         // A reload returns before the old script's Lua state is freed (on a background
         // thread): each timed reload is what a save waits for, and the freeing is waited for
         // after the clock stops, so no round overlaps the one before; a reload with the
@@ -580,17 +585,21 @@ struct Bench {
             reaper.waitUntilFreed()
             return time
         }
-        // Milliseconds, per round: (unchanged, edited, plain Lua load, unchanged with the free).
+        // Milliseconds, per round: (unchanged, edited, plain Lua load, unchanged with the free,
+        // the exported tree read).
         let times = (0..<(quick ? 3 : 9)).map { _ in
             (
                 timed(unchanged), timed(edited), timed(luaLoad),
                 timed {
                     unchanged()
                     reaper.waitUntilFreed()
-                }
+                },
+                timed(fromJSON)
             )
         }
         let k = "\(n / 1000)k"
+        scalars["tree_from_json_\(k)_ms"] = Harness.median(times.map(\.4))
+        scalars["tree_from_json_vs_lua_load_\(k)"] = Harness.median(times.map { $0.4 / $0.2 })
         scalars["reload_\(k)_with_free_ms"] = Harness.median(times.map(\.3))
         scalars["reload_with_free_vs_lua_load_\(k)"] = Harness.median(times.map { $0.3 / $0.2 })
         scalars["reload_\(k)_ms"] = Harness.median(times.map(\.0))

@@ -78,6 +78,11 @@ extension Bench {
                     "reload \(k) routes, one route edited (ms)", f(one, 2), anchor,
                     s["reload_one_route_vs_lua_load_\(k)"] ?? one / load)
             }
+            if let json = s["tree_from_json_\(k)_ms"] {
+                row(
+                    "RouteTree(json:) of the \(k)-route script's export (ms)", f(json, 2), anchor,
+                    s["tree_from_json_vs_lua_load_\(k)"] ?? json / load)
+            }
         }
         for (label, key) in [("100 cases on books.lua", "books"), ("1,000 cases on 1,000 routes", "routes1000")] {
             let perCase = s["test_case_\(key)_ms"] ?? 0
