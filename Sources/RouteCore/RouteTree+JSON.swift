@@ -184,7 +184,7 @@ extension RouteTree {
         guard let rootValue = value["root"] else { throw RouteDefinitionError("exported tree: no \"root\" node") }
         var reader = ExportReader(hooks: hooks)
         try reader.checkFields(value, ExportReader.topFields, at: "top level")
-        var root = try reader.node(rootValue) { "root" }
+        let root = try reader.node(rootValue) { "root" }
         if let initial = value["initial"] {
             guard let text = initial.string else {
                 throw RouteDefinitionError("exported tree: 'initial' must be a string")
@@ -205,7 +205,7 @@ extension RouteTree {
             throw RouteDefinitionError(
                 "exported tree: the app supplied no hook for \(reader.missing.joined(separator: ", "))")
         }
-        try self.init(root: root)
+        try self.init(declaration: root, reusing: nil)
     }
 }
 
@@ -288,7 +288,9 @@ private struct ExportReader {
         return text
     }
 
-    mutating func node(_ value: JSONValue, at path: () -> String) throws(RouteDefinitionError) -> NodeSpec {
+    /// The declaration of an exported node, made as the tree builder reads it (no `NodeSpec`
+    /// between: building specs and converting them cost a 10k-route read 60 M instructions).
+    mutating func node(_ value: JSONValue, at path: () -> String) throws(RouteDefinitionError) -> Declaration {
         guard case .object(let entries) = value else { throw failure(path(), "a node must be an object") }
         let fields = NodeFields(entries)
         guard let kindText = try text(fields.kind, "kind", at: path) else { throw failure(path(), "no 'kind'") }
@@ -305,11 +307,16 @@ private struct ExportReader {
         if refused != nil {
             try checkFields(value, kind == .endpoint ? Self.endpointFields : Self.containerFields, at: path())
         }
-        var spec = NodeSpec(
-            kind: kind, id: try text(fields.id, "id", at: path), title: try text(fields.title, "title", at: path),
-            location: try text(fields.location, "location", at: path).flatMap { SourceLocation(leadingIn: $0 + ":") })
-        spec.presenter = try text(fields.presenter, "presenter", at: path)
-        spec.initial = try text(fields.initial, "initial", at: path)
+        let id = try text(fields.id, "id", at: path)
+        let title = try text(fields.title, "title", at: path)
+        let location = try text(fields.location, "location", at: path).flatMap {
+            SourceLocation(leadingIn: $0 + ":")
+        }
+        let declaration = Declaration(kind: kind, location: location)
+        declaration.id = id
+        declaration.title = title
+        if let presenter = try text(fields.presenter, "presenter", at: path) { declaration.presenterName = presenter }
+        if let initial = try text(fields.initial, "initial", at: path) { declaration.initial = initial }
         let enabled = try text(fields.enabled, "enabled", at: path).map { name in
             if hooks.enabled[name] == nil { missing.append(name) }
             return name
@@ -323,39 +330,41 @@ private struct ExportReader {
         if let enabled { guardSpec.enabled = { context in try table.enabled[enabled]?(context) ?? false } }
         if let redirect { guardSpec.redirect = { context in try table.redirects[redirect]?(context) ?? nil } }
         if kind == .endpoint {
-            var endpoint = EndpointSpec(
-                pattern: try text(fields.pattern, "pattern", at: path),
-                regex: try text(fields.regex, "regex", at: path),
-                name: try text(fields.name, "name", at: path))
+            declaration.declaresRoute = true
+            declaration.pattern = try text(fields.pattern, "pattern", at: path)
+            if let regex = try text(fields.regex, "regex", at: path) { declaration.regex = regex }
+            declaration.name = try text(fields.name, "name", at: path)
             if let validators = fields.validators {
                 guard case .object(let entries) = validators else {
                     throw failure(path(), "'where' must be an object")
                 }
+                var compiled: [String: Validator] = [:]
                 for (parameter, entry) in entries {
-                    endpoint.validators[parameter] = try validator(entry, at: path() + ".where." + parameter)
+                    compiled[parameter] = try validator(entry, at: path() + ".where." + parameter)
                 }
+                if !compiled.isEmpty { declaration.validators = compiled }
             }
-            endpoint.enabled = guardSpec.enabled
-            endpoint.fallback = guardSpec.fallback
-            endpoint.redirect = guardSpec.redirect
             switch fields.link {
             case nil, .null?: break
-            case .bool(let flag)?: endpoint.linkable = flag
+            case .bool(let flag)?: declaration.linkable = flag
             default: throw failure(path(), "'link' must be true or false")
             }
-            spec.endpoint = endpoint
-        } else if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil {
-            spec.guardSpec = guardSpec
+        }
+        // An endpoint's guard and a container's alike: only when one of its parts is there.
+        if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil {
+            declaration.guards = guardSpec
         }
         for (key, list) in [("children", fields.children), ("modals", fields.modals)] {
             guard let list else { continue }
             guard case .array(let items) = list else { throw failure(path(), "'\(key)' must be an array") }
+            var made: [Declaration] = []
+            made.reserveCapacity(items.count)
             for (offset, item) in items.enumerated() {
-                let child = try node(item) { "\(path()).\(key)[\(offset)]" }
-                if key == "children" { spec.children.append(child) } else { spec.modals.append(child) }
+                made.append(try node(item) { "\(path()).\(key)[\(offset)]" })
             }
+            if key == "children" { declaration.children = made } else { declaration.modals = made }
         }
-        return spec
+        return declaration
     }
 
     mutating func validator(_ entry: JSONValue, at path: String) throws(RouteDefinitionError) -> Validator {

@@ -562,13 +562,14 @@ struct TreeBuilder {
         seen.reserveCapacity(nodes.count)
         for node in nodes {
             let id = node.id ?? ""
-            if let first = seen[id] {
+            // One hash per id: the insertion says whether the id was there (the table is
+            // dropped on an error, so overwriting the first place does not matter).
+            if let first = seen.updateValue(node.index, forKey: id) {
                 let where1 = nodes[first].location.map { " (first at \($0))" } ?? ""
                 let prefix = node.location.map { "\($0): " } ?? ""
                 throw RouteDefinitionError(
                     "\(prefix)\(node.kind.rawValue): duplicate id '\(id)'\(where1)", location: node.location)
             }
-            seen[id] = node.index
         }
         return seen
     }
