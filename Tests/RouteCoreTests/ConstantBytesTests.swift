@@ -4,7 +4,7 @@ import Testing
 @testable import RouteCore
 
 /// Constants are told apart by their UTF-8 bytes everywhere routing decides (README,
-/// "Patterns"): `café` precomposed (U+00E9) and decomposed (`e` + U+0301) are equal as Swift
+/// "Requests"): `café` precomposed (U+00E9) and decomposed (`e` + U+0301) are equal as Swift
 /// strings, but a request carries one spelling's bytes and is matched by them.
 @Suite struct ConstantBytesTests {
     static let precomposed = "caf\u{E9}"
