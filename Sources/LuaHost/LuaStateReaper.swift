@@ -16,7 +16,8 @@ public final class LuaStateReaper: Sendable {
     /// checks that first) and has let go of the arrays, so no other thread can reach what it
     /// holds; it is handed to the queue
     /// once, and only the queue touches it (`run`, once), or the closing thread itself when
-    /// the reaper is full.
+    /// the reaper is full. (The checked `Sendable` cannot be had: it holds the raw Lua state
+    /// pointer and non-Sendable host function boxes, whose ownership moves here whole.)
     final class Teardown: @unchecked Sendable {
         private let state: OpaquePointer
         private var functions: [HostFunctionBox]

@@ -237,12 +237,6 @@ private struct ExportReader {
         }
     }
 
-    func string(_ value: JSONValue, _ key: String, at path: String) throws(RouteDefinitionError) -> String? {
-        guard let field = value[key], field != .null else { return nil }
-        guard let text = field.string else { throw failure(path, "'\(key)' must be a string") }
-        return text
-    }
-
     /// A node's fields, read in one pass (a repeated key was already resolved by the JSON
     /// reader: its last value). Reading each by name scanned the object once per name and
     /// built every node's error path up front: an exported 10k-route tree spent about a
@@ -369,10 +363,10 @@ private struct ExportReader {
 
     mutating func validator(_ entry: JSONValue, at path: String) throws(RouteDefinitionError) -> Validator {
         try checkFields(entry, ["regex", "hook"], at: path)
-        if let regex = try string(entry, "regex", at: path) {
+        if let regex = try text(entry["regex"], "regex", at: { path }) {
             do { return try Validator(regex: regex) } catch { throw failure(path, error.message) }
         }
-        guard let name = try string(entry, "hook", at: path) else {
+        guard let name = try text(entry["hook"], "hook", at: { path }) else {
             throw failure(path, "a validator is {\"regex\": …} or {\"hook\": …}")
         }
         if hooks.validators[name] == nil { missing.append(name) }
