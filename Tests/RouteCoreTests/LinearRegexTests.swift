@@ -43,6 +43,12 @@ import Testing
         ("\\w", "é", "no match"),
         ("\\d", "٣", "no match"),
         ("\\W", "é", "match"),
+        // A digit or `_` before a non-Latin scalar is still a word character (Swift 6.3's `Regex`
+        // with ASCII classes answers these four the other way; the regex fuzzer's first finding).
+        ("\\W*?[a-c]{1,3}", "\n\né1日 a", "no match"),
+        ("\\W日", "1日", "no match"),
+        ("\\w日", "_日", "match"),
+        ("[\\w-]٠", "1٠", "match"),
         ("\\h", "\t", "match"),
         ("\\bab\\b", "ab", "match"),
         // `\b` is the ASCII `\w` boundary, the edges counting as non-word (as in PCRE and RE2;
@@ -146,6 +152,19 @@ import Testing
             if let problem = RegexCase(&choices).disagreement() { disagreements.append("seed \(seed): \(problem)") }
         }
         #expect(disagreements.isEmpty, "\(disagreements.count) disagreements: \(disagreements.prefix(5))")
+    }
+
+    /// The oracle gives Swift's `Regex` `\\w` and `\\W` as the ASCII sets they stand for, so the
+    /// fuzzer's first finding (where Swift's shorthand answers wrong) is no disagreement; the
+    /// spelling leaves other escapes and quoted text alone.
+    @Test func theOracleSpellsOutTheWordClassesForSwift() throws {
+        #expect(RegexCase(pattern: "\\W*?[a-c]{1,3}", inputs: ["\n\né1日 a", "\n a", "1a"]).disagreement() == nil)
+        #expect(RegexCase(pattern: "(?<g1>[\\w-])日", inputs: ["1日", "_日", "-日", "é日"]).disagreement() == nil)
+        #expect(RegexCase.swiftSpelling(of: "[\\w-]\\W\\d\\\\w\\.") == "[[a-zA-Z0-9_]-][^a-zA-Z0-9_]\\d\\\\w\\.")
+        #expect(RegexCase.swiftSpelling(of: "\\Q\\w\\E\\w") == "\\Q\\w\\E[a-zA-Z0-9_]")
+        // Luna's own answers on them, which the spelled-out sets agree with.
+        #expect(try LinearRegex("\\W*?[a-c]{1,3}").wholeMatch("\n\né1日 a") == false)
+        #expect(try LinearRegex("\\w日").wholeMatch("1日"))
     }
 
     /// The shapes that make a backtracking engine exponential run in one pass here; the DFA is
