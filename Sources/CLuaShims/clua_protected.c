@@ -36,18 +36,16 @@ static int describe_slot(lua_State *L, int idx, int class_ref, clua_Slot *slot) 
     }
 }
 
-// (t, k, batch) -> the values the slots could not hold, then — when the table may go on — a
-// copy of the last key. The key stays on top while the loop runs; a value to keep is moved
-// below it (…, kept, k).
-static int fields_body(lua_State *L) {
-    clua_FieldBatch *batch = (clua_FieldBatch *)lua_touserdata(L, 3);
-    lua_settop(L, 2);
-    luaL_checkstack(L, 2 * batch->capacity + 4, "table too large to read");
+// Reads up to `batch->capacity` entries of the table at `t` (absolute) after the key on top,
+// which stays on top while the loop runs; a value to keep is moved below it (…, kept, k).
+// Leaves the kept values, then — when the table may go on — the last key; returns how many.
+// Needs room for 2 * capacity + 4 values on the stack.
+static int fields_loop(lua_State *L, int t, clua_FieldBatch *batch) {
     int pushed = 0;
     batch->count = 0;
     batch->more = 0;
     while (batch->count < batch->capacity) {
-        if (!lua_next(L, 1)) return pushed;  // pops the key; pushes k, v or nothing
+        if (!lua_next(L, t)) return pushed;  // pops the key; pushes k, v or nothing
         clua_Field *field = &batch->fields[batch->count++];
         int top = lua_gettop(L);
         if (describe_slot(L, top - 1, batch->class_ref, &field->key)) {
@@ -65,6 +63,31 @@ static int fields_body(lua_State *L) {
     }
     batch->more = 1;  // the last key is on top: it is the last result
     return pushed + 1;
+}
+
+// (t, k, batch) -> what fields_loop leaves.
+static int fields_body(lua_State *L) {
+    clua_FieldBatch *batch = (clua_FieldBatch *)lua_touserdata(L, 3);
+    lua_settop(L, 2);
+    luaL_checkstack(L, 2 * batch->capacity + 4, "table too large to read");
+    return fields_loop(L, 1, batch);
+}
+
+int clua_fields_first(lua_State *L, int idx, clua_FieldBatch *batch) {
+    idx = lua_absindex(L, idx);
+    // Nothing here can raise, so no protected call is needed (it was most of the cost of
+    // reading a small table): the key on top is nil, and lua_next from nil, or from a key it
+    // returned itself with the table untouched in between, never raises ("invalid key to
+    // 'next'" needs a key the table does not have); lua_checkstack reports a stack it cannot
+    // grow instead of raising; describing a slot only reads values (lua_tolstring on a string
+    // converts nothing); pushing copies and rotating allocate nothing once the room is there.
+    // Anything else — not a table, no room — is left to clua_fields_p.
+    if (lua_type(L, idx) != LUA_TTABLE || lua_type(L, -1) != LUA_TNIL
+        || !lua_checkstack(L, 2 * batch->capacity + 4)) {
+        return 0;
+    }
+    fields_loop(L, idx, batch);
+    return 1;
 }
 
 static int len_body(lua_State *L) {  // (t) -> #t

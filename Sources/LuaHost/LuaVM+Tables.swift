@@ -130,8 +130,12 @@ extension LuaVM {
         batch.capacity = Int32(buffer.count)
         batch.class_ref = objects?.ref ?? LUA_NOREF
         lua_pushnil(L)
+        var first = true
         while true {
-            let status = clua_fields_p(L, index, &batch)
+            // The first batch reads without a protected call when it can (it cannot raise);
+            // later ones are protected: the body may have run Lua that changed the table.
+            let status = first && clua_fields_first(L, index, &batch) != 0 ? LUA_OK : clua_fields_p(L, index, &batch)
+            first = false
             guard status == LUA_OK else {
                 throw LuaError.pop(status: status, limit: 0, from: L, memoryCap: options.memoryLimit)
             }

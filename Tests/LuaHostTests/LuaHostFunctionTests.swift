@@ -238,6 +238,38 @@ struct HostFailure: Error, CustomStringConvertible {
         #expect(Set(inner) == Set((1...70).map { "b\($0)" }) && inner.count == 70)
     }
 
+    /// The first batch of a read runs without a protected call (nothing in it can raise); a
+    /// body that changes the table under the read makes the next batch's key invalid, and that
+    /// batch — protected — reports it as an error instead of escaping the host.
+    @Test func aTableChangedUnderItsReadIsAnErrorNotACrash() throws {
+        let vm = try LuaVM()
+        var seen = 0
+        vm.register("churn") { args in
+            try args.forEachField(1, objects: nil) { _, _ in
+                seen += 1
+                if seen == 1 {
+                    _ = try vm.run(
+                        """
+                        for k in pairs(victim) do victim[k] = nil end
+                        for i = 1, 300 do victim["z" .. i] = i end
+                        """, chunkName: "=churn")
+                }
+            }
+            return []
+        }
+        let error = #expect(throws: LuaError.self) {
+            try vm.run(
+                """
+                victim = {}
+                for i = 1, 100 do victim["a" .. i] = i end
+                churn(victim)
+                """, chunkName: "=read")
+        }
+        #expect(error?.message.contains("invalid key to 'next'") == true, "\(String(describing: error))")
+        #expect(seen == 64)  // the first batch, read whole before the body changed the table
+        #expect(try vm.run("return 1 + 1", chunkName: "=after") == [2])  // the VM goes on
+    }
+
     /// A constructor's object reaches Lua as a userdata of its class, and is released when
     /// Lua collects it.
     @Test func aConstructorReturnsItsObjectAsUserdata() throws {

@@ -211,6 +211,12 @@ typedef struct clua_FieldBatch {
 /// (tables, functions, threads, other userdata, in order), then — when `batch->more` — a copy
 /// of the last key to continue from. On an error pushes the message.
 int clua_fields_p(lua_State *L, int idx, clua_FieldBatch *batch);
+/// `clua_fields_p` for the first batch (the key on top is nil) without a protected call: it
+/// cannot raise there. Returns 0, changing nothing, when it cannot run unprotected (the value
+/// at `idx` is not a table, the key is not nil, or the stack cannot grow); then use
+/// `clua_fields_p`. Continuing batches need `clua_fields_p`: the table may have changed
+/// between them.
+int clua_fields_first(lua_State *L, int idx, clua_FieldBatch *batch);
 /// lua_len (§4.6, [-0, +1, e]): pushes #t with metamethods.
 int clua_len_p(lua_State *L, int idx);
 /// luaL_tolstring (§5.1, [-0, +1, e]): pushes the value converted to a string (__tostring,
