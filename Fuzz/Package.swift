@@ -18,6 +18,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ExportFuzzer",
+            dependencies: [
+                .product(name: "RouteCore", package: "Luna"),
+                "RouteCoreOracle",
+            ]
+        ),
+        .executableTarget(
             name: "RegexFuzzer",
             dependencies: [
                 .product(name: "RouteCore", package: "Luna"),

@@ -47,14 +47,16 @@ public struct LuaArguments {
     }
 
     /// Calls `body` with every key and value of the table argument at `index`, in `next` order
-    /// (raw), read in place, 64 entries a protected call: strings, numbers and booleans by
-    /// value and a userdata of `objects` as its Swift object, with no registry reference and no
+    /// (raw), read in place, 64 entries a call (the first without a protected call, since
+    /// nothing in it can raise; the others protected): strings, numbers and booleans by value
+    /// and a userdata of `objects` as its Swift object, with no registry reference and no
     /// array of entries; other values (tables, functions) as ``LuaValue``s that hold a
     /// reference. A builder's table is read this way (README, performance). `body` may read
     /// other tables, but must not change this one.
     ///
     /// - Throws: ``LuaArgumentError`` when the argument is not a table; ``LuaError`` when a
-    ///   limit stops the read; what `body` throws.
+    ///   limit stops the read or `body` changed the table so that the read cannot go on
+    ///   ("invalid key to 'next'"); what `body` throws.
     public func forEachField(
         _ index: Int, objects: LuaClass?, _ body: (_ key: LuaValue, _ value: LuaField) throws -> Void
     ) throws {

@@ -244,7 +244,7 @@ struct HostFailure: Error, CustomStringConvertible {
     @Test func aTableChangedUnderItsReadIsAnErrorNotACrash() throws {
         let vm = try LuaVM()
         var seen = 0
-        vm.register("churn") { args in
+        vm.register("churn") { [unowned vm] args in  // the VM owns the function: no cycle
             try args.forEachField(1, objects: nil) { _, _ in
                 seen += 1
                 if seen == 1 {

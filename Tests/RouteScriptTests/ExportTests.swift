@@ -84,6 +84,66 @@ import Testing
         #expect(a.rootPresentable?.rendered() == b.rootPresentable?.rendered())
     }
 
+    /// The checks the export fuzzer makes (`scripts/fuzz export`, `ExportCase`), on every
+    /// example's export and 300 seeded mutations of each: cut, repeated and swapped spans, and
+    /// JSON tokens and escapes put in at random. Nothing crashes, a refusal says why, parsed
+    /// JSON writes back as itself, and a tree that loads exports as a tree that loads the same.
+    @Test(arguments: examples)
+    func theReaderHoldsItsRoundTripsOnMutatedExports(example name: String) throws {
+        let host = RouteScriptHost()
+        try host.load(contentsOf: example(name))
+        let json = try host.exportJSON()
+        #expect(ExportCase(json).problem() == nil)
+        let tokens = [
+            "{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1.5e300", "1e999", "\"kind\"",
+            "\"endpoint\"", "\"stack\"", "\"children\"", "\"pattern\"", "\"regex\"", "\"id\"", "\"\\u0000\"",
+            "\"\\u001f\\t\"",
+            "\"\\ud800\"", "\"\\ud83d\\ude00\"", "\"a\\\"b\"", "\"é\u{301}\"", "\"\u{2028}\"", "\\", "\"books/:id\"",
+            "\"regex:^a+$\"", "\"modals\"", "\"validators\"",
+        ]
+        let contents = [
+            "\\u001f", "\\u0000x", "a\\\"b", "\\ud83d\\ude00", "é\u{301}", "\u{2028}", "books/:id", "\\\\", "",
+            "x#enabled", "regex:(a|b)+", "a/:b/c...", "\\/", "日本",
+        ]
+        var generator = SeededGenerator(seed: UInt64(name.utf8.count) &* 7_919)
+        let original = Array(json.unicodeScalars)
+        let hooks = Self.hooks(from: try #require(host.routeTree))
+        var problems: [String] = []
+        var loaded = 0
+        for _ in 0..<300 {
+            var scalars = original
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let start = Int.random(in: 0..<scalars.count, using: &generator)
+                let end = min(scalars.count, start + Int.random(in: 0...40, using: &generator))
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 4:
+                    // A string's text replaced: the JSON stays valid, the values change.
+                    guard let open = scalars[start...].firstIndex(of: "\""),
+                        let close = scalars[(open + 1)...].firstIndex(of: "\"")
+                    else { break }
+                    let content = contents[Int.random(in: 0..<contents.count, using: &generator)]
+                    scalars.replaceSubrange((open + 1)..<close, with: content.unicodeScalars)
+                case 0: scalars.removeSubrange(start..<end)
+                case 1: scalars.insert(contentsOf: scalars[start..<end], at: start)
+                case 2:
+                    let other = Int.random(in: 0..<scalars.count, using: &generator)
+                    scalars.swapAt(start, other)
+                default:
+                    let token = tokens[Int.random(in: 0..<tokens.count, using: &generator)]
+                    scalars.insert(contentsOf: token.unicodeScalars, at: start)
+                }
+                if scalars.isEmpty { scalars = original }
+            }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            if let problem = ExportCase(text).problem() { problems.append(problem) }
+            if (try? RouteTree(json: text, hooks: hooks)) != nil { loaded += 1 }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, the first: \(problems.first ?? "")")
+        // Not only refusals: some mutations (a repeated field, a changed title) still load.
+        #expect(loaded > 10, "\(loaded) of 300 mutations loaded")
+    }
+
     @Test func theExportNamesTheHooksAndPresentersTheAppMustSupply() throws {
         let folder = ScriptFolder()
         let path = folder.write(
