@@ -93,6 +93,8 @@ final class LoadedScript {
         self.files = (path.isEmpty ? [] : [path]) + environment.requiredFiles
         var preparer = ScriptNodePreparer(callbacks: callbacks, hostPresenters: hostPresenters)
         preparer.headlessUnknown = options.unknownHostPresentersAreHeadless
+        // Built or not, the tree is done with the declarations: their hooks go (see there).
+        defer { preparer.detachHooks() }
         do {
             let tree = try RouteTree(declaration: try preparer.prepare(root), reusing: previous)
             self.tree = tree

@@ -24,6 +24,9 @@ struct ScriptNodePreparer {
     /// Declared sample parameter values (`sample = {…}`) by node index, with where.
     private(set) var samples: [(Int, [(name: String, values: [String])], SourceLocation?)] = []
     private var counter = 0
+    /// The declarations given hooks (guards, redirects, function validators): closures that
+    /// call the state, on declarations its nodes hold. ``detachHooks()`` takes them off.
+    private var hooked: [Declaration] = []
 
     init(callbacks: ScriptCallbacks, hostPresenters: Set<String>) {
         self.callbacks = callbacks
@@ -68,9 +71,11 @@ struct ScriptNodePreparer {
                 validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
             declaration.validators = validators
+            hooked.append(declaration)
         }
         if node.enabled != nil || node.redirect != nil || node.fallback != nil {
             declaration.guards = guards(node, index: index)
+            hooked.append(declaration)
         }
         // The declaration's children are the ones this walk places (a copy where a node is met
         // again), in the script node's order.
@@ -87,6 +92,18 @@ struct ScriptNodePreparer {
             declaration.modals = modals
         }
         return declaration
+    }
+
+    /// Takes the hooks off the declarations once the tree is built from them (or failed to
+    /// be): the tree keeps its own, and the declarations belong to nodes the Lua state holds,
+    /// so hooks left there (each keeps the state alive) made a cycle through the state, and a
+    /// script with a guard, a redirect or a function validator was never freed.
+    mutating func detachHooks() {
+        for declaration in hooked {
+            declaration.guards = nil
+            declaration.validators = [:]
+        }
+        hooked = []
     }
 
     /// `enabled`, `fallback` and `redirect` of any node, calling the script's functions.

@@ -1,0 +1,82 @@
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+/// A script's Lua state lives as long as something uses the script, and no longer. Its
+/// guards, redirects and function validators are closures that call the state, and the
+/// declarations holding them belong to the nodes the state holds: kept there after the tree
+/// was built, they made a cycle through the state, and a script with any of them was never
+/// freed — not when its host was released, not when `load` replaced it, not when its load
+/// failed after its hooks were made (a reload closes its old state explicitly, which hid it).
+@Suite struct StateLifetimeTests {
+    /// Lives as long as the state that holds it (in its `print` output closure).
+    final class Witness: Sendable {}
+
+    /// Scripts with each kind of hook (and one with none), and a request each dispatches.
+    static let scripts: [(script: String, request: String)] = [
+        (
+            "return junction { enabled = function() return true end, fallback = 'a', stack { endpoint { 'b' } }, endpoint { 'a' } }",
+            "b"
+        ),
+        ("return stack { redirect = function() return nil end, endpoint { 'b' } }", "b"),
+        ("return stack { endpoint { 'b/:id', where = { id = function(v) return v ~= '' end } } }", "b/7"),
+        (
+            "return stack { endpoint { 'b/:id', enabled = function() return true end, fallback = 'c', where = { id = '[0-9]+' } }, endpoint { 'c' } }",
+            "b/7"
+        ),
+        ("return stack { endpoint { 'b' } }", "b"),
+    ]
+
+    /// Options whose state keeps `witness` alive.
+    static func options(_ witness: Witness) -> RouteScriptOptions {
+        var options = RouteScriptOptions()
+        options.output = { [witness] _ in _ = witness }
+        return options
+    }
+
+    @Test(arguments: scripts.indices)
+    func aReleasedHostFreesItsState(index: Int) throws {
+        weak var freed: Witness?
+        do {
+            let witness = Witness()
+            freed = witness
+            let host = RouteScriptHost(options: Self.options(witness))
+            try host.load(source: Self.scripts[index].script, name: "t.lua")
+            _ = try host.dispatch(Self.scripts[index].request)  // the hooks ran
+        }
+        #expect(freed == nil)
+    }
+
+    @Test(arguments: scripts.indices)
+    func aDroppedScriptFreesItsState(index: Int) throws {
+        weak var freed: Witness?
+        do {
+            let witness = Witness()
+            freed = witness
+            let loaded = try LoadedScript(
+                source: Self.scripts[index].script, name: "t.lua", folder: ".", path: "",
+                options: Self.options(witness), hostPresenters: [])
+            #expect(loaded.tree.nodes.isEmpty == false)
+        }
+        #expect(freed == nil)
+    }
+
+    /// The tree refuses the script (two nodes with one id) after the guard was made.
+    @Test func aLoadThatFailedAfterItsHooksFreesItsState() {
+        weak var freed: Witness?
+        do {
+            let witness = Witness()
+            freed = witness
+            let error = #expect(throws: RouteScriptError.self) {
+                _ = try LoadedScript(
+                    source: """
+                        return stack { endpoint { 'b', id = 'x', enabled = function() return true end, fallback = 'c' },
+                                       endpoint { 'c', id = 'x' } }
+                        """, name: "t.lua", folder: ".", path: "", options: Self.options(witness), hostPresenters: [])
+            }
+            #expect(error?.message.contains("x") == true)
+        }
+        #expect(freed == nil)
+    }
+}
