@@ -28,55 +28,55 @@ import Testing
         ("return stack { endpoint { 'b' } }", "b"),
     ]
 
-    /// Options whose state keeps `witness` alive.
-    static func options(_ witness: Witness) -> RouteScriptOptions {
-        var options = RouteScriptOptions()
-        options.output = { [witness] _ in _ = witness }
-        return options
+    /// Runs `body` with options whose state keeps a new witness alive; whether the witness
+    /// was freed once `body` returned (and everything it made was released).
+    static func freed(_ body: (RouteScriptOptions) throws -> Void) rethrows -> Bool {
+        weak var released: Witness?
+        do {
+            let witness = Witness()
+            released = witness
+            var options = RouteScriptOptions()
+            options.output = { [witness] _ in _ = witness }
+            try body(options)
+        }
+        return released == nil
     }
 
     @Test(arguments: scripts.indices)
     func aReleasedHostFreesItsState(index: Int) throws {
-        weak var freed: Witness?
-        do {
-            let witness = Witness()
-            freed = witness
-            let host = RouteScriptHost(options: Self.options(witness))
+        let freed = try Self.freed { options in
+            let host = RouteScriptHost(options: options)
             try host.load(source: Self.scripts[index].script, name: "t.lua")
             _ = try host.dispatch(Self.scripts[index].request)  // the hooks ran
         }
-        #expect(freed == nil)
+        #expect(freed)
     }
 
     @Test(arguments: scripts.indices)
     func aDroppedScriptFreesItsState(index: Int) throws {
-        weak var freed: Witness?
-        do {
-            let witness = Witness()
-            freed = witness
+        var built = false
+        let freed = try Self.freed { options in
             let loaded = try LoadedScript(
-                source: Self.scripts[index].script, name: "t.lua", folder: ".", path: "",
-                options: Self.options(witness), hostPresenters: [])
-            #expect(loaded.tree.nodes.isEmpty == false)
+                source: Self.scripts[index].script, name: "t.lua", folder: ".", path: "", options: options,
+                hostPresenters: [])
+            built = !loaded.tree.nodes.isEmpty
         }
-        #expect(freed == nil)
+        #expect(built && freed)
     }
 
     /// The tree refuses the script (two nodes with one id) after the guard was made.
     @Test func aLoadThatFailedAfterItsHooksFreesItsState() {
-        weak var freed: Witness?
-        do {
-            let witness = Witness()
-            freed = witness
-            let error = #expect(throws: RouteScriptError.self) {
+        var refusal: RouteScriptError?
+        let freed = Self.freed { options in
+            refusal = #expect(throws: RouteScriptError.self) {
                 _ = try LoadedScript(
                     source: """
                         return stack { endpoint { 'b', id = 'x', enabled = function() return true end, fallback = 'c' },
                                        endpoint { 'c', id = 'x' } }
-                        """, name: "t.lua", folder: ".", path: "", options: Self.options(witness), hostPresenters: [])
+                        """, name: "t.lua", folder: ".", path: "", options: options, hostPresenters: [])
             }
-            #expect(error?.message.contains("x") == true)
         }
-        #expect(freed == nil)
+        #expect(refusal?.message.contains("x") == true)
+        #expect(freed)
     }
 }
