@@ -18,9 +18,11 @@ package struct ExportCase: Sendable {
 
     /// What went wrong, or nil.
     package func problem() -> String? {
-        if let value = try? JSONValue.parse(text) {
+        // Parsed once, as deep as the tree reader allows, for the round trip and the hook names.
+        let value = try? JSONValue.parse(text, maxDepth: Self.maxDepth)
+        if let value {
             let written = value.jsonText
-            guard let again = try? JSONValue.parse(written) else {
+            guard let again = try? JSONValue.parse(written, maxDepth: Self.maxDepth) else {
                 return "JSON \(clip(text)) parses, but its written form \(clip(written)) does not"
             }
             guard again == value, again.jsonText == written else {
@@ -29,7 +31,7 @@ package struct ExportCase: Sendable {
         }
         let tree: RouteTree
         do {
-            tree = try RouteTree(json: text, hooks: Self.hooks(for: text))
+            tree = try RouteTree(json: text, hooks: Self.hooks(for: value))
         } catch {
             return error.message.isEmpty ? "the reader refused \(clip(text)) without a message" : nil
         }
@@ -37,7 +39,8 @@ package struct ExportCase: Sendable {
         let reloaded: RouteTree
         do {
             // The export names hooks by node id (`ID#enabled`), whatever the text called them.
-            reloaded = try RouteTree(json: exported, hooks: Self.hooks(for: exported))
+            reloaded = try RouteTree(
+                json: exported, hooks: Self.hooks(for: try? JSONValue.parse(exported, maxDepth: Self.maxDepth)))
         } catch {
             return "a tree read from \(clip(text)) exports as JSON it cannot read: \(error.message)"
         }
@@ -48,11 +51,14 @@ package struct ExportCase: Sendable {
         return nil
     }
 
-    /// A hook of each kind for every string in `json` that could name one (`ID#enabled`,
+    /// The nesting `RouteTree(json:)` reads.
+    private static let maxDepth = 512
+
+    /// A hook of each kind for every string in `value` that could name one (`ID#enabled`,
     /// `ID#where.id`), so trees with guards and validators load too.
-    private static func hooks(for json: String) -> RouteHooks {
+    private static func hooks(for value: JSONValue?) -> RouteHooks {
         var hooks = RouteHooks()
-        guard let value = try? JSONValue.parse(json, maxDepth: 512) else { return hooks }
+        guard let value else { return hooks }
         hookNames(in: value) { name in
             hooks.validators[name] = { !$0.isEmpty }
             hooks.enabled[name] = { _ in true }

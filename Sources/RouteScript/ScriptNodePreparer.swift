@@ -71,12 +71,12 @@ struct ScriptNodePreparer {
                 validators[parameter] = try validator(value, parameter: parameter, node: node)
             }
             declaration.validators = validators
-            hooked.append(declaration)
         }
         if node.enabled != nil || node.redirect != nil || node.fallback != nil {
             declaration.guards = guards(node, index: index)
-            hooked.append(declaration)
         }
+        let functionValidator = node.declaredValidators.values.contains { if case .string = $0 { false } else { true } }
+        if node.enabled != nil || node.redirect != nil || functionValidator { hooked.append(declaration) }
         // The declaration's children are the ones this walk places (a copy where a node is met
         // again), in the script node's order.
         if !node.children.isEmpty {
