@@ -68,11 +68,46 @@ public enum PlanOperation: Equatable, Sendable {
 
 /// The ordered operations that take the presentable tree from one state to the next.
 public struct Plan: Equatable, Sendable {
-    public var operations: [PlanOperation]
+    /// The plan of a dispatch that only re-activated one screen (a new parameter, query or
+    /// fragment on the screen shown): `update` of that node, held without an array — the
+    /// node's identity (nil otherwise) and its index in the tree the plan was made on. (Two
+    /// fields: as one optional tuple, every copy of a transition went through its value
+    /// witnesses, a push 0.7 % more instructions.)
+    @usableFromInline var soleUpdate: NodeID?
+    @usableFromInline var soleIndex: Int32
+    /// The operations, when not ``soleUpdate``.
+    @usableFromInline var list: [PlanOperation]
 
-    public init(_ operations: [PlanOperation] = []) { self.operations = operations }
+    public var operations: [PlanOperation] {
+        get {
+            guard let soleUpdate else { return list }
+            return [.update(id: soleUpdate.rawValue)]
+        }
+        set {
+            soleUpdate = nil
+            list = newValue
+        }
+    }
 
-    public var isEmpty: Bool { operations.isEmpty }
+    public init(_ operations: [PlanOperation] = []) {
+        soleUpdate = nil
+        soleIndex = 0
+        list = operations
+    }
+
+    /// `update` of the node at `index` of the tree being planned for, alone.
+    init(updating node: NodeID, at index: Int) {
+        soleUpdate = node
+        soleIndex = Int32(truncatingIfNeeded: index)
+        list = []
+    }
+
+    public var isEmpty: Bool { soleUpdate == nil && list.isEmpty }
 
     public var json: String { JSONWriter.array(operations.map(\.json)) }
+
+    public static func == (lhs: Plan, rhs: Plan) -> Bool {
+        if let left = lhs.soleUpdate, let right = rhs.soleUpdate { return left == right }
+        return lhs.operations == rhs.operations
+    }
 }

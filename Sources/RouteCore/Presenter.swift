@@ -96,6 +96,17 @@ public struct PresentableStore<P: Presenter> {
             }
             return presentable
         }
+        if let sole = plan.soleUpdate, reflected.isEmpty {
+            // One `update`: the node by its index in the tree the plan was made on (checked:
+            // a plan may be applied to another tree, then found by id like any other).
+            let position = Int(plan.soleIndex)
+            let spec =
+                tree.nodes.indices.contains(position) && tree.nodes[position].nodeID == sole
+                ? tree.nodes[position] : try node(sole.rawValue)
+            guard let activation = activation(sole) else { return }
+            try presenter.update(try existing(spec.id), node: spec, activation: activation)
+            return
+        }
         var reflectedYet = reflected.isEmpty
         for operation in plan.operations {
             if !reflectedYet, case .unwind = operation {

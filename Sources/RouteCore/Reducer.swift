@@ -101,7 +101,7 @@ public struct Reducer {
                 tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack)
             let presented = context.build(depth: 0, old: state.presented)
             return Built(
-                presented: presented, keptOption: context.keptOption, updates: context.reshaped ? nil : context.updates)
+                presented: presented, keptOption: context.keptOption, updates: context.reshaped ? nil : context.plan)
         }
         let presented = built.presented
         var next = RouterState(
@@ -119,9 +119,7 @@ public struct Reducer {
         if patching, let updates = built.updates {
             // The same nodes in the same places: only the chain's screens whose activation
             // changed have something to do, and the build found them.
-            return (
-                Transition(from: state, to: next, plan: Plan(updates), index: PresentedIndex(walking: presented)), true
-            )
+            return (Transition(from: state, to: next, plan: updates, index: PresentedIndex(walking: presented)), true)
         }
         let index = next.presentedIndex
         let plan = Self.plan(from: oldIndex ?? state.presentedIndex, to: index, tree: tree)
@@ -337,7 +335,7 @@ extension Reducer {
 private struct Built {
     var presented: Presented
     var keptOption: Bool
-    var updates: [PlanOperation]?
+    var updates: Plan?
 }
 
 /// Builds the new presentation along the matched chain, reusing the old one where kept, and
@@ -355,8 +353,17 @@ private struct BuildContext {
     /// junction's options or selection, a switcher's section or a modal differ.
     var reshaped = false
     /// While the shape holds: `update` for each chain screen whose activation changed, in
-    /// pre-order (the chain's order).
-    var updates: [PlanOperation] = []
+    /// pre-order (the chain's order). The first is held apart: most dispatches have one, and
+    /// a plan of one `update` takes no array.
+    private var firstUpdate: (node: NodeID, index: Int)?
+    private var moreUpdates: [PlanOperation] = []
+
+    /// The patched plan: the updates noted.
+    var plan: Plan {
+        guard let firstUpdate else { return Plan() }
+        if moreUpdates.isEmpty { return Plan(updating: firstUpdate.node, at: firstUpdate.index) }
+        return Plan([.update(id: firstUpdate.node.rawValue)] + moreUpdates)
+    }
 
     init(tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool) {
         self.tree = tree
@@ -486,7 +493,7 @@ private struct BuildContext {
             let activation = activation(of: index, below: previous)
             if !reshaped, case .screen(_, let oldActivation, let oldModal)? = previous {
                 if oldModal != nil { reshaped = true }
-                noteUpdate(node, from: oldActivation, to: activation)
+                noteUpdate(node, at: index, from: oldActivation, to: activation)
             }
             items.append(.screen(node: node, activation: activation, modal: nil))
         }
@@ -502,7 +509,7 @@ private struct BuildContext {
             let activation = matchActivation()
             if !reshaped {
                 if case .screen(let oldNode, let oldActivation, nil)? = old, oldNode == node {
-                    noteUpdate(node, from: oldActivation, to: activation)
+                    noteUpdate(node, at: index, from: oldActivation, to: activation)
                 } else {
                     reshaped = true
                 }
@@ -514,7 +521,7 @@ private struct BuildContext {
         let activation = activation(of: index, below: old)
         if !reshaped {
             if case .screen(let oldNode, let oldActivation, _)? = old, oldNode == node {
-                noteUpdate(node, from: oldActivation, to: activation)
+                noteUpdate(node, at: index, from: oldActivation, to: activation)
             } else {
                 reshaped = true
             }
@@ -524,9 +531,13 @@ private struct BuildContext {
 
     /// An `update` for a kept screen whose activation is new or differs (as the general
     /// planner decides it).
-    private mutating func noteUpdate(_ node: NodeID, from old: Activation?, to new: Activation) {
-        guard !reshaped else { return }
-        if old.map({ $0.differs(from: new) }) ?? true { updates.append(.update(id: node.rawValue)) }
+    private mutating func noteUpdate(_ node: NodeID, at index: Int, from old: Activation?, to new: Activation) {
+        guard !reshaped, old.map({ $0.differs(from: new) }) ?? true else { return }
+        if firstUpdate == nil {
+            firstUpdate = (node, index)
+        } else {
+            moreUpdates.append(.update(id: node.rawValue))
+        }
     }
 
     /// The matched endpoint's activation: everything the request carries.

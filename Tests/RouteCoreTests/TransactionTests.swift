@@ -71,6 +71,22 @@ import Testing
         #expect(router.store["stack:welcome"]?.title != "changed")
         #expect(router.state.request?.path == "welcome/register")
     }
+
+    /// A plan of one `update` holds its node's place in the tree it was made on; applied to a
+    /// tree where that place holds another node (the same script, a route declared above it),
+    /// the node is found by its id.
+    @Test func aPlanOfOneUpdateFindsItsNodeInAnotherTree() throws {
+        let before = try RouteTree(root: .stack([.endpoint("books"), .endpoint("books/:id")], id: "main"))
+        let after = try RouteTree(
+            root: .stack([.endpoint("authors"), .endpoint("books"), .endpoint("books/:id")], id: "main"))
+        let router = Router(tree: after, presenter: HeadlessPresenter())
+        _ = try router.dispatch("books/1")
+        let transition = Reducer(tree: before).reduce(router.state, to: try before.resolve("books/2"))
+        #expect(transition.plan.operations == [.update(id: "books/:id")])
+        try router.apply(transition)
+        #expect(router.store["books/:id"]?.activation?.params == ["id": "2"])
+        #expect(router.store["books"]?.activation == nil && router.store["authors"] == nil)
+    }
 }
 
 /// A node's identity is its id, whatever tree it comes from.
