@@ -70,11 +70,8 @@ public enum PlanOperation: Equatable, Sendable {
 public struct Plan: Equatable, Sendable {
     /// The plan of a dispatch that only re-activated one screen (a new parameter, query or
     /// fragment on the screen shown): `update` of that node, held without an array — the
-    /// node's identity (nil otherwise) and its index in the tree the plan was made on. (Two
-    /// fields: as one optional tuple, every copy of a transition went through its value
-    /// witnesses, a push 0.7 % more instructions.)
+    /// node's identity (nil otherwise).
     @usableFromInline var soleUpdate: NodeID?
-    @usableFromInline var soleIndex: Int32
     /// The operations, when not ``soleUpdate``.
     @usableFromInline var list: [PlanOperation]
 
@@ -91,14 +88,12 @@ public struct Plan: Equatable, Sendable {
 
     public init(_ operations: [PlanOperation] = []) {
         soleUpdate = nil
-        soleIndex = 0
         list = operations
     }
 
-    /// `update` of the node at `index` of the tree being planned for, alone.
-    init(updating node: NodeID, at index: Int) {
+    /// `update` of `node`, alone.
+    init(updating node: NodeID) {
         soleUpdate = node
-        soleIndex = Int32(truncatingIfNeeded: index)
         list = []
     }
 

@@ -9,9 +9,24 @@ public struct Activation: Equatable, Sendable {
         var fragment: String?
         var request: Request?
         var from: String?
+        /// The placeholder of a state's match (``isMatchPlaceholder``).
+        var isMatchPlaceholder = false
     }
 
     private var storage: CopyOnWrite<Fields>
+
+    /// Stands, in a state's stored presentation, for the matched endpoint's activation, which
+    /// the state holds itself (``RouterState/match``): a dispatch that only re-activates the
+    /// screen shown keeps the whole presentation. Never seen outside the core: the state's
+    /// `presented` puts the activation in its place.
+    static let matchPlaceholder: Activation = {
+        var placeholder = Activation()
+        placeholder.storage.value.isMatchPlaceholder = true
+        return placeholder
+    }()
+
+    /// Whether this is ``matchPlaceholder``.
+    @usableFromInline var isMatchPlaceholder: Bool { storage.value.isMatchPlaceholder }
 
     public var params: [String: String] {
         get { storage.value.params }
@@ -47,11 +62,13 @@ public struct Activation: Equatable, Sendable {
 
     public static func == (lhs: Activation, rhs: Activation) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)
-            || (lhs.params == rhs.params && lhs.query == rhs.query && lhs.fragment == rhs.fragment
+            || (lhs.isMatchPlaceholder == rhs.isMatchPlaceholder && lhs.params == rhs.params && lhs.query == rhs.query
+                && lhs.fragment == rhs.fragment
                 && lhs.request == rhs.request && lhs.from == rhs.from)
     }
 
-    /// Whether an `update` is due when going from `self` to `other`.
+    /// Whether an `update` is due when going from `self` to `other` (neither a placeholder:
+    /// resolved first).
     func differs(from other: Activation) -> Bool {
         !storage.isIdentical(to: other.storage)
             && (!Self.same(params, other.params) || !Self.same(query, other.query) || fragment != other.fragment
@@ -241,8 +258,17 @@ public struct RouterState: Equatable, Sendable {
         var request: Request?
         var route: RouteID?
         var params: [String: String]
+        /// As stored: the matched screen's activation may be ``Activation/matchPlaceholder``,
+        /// standing for `match`.
         var presented: Presented?
         var requested: String?
+        /// The matched screen's activation, when `presented` holds the placeholder for it.
+        var match: Activation?
+        /// With `match`: the matched endpoint's node and the tree the presentation was made on
+        /// (``RouteTree/serial``), so the next dispatch to the same endpoint of the same tree
+        /// can keep the presentation.
+        var matchNode: Int32 = -1
+        var treeSerial: UInt64 = 0
     }
 
     @usableFromInline var storage: CopyOnWrite<Fields>
@@ -260,9 +286,17 @@ public struct RouterState: Equatable, Sendable {
         get { storage.value.params }
         set { storage.value.params = newValue }
     }
+    /// What is on screen.
     public var presented: Presented? {
-        get { storage.value.presented }
-        set { storage.value.presented = newValue }
+        get {
+            guard let match = storage.value.match else { return storage.value.presented }
+            return storage.value.presented.map { $0.resolvingMatch(match) ?? $0 }
+        }
+        set {
+            storage.value.presented = newValue
+            storage.value.match = nil
+            storage.value.matchNode = -1
+        }
     }
     /// What was dispatched to get here, before redirects and fallbacks: re-resolved when
     /// flags change or the script reloads.
@@ -279,7 +313,28 @@ public struct RouterState: Equatable, Sendable {
             Fields(request: request, route: route, params: params, presented: presented, requested: requested))
     }
 
-    /// `presented` in pre-order with lookup by node.
+    /// A state whose presentation holds the placeholder for the matched screen at `matchNode`
+    /// of `tree`, activated with `match`.
+    init(
+        resolution: Resolution, presented: Presented, match: Activation, matchNode: Int, tree: RouteTree
+    ) {
+        storage = CopyOnWrite(
+            Fields(
+                request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
+                requested: resolution.requested, match: match, matchNode: Int32(truncatingIfNeeded: matchNode),
+                treeSerial: tree.serial))
+    }
+
+    /// The presentation as stored (the matched screen's activation may be the placeholder for
+    /// ``match``).
+    var storedPresented: Presented? { storage.value.presented }
+    /// The matched screen's activation when the stored presentation holds its placeholder.
+    @usableFromInline var match: Activation? { storage.value.match }
+    /// The matched endpoint's node index in the tree the presentation was made on (-1: none
+    /// noted; the tree is not checked: compare the node).
+    @usableFromInline var matchNodeIndex: Int { Int(storage.value.matchNode) }
+
+    /// The stored presentation in pre-order with lookup by node.
     var presentedIndex: PresentedIndex { PresentedIndex(storage.value.presented) }
 
     public static func == (lhs: RouterState, rhs: RouterState) -> Bool {
@@ -289,4 +344,36 @@ public struct RouterState: Equatable, Sendable {
     }
 
     public static let initial = RouterState()
+}
+
+extension Presented {
+    /// The same tree with ``Activation/matchPlaceholder`` replaced by `match`; nil when it
+    /// holds no placeholder (nothing is copied then).
+    func resolvingMatch(_ match: Activation) -> Presented? {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return content.resolvingMatch(match).map { .switcher(node: node, section: section, content: $0) }
+        case .junction(let node, let selected, let options):
+            for position in options.indices {
+                guard let resolved = options[position].resolvingMatch(match) else { continue }
+                var copy = options
+                copy[position] = resolved
+                return .junction(node: node, selected: selected, options: copy)
+            }
+            return nil
+        case .stack(let node, let items):
+            for position in items.indices {
+                guard let resolved = items[position].resolvingMatch(match) else { continue }
+                var copy = items
+                copy[position] = resolved
+                return .stack(node: node, items: copy)
+            }
+            return nil
+        case .screen(let node, let activation, let modal):
+            if let activation, activation.isMatchPlaceholder {
+                return .screen(node: node, activation: match, modal: modal)
+            }
+            return modal?.resolvingMatch(match).map { .screen(node: node, activation: activation, modal: $0) }
+        }
+    }
 }

@@ -75,15 +75,18 @@ public struct PresentableStore<P: Presenter> {
     /// can).
     @inlinable
     public mutating func apply(_ plan: Plan, tree: RouteTree, presented: Presented?, presenter: P) throws {
-        try apply(plan, tree: tree, index: PresentedIndex(presented), presenter: presenter)
+        try apply(plan, tree: tree, index: PresentedIndex(presented), state: nil, presenter: presenter)
     }
 
     @inlinable
     mutating func apply(
-        _ plan: Plan, tree: RouteTree, index: PresentedIndex, presenter: P, reflected: [PlanOperation] = []
+        _ plan: Plan, tree: RouteTree, index: PresentedIndex, state: RouterState?, presenter: P,
+        reflected: [PlanOperation] = []
     ) throws {
+        /// A screen's activation in the presentation (the state's match for its placeholder).
         func activation(_ node: NodeID) -> Activation? {
             guard case .screen(_, let activation, _)? = index[node] else { return nil }
+            if let activation, activation.isMatchPlaceholder { return state?.match }
             return activation
         }
         func node(_ id: String) throws -> RouteTree.Node {
@@ -97,9 +100,9 @@ public struct PresentableStore<P: Presenter> {
             return presentable
         }
         if let sole = plan.soleUpdate, reflected.isEmpty {
-            // One `update`: the node by its index in the tree the plan was made on (checked:
-            // a plan may be applied to another tree, then found by id like any other).
-            let position = Int(plan.soleIndex)
+            // One `update`, usually of the state's match: that node by its index (checked:
+            // another node, or a plan applied to another tree, is found by id).
+            let position = state?.matchNodeIndex ?? -1
             let spec =
                 tree.nodes.indices.contains(position) && tree.nodes[position].nodeID == sole
                 ? tree.nodes[position] : try node(sole.rawValue)

@@ -80,33 +80,82 @@ public struct Reducer {
     )
         -> Transition
     {
-        reduce(state, to: resolution, options: options).transition
+        var path = Path.planned
+        return reduce(state, to: resolution, options: options, path: &path)
     }
 
-    /// ``reduce(_:to:options:)``, saying whether the plan was patched along the matched chain
-    /// (`patching` and the presentation kept its shape) or made by the general planner.
+    /// ``reduce(_:to:options:)``, saying how: the presentation kept (a dispatch re-activating
+    /// the screen shown), the plan patched along the matched chain (`patching` and the
+    /// presentation kept its shape) or made by the general planner.
     /// `oldIndex` is the index of `state`'s presentation when the caller kept it (a router
     /// keeps the last one it applied): the general planner reads it instead of making it again.
+    ///
+    /// `placeholders: false` (tests): every screen holds its activation, no presentation is
+    /// kept — the states are equal, made without the placeholder for the match.
+    func reduce(
+        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool = true,
+        oldIndex: PresentedIndex? = nil, placeholders: Bool = true
+    ) -> (transition: Transition, path: Path) {
+        var path = Path.planned
+        let transition = reduce(
+            state, to: resolution, options: options, patching: patching, oldIndex: oldIndex,
+            placeholders: placeholders, path: &path)
+        return (transition, path)
+    }
+
+    /// How a transition was made.
+    @usableFromInline enum Path {
+        /// The screen shown re-activated: the presentation kept as it was.
+        case kept
+        /// Patched along the matched chain.
+        case patched
+        /// By the general planner.
+        case planned
+    }
+
+    /// ``reduce(_:to:options:patching:oldIndex:)``, the path taken written to `path` (a
+    /// router's dispatch: the transition is not copied out of a tuple).
     @usableFromInline
     func reduce(
         _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool = true,
-        oldIndex: PresentedIndex? = nil
-    ) -> (transition: Transition, patched: Bool) {
+        oldIndex: PresentedIndex? = nil, placeholders: Bool = true, path: inout Path
+    ) -> Transition {
         let endpoint = tree[resolution.route].node
+        let oldMatch = state.match
+        if placeholders, patching, !options.keepStack, let oldMatch,
+            let kept = keptPresentation(state, endpoint, resolution)
+        {
+            // The screen shown, re-activated: the presentation stays as it is (its placeholder
+            // now stands for the new activation), and the plan is that screen's `update`.
+            let match = Self.matchActivation(resolution)
+            let next = RouterState(
+                resolution: resolution, presented: kept, match: match, matchNode: endpoint, tree: tree)
+            let plan = oldMatch.differs(from: match) ? Plan(updating: tree.nodes[endpoint].nodeID) : Plan()
+            path = .kept
+            return Transition(from: state, to: next, plan: plan, index: PresentedIndex(walking: kept))
+        }
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
         let built = withUnsafeTemporaryAllocation(of: Int.self, capacity: depth) { chain in
             tree.fillChain(to: endpoint, into: chain)
             var context = BuildContext(
-                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack)
-            let presented = context.build(depth: 0, old: state.presented)
+                tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack,
+                oldMatch: oldMatch, placesMatch: placeholders)
+            let presented = context.build(depth: 0, old: state.storedPresented)
             return Built(
-                presented: presented, keptOption: context.keptOption, updates: context.reshaped ? nil : context.plan)
+                presented: presented, keptOption: context.keptOption, match: context.match,
+                updates: context.reshaped ? nil : context.plan)
         }
         let presented = built.presented
-        var next = RouterState(
-            request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
-            requested: resolution.requested)
+        var next: RouterState
+        if let match = built.match {
+            next = RouterState(
+                resolution: resolution, presented: presented, match: match, matchNode: endpoint, tree: tree)
+        } else {
+            next = RouterState(
+                request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
+                requested: resolution.requested)
+        }
         if built.keptOption, let top = presented.topScreen, let request = top.activation.request,
             let route = tree[top.node]?.route
         {
@@ -119,11 +168,49 @@ public struct Reducer {
         if patching, let updates = built.updates {
             // The same nodes in the same places: only the chain's screens whose activation
             // changed have something to do, and the build found them.
-            return (Transition(from: state, to: next, plan: updates, index: PresentedIndex(walking: presented)), true)
+            path = .patched
+            return Transition(from: state, to: next, plan: updates, index: PresentedIndex(walking: presented))
         }
         let index = next.presentedIndex
-        let plan = Self.plan(from: oldIndex ?? state.presentedIndex, to: index, tree: tree)
-        return (Transition(from: state, to: next, plan: plan, index: index), false)
+        let plan = Self.plan(
+            from: oldIndex ?? state.presentedIndex, to: index, tree: tree, oldMatch: oldMatch, newMatch: next.match)
+        path = .planned
+        return Transition(from: state, to: next, plan: plan, index: index)
+    }
+
+    /// The matched endpoint's activation: everything the request carries.
+    static func matchActivation(_ resolution: Resolution) -> Activation {
+        Activation(
+            params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
+            request: resolution.request, from: resolution.redirects.isEmpty ? nil : resolution.requested)
+    }
+
+    /// `state`'s stored presentation when a dispatch to `endpoint` would build it again as it
+    /// is but for the match's activation: made on this tree for the same endpoint (so on the
+    /// same chain, with the same selections, stack items and hidden tabs), and every screen
+    /// below the match on the chain keeps its activation (its own parameters unchanged).
+    private func keptPresentation(_ state: RouterState, _ endpoint: Int, _ resolution: Resolution) -> Presented? {
+        guard state.storage.value.treeSerial == tree.serial, Int(state.storage.value.matchNode) == endpoint,
+            let stored = state.storage.value.presented
+        else { return nil }
+        var current = tree.nodes[endpoint].parent
+        while let index = current {
+            defer { current = tree.nodes[index].parent }
+            guard let route = tree.nodes[index].route else { continue }
+            let names = tree.matcher.parameterNames[route]
+            if names.isEmpty { continue }
+            guard case .screen(_, let activation?, _)? = stored.first(tree.nodes[index].nodeID) else { return nil }
+            // The screen keeps its activation while its own parameters are the same (as the
+            // build decides it): the same names with the same values.
+            var present = 0
+            for name in names {
+                let value = resolution.params[name]
+                if value != nil { present += 1 }
+                if activation.params[name] != value { return nil }
+            }
+            if activation.params.count != present { return nil }
+        }
+        return stored
     }
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
@@ -175,8 +262,11 @@ public struct Reducer {
         return plan(from: kept, to: PresentedIndex(new), tree: tree, refreshing: refreshing)
     }
 
+    /// `oldMatch` and `newMatch`: what the match placeholder stands for in each presentation
+    /// (``RouterState/match``).
     static func plan(
-        from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree, refreshing: Bool = false
+        from oldNodes: PresentedIndex, to newNodes: PresentedIndex, tree: RouteTree, refreshing: Bool = false,
+        oldMatch: Activation? = nil, newMatch: Activation? = nil
     ) -> Plan {
         let new = newNodes.order.first
         let oldOrder = oldNodes.order
@@ -194,9 +284,11 @@ public struct Reducer {
             operations.append(.create(id: presented.node.rawValue))
         }
         for presented in newOrder {
-            guard case .screen(let node, let activation?, _) = presented,
-                case .screen(_, let oldActivation, _)? = oldNodes[node]
+            guard case .screen(let node, var activation?, _) = presented,
+                case .screen(_, var oldActivation, _)? = oldNodes[node]
             else { continue }
+            if activation.isMatchPlaceholder, let newMatch { activation = newMatch }
+            if let old = oldActivation, old.isMatchPlaceholder { oldActivation = oldMatch }
             if refreshing || (oldActivation.map({ $0.differs(from: activation) }) ?? true) {
                 operations.append(.update(id: node.rawValue))
             }
@@ -335,6 +427,8 @@ extension Reducer {
 private struct Built {
     var presented: Presented
     var keptOption: Bool
+    /// What the match's screen's placeholder stands for (nil: it has none).
+    var match: Activation?
     var updates: Plan?
 }
 
@@ -347,6 +441,14 @@ private struct BuildContext {
     let chain: UnsafeBufferPointer<Int>
     let resolution: Resolution
     let keepStack: Bool
+    /// What the old presentation's match placeholder stands for (nil: it has none).
+    let oldMatch: Activation?
+    /// Whether the match's screen gets the placeholder (a state's presentation) or its
+    /// activation (a presentation for elsewhere: a tab's initial location).
+    let placesMatch: Bool
+    /// The match's screen got the placeholder; `match` is what it stands for.
+    var placedMatch = false
+    var match: Activation?
     /// A junction kept its selected option's stack (`keepStack`).
     var keptOption = false
     /// Something but an activation changed: a node is new or gone, a stack's items, a
@@ -355,21 +457,39 @@ private struct BuildContext {
     /// While the shape holds: `update` for each chain screen whose activation changed, in
     /// pre-order (the chain's order). The first is held apart: most dispatches have one, and
     /// a plan of one `update` takes no array.
-    private var firstUpdate: (node: NodeID, index: Int)?
+    private var firstUpdate: NodeID?
     private var moreUpdates: [PlanOperation] = []
 
     /// The patched plan: the updates noted.
     var plan: Plan {
         guard let firstUpdate else { return Plan() }
-        if moreUpdates.isEmpty { return Plan(updating: firstUpdate.node, at: firstUpdate.index) }
-        return Plan([.update(id: firstUpdate.node.rawValue)] + moreUpdates)
+        if moreUpdates.isEmpty { return Plan(updating: firstUpdate) }
+        return Plan([.update(id: firstUpdate.rawValue)] + moreUpdates)
     }
 
-    init(tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool) {
+    init(
+        tree: RouteTree, chain: UnsafeBufferPointer<Int>, resolution: Resolution, keepStack: Bool,
+        oldMatch: Activation? = nil, placesMatch: Bool = false
+    ) {
         self.tree = tree
         self.chain = chain
         self.resolution = resolution
         self.keepStack = keepStack
+        self.oldMatch = oldMatch
+        self.placesMatch = placesMatch
+    }
+
+    /// An old screen's activation, the placeholder replaced by what it stands for.
+    private func resolved(_ activation: Activation?) -> Activation? {
+        if let activation, activation.isMatchPlaceholder { return oldMatch }
+        return activation
+    }
+
+    /// An old subtree taken as it is, its placeholder (if it holds the old match) replaced:
+    /// in the new state the placeholder stands for the new match.
+    private func kept(_ presented: Presented) -> Presented {
+        guard let oldMatch else { return presented }
+        return presented.resolvingMatch(oldMatch) ?? presented
     }
 
     /// The identity of the chain's node at `depth`.
@@ -419,7 +539,7 @@ private struct BuildContext {
                     if keepStack, isOptionRoot(depth: depth + 1), let previous, previous.hasActivatedScreen {
                         keptOption = true
                         reshaped = true
-                        options.append(previous.withoutModals())
+                        options.append(kept(previous).withoutModals())
                     } else {
                         options.append(build(depth: depth + 1, old: previous))
                     }
@@ -427,9 +547,9 @@ private struct BuildContext {
                     // A tab that is not shown keeps its place but not its modals.
                     if previous.hasModal {
                         reshaped = true
-                        options.append(previous.withoutModals())
+                        options.append(kept(previous).withoutModals())
                     } else {
-                        options.append(previous)
+                        options.append(kept(previous))
                     }
                 } else {
                     reshaped = true
@@ -493,7 +613,7 @@ private struct BuildContext {
             let activation = activation(of: index, below: previous)
             if !reshaped, case .screen(_, let oldActivation, let oldModal)? = previous {
                 if oldModal != nil { reshaped = true }
-                noteUpdate(node, at: index, from: oldActivation, to: activation)
+                noteUpdate(node, from: resolved(oldActivation), to: activation)
             }
             items.append(.screen(node: node, activation: activation, modal: nil))
         }
@@ -506,13 +626,18 @@ private struct BuildContext {
         let index = chain[depth]
         let node = tree.nodes[index].nodeID
         if depth == chain.count - 1 {
-            let activation = matchActivation()
+            let activation = Reducer.matchActivation(resolution)
             if !reshaped {
                 if case .screen(let oldNode, let oldActivation, nil)? = old, oldNode == node {
-                    noteUpdate(node, at: index, from: oldActivation, to: activation)
+                    noteUpdate(node, from: resolved(oldActivation), to: activation)
                 } else {
                     reshaped = true
                 }
+            }
+            if placesMatch {
+                placedMatch = true
+                match = activation
+                return .screen(node: node, activation: .matchPlaceholder, modal: nil)
             }
             return .screen(node: node, activation: activation, modal: nil)
         }
@@ -521,7 +646,7 @@ private struct BuildContext {
         let activation = activation(of: index, below: old)
         if !reshaped {
             if case .screen(let oldNode, let oldActivation, _)? = old, oldNode == node {
-                noteUpdate(node, at: index, from: oldActivation, to: activation)
+                noteUpdate(node, from: resolved(oldActivation), to: activation)
             } else {
                 reshaped = true
             }
@@ -531,20 +656,13 @@ private struct BuildContext {
 
     /// An `update` for a kept screen whose activation is new or differs (as the general
     /// planner decides it).
-    private mutating func noteUpdate(_ node: NodeID, at index: Int, from old: Activation?, to new: Activation) {
+    private mutating func noteUpdate(_ node: NodeID, from old: Activation?, to new: Activation) {
         guard !reshaped, old.map({ $0.differs(from: new) }) ?? true else { return }
         if firstUpdate == nil {
-            firstUpdate = (node, index)
+            firstUpdate = node
         } else {
             moreUpdates.append(.update(id: node.rawValue))
         }
-    }
-
-    /// The matched endpoint's activation: everything the request carries.
-    private func matchActivation() -> Activation {
-        Activation(
-            params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
-            request: resolution.request, from: resolution.redirects.isEmpty ? nil : resolution.requested)
     }
 
     /// A screen below the match (a stack's lower screens, an endpoint presenting a modal)
@@ -555,7 +673,9 @@ private struct BuildContext {
         guard let route = tree.nodes[node].route else { return Activation() }
         let names = tree.matcher.parameterNames[route]
         let fresh = Activation(params: resolution.params.filter { names.contains($0.key) })
-        if case .screen(_, let old?, _)? = previous, old.params == fresh.params { return old }
+        if case .screen(_, let stored?, _)? = previous, let old = resolved(stored), old.params == fresh.params {
+            return old
+        }
         return fresh
     }
 }

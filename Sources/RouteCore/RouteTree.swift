@@ -71,6 +71,14 @@ public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// tree.nodes.map(\.id)   // ["stack:books", "books", "books/:id"]
 /// ```
 public final class RouteTree: Sendable {
+    /// This tree among every tree the process made (a state remembers the tree its
+    /// presentation was made on; an address could be reused by a later tree).
+    let serial: UInt64 = RouteTree.serials.withLock { count in
+        count += 1
+        return count
+    }
+    private static let serials = Locked<UInt64>(0)
+
     /// How a node hangs from its parent.
     public enum Relation: String, Sendable, Equatable {
         case root

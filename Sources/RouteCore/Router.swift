@@ -56,9 +56,9 @@ public final class Router<P: Presenter> {
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
         let resolution = try tree.resolve(request)
+        var path = Reducer.Path.planned
         let transition = Reducer(tree: tree).reduce(
-            state, to: resolution, options: options, oldIndex: _presentedIndex
-        ).transition
+            state, to: resolution, options: options, oldIndex: _presentedIndex, path: &path)
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
@@ -171,7 +171,8 @@ public final class Router<P: Presenter> {
         do {
             try prelude()
             try _store.apply(
-                transition.plan, tree: tree, index: index, presenter: presenter, reflected: transition.reflected)
+                transition.plan, tree: tree, index: index, state: transition.to, presenter: presenter,
+                reflected: transition.reflected)
         } catch {
             _store = saved
             presenter.rollback()

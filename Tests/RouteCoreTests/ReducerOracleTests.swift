@@ -87,18 +87,23 @@ import Testing
         var compared = 0
         var patched = 0
         var patchedWithUpdates = 0
+        var keptWhole = 0
         var general = 0
         for _ in 0..<300 {
             var world = World(generator: SeededGenerator(seed: UInt64.random(in: 0...UInt64.max, using: &generator)))
             let spec = world.root()
             guard var tree = try? RouteTree(root: spec) else { continue }
             var state = RouterState.initial
+            // The same dispatches made without the match's placeholder: each screen holds its
+            // activation, nothing is kept (what the states must equal).
+            var plain = RouterState.initial
             var kept: PresentedIndex?
             for step in 0..<40 {
                 if step % 13 == 12 {
                     // A reload: the same script compiled again, the state rebased on it.
                     tree = try RouteTree(root: spec)
                     state.presented = Reducer(tree: tree).rebase(state.presented)
+                    plain.presented = Reducer(tree: tree).rebase(plain.presented)
                     kept = nil
                 }
                 guard let resolution = try? tree.resolve(world.request()) else { continue }
@@ -107,14 +112,22 @@ import Testing
                 // As a router does: the index of the last presentation, when the planner made one.
                 let fast = reducer.reduce(state, to: resolution, options: options, patching: true, oldIndex: kept)
                 let slow = reducer.reduce(state, to: resolution, options: options, patching: false)
-                #expect(!slow.patched)
+                let reference = reducer.reduce(plain, to: resolution, options: options, placeholders: false)
+                #expect(slow.path == .planned)
                 #expect(fast.transition == slow.transition, "\(resolution.request.original) from \(state)")
+                #expect(
+                    fast.transition.to.presented == reference.transition.to.presented
+                        && fast.transition.plan == reference.transition.plan,
+                    "\(resolution.request.original) from \(state)")
+                #expect(reference.transition.to.match == nil)
+                plain = reference.transition.to
                 compared += 1
-                if fast.patched {
+                switch fast.path {
+                case .kept, .patched:
                     patched += 1
+                    if fast.path == .kept { keptWhole += 1 }
                     if !fast.transition.plan.isEmpty { patchedWithUpdates += 1 }
-                } else {
-                    general += 1
+                case .planned: general += 1
                 }
                 state = fast.transition.to
                 kept = fast.transition.presentedIndex.isComplete ? fast.transition.presentedIndex : nil
@@ -125,6 +138,7 @@ import Testing
         #expect(patched > compared / 10, "\(patched) of \(compared) patched")
         #expect(patchedWithUpdates > patched / 2, "\(patchedWithUpdates) of \(patched) patched plans update")
         #expect(general > compared / 3, "\(general) of \(compared) planned whole")
+        #expect(keptWhole > patched / 3, "\(keptWhole) of \(patched) kept the presentation")
     }
 
     /// Shapes the patch must not take: each is a dispatch that changes more than an activation.
@@ -137,25 +151,25 @@ import Testing
         let tree = try RouteTree(root: spec)
         let reducer = Reducer(tree: tree)
         var state = RouterState.initial
-        func go(_ request: String, keepStack: Bool = false) throws -> (plan: [String], patched: Bool) {
+        func go(_ request: String, keepStack: Bool = false) throws -> (plan: [String], path: Reducer.Path) {
             let result = reducer.reduce(
                 state, to: try tree.resolve(request), options: .init(keepStack: keepStack), patching: true)
             let general = reducer.reduce(
                 state, to: try tree.resolve(request), options: .init(keepStack: keepStack), patching: false)
             #expect(result.transition == general.transition)
             state = result.transition.to
-            return (result.transition.plan.operations.map(\.text), result.patched)
+            return (result.transition.plan.operations.map(\.text), result.path)
         }
-        #expect(try go("a/1").patched == false)  // first dispatch: everything is created
-        #expect(try go("a/2") == (["update detail"], true))  // a parameter
-        #expect(try go("a/2") == ([], true))  // nothing
-        #expect(try go("a/2?q=1") == (["update detail"], true))  // a query
-        #expect(try go("a").patched == false)  // a pop
-        #expect(try go("b/sheet").patched == false)  // another tab, a modal
-        #expect(try go("b/sheet#top") == (["update sheet"], true))
-        #expect(try go("b").patched == false)  // the modal dismissed
-        #expect(try go("a/3", keepStack: false).patched == false)  // back to a tab
-        #expect(try go("a", keepStack: true).patched == false)  // the tab's stack kept
+        #expect(try go("a/1").path == .planned)  // first dispatch: everything is created
+        #expect(try go("a/2") == (["update detail"], .kept))  // a parameter
+        #expect(try go("a/2") == ([], .kept))  // nothing
+        #expect(try go("a/2?q=1") == (["update detail"], .kept))  // a query
+        #expect(try go("a").path == .planned)  // a pop
+        #expect(try go("b/sheet").path == .planned)  // another tab, a modal
+        #expect(try go("b/sheet#top") == (["update sheet"], .kept))
+        #expect(try go("b").path == .planned)  // the modal dismissed
+        #expect(try go("a/3", keepStack: false).path == .planned)  // back to a tab
+        #expect(try go("a", keepStack: true).path == .planned)  // the tab's stack kept
         // A tab not shown that still has a modal (a state restored or made by a host): the
         // dispatch dismisses it.
         _ = try go("b/sheet")
@@ -164,7 +178,7 @@ import Testing
         guard case .junction(_, _, let onA)? = state.presented else { throw Unexpected() }
         state.presented = .junction(node: node, selected: 0, options: [onA[0], withSheet[1]])
         let dismissed = try go("a/3")
-        #expect(dismissed.patched == false)
+        #expect(dismissed.path == .planned)
         #expect(dismissed.plan == ["dismissModal b sheet", "unwind sheet"])
     }
 
