@@ -103,10 +103,10 @@ public struct PresentableStore<P: Presenter> {
             // One `update`, usually of the state's match: that node by its index (checked:
             // another node, or a plan applied to another tree, is found by id).
             let position = state?.matchNodeIndex ?? -1
-            let spec =
-                tree.nodes.indices.contains(position) && tree.nodes[position].nodeID == sole
-                ? tree.nodes[position] : try node(sole.rawValue)
-            guard let activation = activation(sole) else { return }
+            let isMatch = tree.nodes.indices.contains(position) && tree.nodes[position].nodeID == sole
+            let spec = isMatch ? tree.nodes[position] : try node(sole.rawValue)
+            // The match's activation is the state's own (no search of the presentation).
+            guard let activation = (isMatch ? state?.match : nil) ?? activation(sole) else { return }
             try presenter.update(try existing(spec.id), node: spec, activation: activation)
             return
         }

@@ -51,7 +51,11 @@ public struct Transition: Equatable, Sendable {
     }
 
     init(from: RouterState, to: RouterState, plan: Plan, index: PresentedIndex) {
-        self.init(from: from, to: to, plan: plan)
+        // Each field set here: delegating to the public init made every transition a copy.
+        self.from = from
+        self.to = to
+        self.plan = plan
+        self.reflected = []
         self.index = index
     }
 
@@ -125,14 +129,8 @@ public struct Reducer {
         if placeholders, patching, !options.keepStack, let oldMatch,
             let kept = keptPresentation(state, endpoint, resolution)
         {
-            // The screen shown, re-activated: the presentation stays as it is (its placeholder
-            // now stands for the new activation), and the plan is that screen's `update`.
-            let match = Self.matchActivation(resolution)
-            let next = RouterState(
-                resolution: resolution, presented: kept, match: match, matchNode: endpoint, tree: tree)
-            let plan = oldMatch.differs(from: match) ? Plan(updating: tree.nodes[endpoint].nodeID) : Plan()
             path = .kept
-            return Transition(from: state, to: next, plan: plan, index: PresentedIndex(walking: kept))
+            return keeping(kept, from: state, oldMatch: oldMatch, endpoint: endpoint, resolution: resolution)
         }
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
@@ -176,6 +174,17 @@ public struct Reducer {
             from: oldIndex ?? state.presentedIndex, to: index, tree: tree, oldMatch: oldMatch, newMatch: next.match)
         path = .planned
         return Transition(from: state, to: next, plan: plan, index: index)
+    }
+
+    /// The screen shown, re-activated: the presentation stays as it is (its placeholder now
+    /// stands for the new activation), and the plan is that screen's `update`.
+    private func keeping(
+        _ kept: Presented, from state: RouterState, oldMatch: Activation, endpoint: Int, resolution: Resolution
+    ) -> Transition {
+        let match = Self.matchActivation(resolution)
+        let plan = oldMatch.differs(from: match) ? Plan(updating: tree.nodes[endpoint].nodeID) : Plan()
+        let next = RouterState(resolution: resolution, presented: kept, match: match, matchNode: endpoint, tree: tree)
+        return Transition(from: state, to: next, plan: plan, index: PresentedIndex(walking: kept))
     }
 
     /// The matched endpoint's activation: everything the request carries.

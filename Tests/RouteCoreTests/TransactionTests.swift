@@ -86,6 +86,17 @@ import Testing
         try router.apply(transition)
         #expect(router.store["books/:id"]?.activation?.params == ["id": "2"])
         #expect(router.store["books"]?.activation == nil && router.store["authors"] == nil)
+        // On its own tree: the match's node by its place, its activation the state's.
+        let result = try router.dispatch("books/3?x=1")
+        #expect(result.plan.operations == [.update(id: "books/:id")])
+        #expect(router.store["books/:id"]?.activation?.params == ["id": "3"])
+        #expect(router.store["books/:id"]?.activation?.query == ["x": "1"])
+        // Again: the presentation is kept, the store's screen updated from the state.
+        let again = try router.dispatch("books/4#end")
+        #expect(again.plan.operations == [.update(id: "books/:id")])
+        let activation = try #require(router.store["books/:id"]?.activation)
+        #expect(activation.params == ["id": "4"] && activation.query.isEmpty && activation.fragment == "end")
+        #expect(router.state.presented?.topScreen?.activation == activation)
     }
 }
 
