@@ -6,7 +6,7 @@ import RouteScript
 import RoutingKit
 
 /// Measures Luna against its anchors in one run and writes results/latest.json.
-///   LunaBench [--quick] [--json PATH] [--only PARTS]
+///   LunaBench [--quick] [--json PATH] [--only PARTS]   (with --only: JSON only to a --json PATH)
 ///   LunaBench lookups luna|luna-constant|luna-miss|routingkit COUNT [ROUTES]   (for scripts/bench-instructions)
 ///   LunaBench record PATH KEY=VALUE …          (adds figures to a results file, keeping its others)
 @main
@@ -120,11 +120,14 @@ struct LunaBench {
             return
         }
         let quick = arguments.contains("--quick")
-        let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "results/latest.json"
-        var bench = Bench(quick: quick)
         let only = arguments.firstIndex(of: "--only").map {
             Set(arguments[$0 + 1].split(separator: ",").map(String.init))
         }
+        // A run of some parts writes JSON only where told: by default it would replace the
+        // whole run's results/latest.json with its few figures.
+        let jsonPath =
+            arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? (only == nil ? "results/latest.json" : nil)
+        var bench = Bench(quick: quick)
         if only == nil && !arguments.contains("--one-process") {
             // Each part in a process of its own: what one part leaves behind (a 100k-route
             // heap, Lua states, the allocator's free lists) moved the figures of the parts

@@ -2,7 +2,7 @@ import Foundation
 
 extension Bench {
     /// Prints the Markdown table of medians and ratios and writes the JSON results.
-    func report(jsonPath: String) throws {
+    func report(jsonPath: String?) throws {
         var lines: [String] = []
         lines.append("Matcher, end to end (ns per request, medians; ratio = Luna ÷ anchor):")
         lines.append("")
@@ -124,6 +124,7 @@ extension Bench {
         lines += regexReport()
         lines += limitsReport()
         print(lines.joined(separator: "\n"))
+        guard let jsonPath else { return }
 
         // JSON: matcher[N][set] and the top-level figures.
         var json: [String: Any] = [:]
