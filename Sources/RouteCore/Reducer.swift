@@ -455,8 +455,7 @@ private struct BuildContext {
     /// Whether the match's screen gets the placeholder (a state's presentation) or its
     /// activation (a presentation for elsewhere: a tab's initial location).
     let placesMatch: Bool
-    /// The match's screen got the placeholder; `match` is what it stands for.
-    var placedMatch = false
+    /// What the match's screen's placeholder stands for, once placed.
     var match: Activation?
     /// A junction kept its selected option's stack (`keepStack`).
     var keptOption = false
@@ -644,7 +643,6 @@ private struct BuildContext {
                 }
             }
             if placesMatch {
-                placedMatch = true
                 match = activation
                 return .screen(node: node, activation: .matchPlaceholder, modal: nil)
             }
