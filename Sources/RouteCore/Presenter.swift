@@ -64,6 +64,10 @@ extension Presenter {
 public struct PresentableStore<P: Presenter> {
     public var presentables: [String: P.Presentable] { _presentables }
     @usableFromInline var _presentables: [String: P.Presentable] = [:]
+    /// The presentable the last plan of one `update` went to, by node: the next such plan for
+    /// the same node (a screen re-activated again and again) takes it without hashing the id.
+    /// Cleared by every other change to the store.
+    @usableFromInline var _lastUpdated: (node: NodeID, presentable: P.Presentable)?
 
     public init() {}
 
@@ -107,9 +111,17 @@ public struct PresentableStore<P: Presenter> {
             let spec = isMatch ? tree.nodes[position] : try node(sole.rawValue)
             // The match's activation is the state's own (no search of the presentation).
             guard let activation = (isMatch ? state?.match : nil) ?? activation(sole) else { return }
-            try presenter.update(try existing(spec.id), node: spec, activation: activation)
+            let presentable: P.Presentable
+            if let last = _lastUpdated, last.node == sole {
+                presentable = last.presentable
+            } else {
+                presentable = try existing(spec.id)
+                _lastUpdated = (sole, presentable)
+            }
+            try presenter.update(presentable, node: spec, activation: activation)
             return
         }
+        _lastUpdated = nil
         var reflectedYet = reflected.isEmpty
         for operation in plan.operations {
             if !reflectedYet, case .unwind = operation {
@@ -147,5 +159,8 @@ public struct PresentableStore<P: Presenter> {
     }
 
     /// Forgets every presentable (after a failed apply, or to start over).
-    public mutating func replace(with presentables: [String: P.Presentable]) { _presentables = presentables }
+    public mutating func replace(with presentables: [String: P.Presentable]) {
+        _presentables = presentables
+        _lastUpdated = nil
+    }
 }

@@ -98,6 +98,29 @@ import Testing
         #expect(activation.params == ["id": "4"] && activation.query.isEmpty && activation.fragment == "end")
         #expect(router.state.presented?.topScreen?.activation == activation)
     }
+
+    /// A screen unwound and made again is a new presentable: the next `update` goes to it, not
+    /// to the one the updates before went to.
+    @Test func aScreenMadeAgainGetsTheNextUpdate() throws {
+        let tree = try RouteTree(root: .stack([.endpoint("books"), .endpoint("books/:id")], id: "main"))
+        let router = Router(tree: tree, presenter: HeadlessPresenter())
+        _ = try router.dispatch("books/1")
+        _ = try router.dispatch("books/2")
+        let first = try #require(router.store["books/:id"])
+        _ = try router.dispatch("books")
+        #expect(router.store["books/:id"] == nil)
+        _ = try router.dispatch("books/3")
+        let second = try #require(router.store["books/:id"])
+        #expect(second !== first)
+        #expect(try router.dispatch("books/4").plan.operations == [.update(id: "books/:id")])
+        #expect(second.activation?.params == ["id": "4"])
+        #expect(first.activation?.params == ["id": "2"])
+        // The same after the store was replaced (a reload hands the router its presentables).
+        router.replace(
+            tree: tree, state: router.state, presentables: router.store.presentables.filter { $0.key != "books/:id" })
+        _ = try? router.dispatch("books/5")
+        #expect(second.activation?.params == ["id": "4"], "not in the store any more")
+    }
 }
 
 /// A node's identity is its id, whatever tree it comes from.
