@@ -262,13 +262,18 @@ public struct RouterState: Equatable, Sendable {
         /// standing for `match`.
         var presented: Presented?
         var requested: String?
-        /// The matched screen's activation, when `presented` holds the placeholder for it.
-        var match: Activation?
-        /// With `match`: the matched endpoint's node and the tree the presentation was made on
-        /// (``RouteTree/serial``), so the next dispatch to the same endpoint of the same tree
-        /// can keep the presentation.
-        var matchNode: Int32 = -1
-        var treeSerial: UInt64 = 0
+        /// When `presented` holds the placeholder: what it stands for (``Match``).
+        var match: Match?
+    }
+
+    /// The matched screen of a stored presentation that holds its placeholder: its activation,
+    /// its node and the tree the presentation was made on (``RouteTree/serial``), so the next
+    /// dispatch to the same endpoint of the same tree can keep the presentation.
+    @usableFromInline
+    struct Match: Sendable {
+        var activation: Activation
+        var node: Int32
+        var treeSerial: UInt64
     }
 
     @usableFromInline var storage: CopyOnWrite<Fields>
@@ -289,13 +294,12 @@ public struct RouterState: Equatable, Sendable {
     /// What is on screen.
     public var presented: Presented? {
         get {
-            guard let match = storage.value.match else { return storage.value.presented }
+            guard let match = storage.value.match?.activation else { return storage.value.presented }
             return storage.value.presented.map { $0.resolvingMatch(match) ?? $0 }
         }
         set {
             storage.value.presented = newValue
             storage.value.match = nil
-            storage.value.matchNode = -1
         }
     }
     /// What was dispatched to get here, before redirects and fallbacks: re-resolved when
@@ -321,18 +325,18 @@ public struct RouterState: Equatable, Sendable {
         storage = CopyOnWrite(
             Fields(
                 request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
-                requested: resolution.requested, match: match, matchNode: Int32(truncatingIfNeeded: matchNode),
-                treeSerial: tree.serial))
+                requested: resolution.requested,
+                match: Match(activation: match, node: Int32(truncatingIfNeeded: matchNode), treeSerial: tree.serial)))
     }
 
     /// The presentation as stored (the matched screen's activation may be the placeholder for
     /// ``match``).
     var storedPresented: Presented? { storage.value.presented }
     /// The matched screen's activation when the stored presentation holds its placeholder.
-    @usableFromInline var match: Activation? { storage.value.match }
-    /// The matched endpoint's node index in the tree the presentation was made on (-1: none
-    /// noted; the tree is not checked: compare the node).
-    @usableFromInline var matchNodeIndex: Int { Int(storage.value.matchNode) }
+    @usableFromInline var match: Activation? { storage.value.match?.activation }
+    /// The matched endpoint's node index in the tree the presentation was made on (-1: none;
+    /// the tree is not checked: compare the node).
+    @usableFromInline var matchNodeIndex: Int { storage.value.match.map { Int($0.node) } ?? -1 }
 
     /// The stored presentation in pre-order with lookup by node.
     var presentedIndex: PresentedIndex { PresentedIndex(storage.value.presented) }

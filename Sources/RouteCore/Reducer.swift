@@ -51,11 +51,7 @@ public struct Transition: Equatable, Sendable {
     }
 
     init(from: RouterState, to: RouterState, plan: Plan, index: PresentedIndex) {
-        // Each field set here: delegating to the public init made every transition a copy.
-        self.from = from
-        self.to = to
-        self.plan = plan
-        self.reflected = []
+        self.init(from: from, to: to, plan: plan)
         self.index = index
     }
 
@@ -84,8 +80,7 @@ public struct Reducer {
     )
         -> Transition
     {
-        var path = Path.planned
-        return reduce(state, to: resolution, options: options, path: &path)
+        reduce(state, to: resolution, options: options).transition
     }
 
     /// ``reduce(_:to:options:)``, saying how: the presentation kept (a dispatch re-activating
@@ -96,41 +91,17 @@ public struct Reducer {
     ///
     /// `placeholders: false` (tests): every screen holds its activation, no presentation is
     /// kept — the states are equal, made without the placeholder for the match.
+    @usableFromInline
     func reduce(
         _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool = true,
         oldIndex: PresentedIndex? = nil, placeholders: Bool = true
     ) -> (transition: Transition, path: Path) {
-        var path = Path.planned
-        let transition = reduce(
-            state, to: resolution, options: options, patching: patching, oldIndex: oldIndex,
-            placeholders: placeholders, path: &path)
-        return (transition, path)
-    }
-
-    /// How a transition was made.
-    @usableFromInline enum Path {
-        /// The screen shown re-activated: the presentation kept as it was.
-        case kept
-        /// Patched along the matched chain.
-        case patched
-        /// By the general planner.
-        case planned
-    }
-
-    /// ``reduce(_:to:options:patching:oldIndex:)``, the path taken written to `path` (a
-    /// router's dispatch: the transition is not copied out of a tuple).
-    @usableFromInline
-    func reduce(
-        _ state: RouterState, to resolution: Resolution, options: DispatchOptions, patching: Bool = true,
-        oldIndex: PresentedIndex? = nil, placeholders: Bool = true, path: inout Path
-    ) -> Transition {
         let endpoint = tree[resolution.route].node
         let oldMatch = state.match
         if placeholders, patching, !options.keepStack, let oldMatch,
             let kept = keptPresentation(state, endpoint, resolution)
         {
-            path = .kept
-            return keeping(kept, from: state, oldMatch: oldMatch, endpoint: endpoint, resolution: resolution)
+            return (keeping(kept, from: state, oldMatch: oldMatch, endpoint: endpoint, resolution: resolution), .kept)
         }
         // The chain root → endpoint on the stack (a tree is a handful of levels deep).
         let depth = tree.depth(of: endpoint)
@@ -166,14 +137,24 @@ public struct Reducer {
         if patching, let updates = built.updates {
             // The same nodes in the same places: only the chain's screens whose activation
             // changed have something to do, and the build found them.
-            path = .patched
-            return Transition(from: state, to: next, plan: updates, index: PresentedIndex(walking: presented))
+            return (
+                Transition(from: state, to: next, plan: updates, index: PresentedIndex(walking: presented)), .patched
+            )
         }
         let index = next.presentedIndex
         let plan = Self.plan(
             from: oldIndex ?? state.presentedIndex, to: index, tree: tree, oldMatch: oldMatch, newMatch: next.match)
-        path = .planned
-        return Transition(from: state, to: next, plan: plan, index: index)
+        return (Transition(from: state, to: next, plan: plan, index: index), .planned)
+    }
+
+    /// How a transition was made.
+    @usableFromInline enum Path {
+        /// The screen shown re-activated: the presentation kept as it was.
+        case kept
+        /// Patched along the matched chain.
+        case patched
+        /// By the general planner.
+        case planned
     }
 
     /// The screen shown, re-activated: the presentation stays as it is (its placeholder now
@@ -199,27 +180,34 @@ public struct Reducer {
     /// same chain, with the same selections, stack items and hidden tabs), and every screen
     /// below the match on the chain keeps its activation (its own parameters unchanged).
     private func keptPresentation(_ state: RouterState, _ endpoint: Int, _ resolution: Resolution) -> Presented? {
-        guard state.storage.value.treeSerial == tree.serial, Int(state.storage.value.matchNode) == endpoint,
+        guard let match = state.storage.value.match, match.treeSerial == tree.serial, Int(match.node) == endpoint,
             let stored = state.storage.value.presented
         else { return nil }
         var current = tree.nodes[endpoint].parent
         while let index = current {
             defer { current = tree.nodes[index].parent }
-            guard let route = tree.nodes[index].route else { continue }
-            let names = tree.matcher.parameterNames[route]
-            if names.isEmpty { continue }
-            guard case .screen(_, let activation?, _)? = stored.first(tree.nodes[index].nodeID) else { return nil }
-            // The screen keeps its activation while its own parameters are the same (as the
-            // build decides it): the same names with the same values.
-            var present = 0
-            for name in names {
-                let value = resolution.params[name]
-                if value != nil { present += 1 }
-                if activation.params[name] != value { return nil }
-            }
-            if activation.params.count != present { return nil }
+            guard let route = tree.nodes[index].route, !tree.matcher.parameterNames[route].isEmpty else { continue }
+            guard case .screen(_, let activation?, _)? = stored.first(tree.nodes[index].nodeID),
+                Self.keepsOwnParameters(activation, route: route, tree: tree, resolution: resolution)
+            else { return nil }
         }
         return stored
+    }
+
+    /// Whether a screen below the match, activated with `old`, keeps that activation for
+    /// `resolution`: its own pattern's parameters (the names `route` declares) have the same
+    /// values, so pushing a detail does not reset a filtered list. The one rule for the build
+    /// and for keeping a presentation.
+    static func keepsOwnParameters(
+        _ old: Activation, route: RouteID, tree: RouteTree, resolution: Resolution
+    ) -> Bool {
+        var present = 0
+        for name in tree.matcher.parameterNames[route] {
+            let value = resolution.params[name]
+            if value != nil { present += 1 }
+            if old.params[name] != value { return false }
+        }
+        return old.params.count == present
     }
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
@@ -678,12 +666,13 @@ private struct BuildContext {
     /// filtered list.
     private func activation(of node: Int, below previous: Presented?) -> Activation {
         guard let route = tree.nodes[node].route else { return Activation() }
-        let names = tree.matcher.parameterNames[route]
-        let fresh = Activation(params: resolution.params.filter { names.contains($0.key) })
-        if case .screen(_, let stored?, _)? = previous, let old = resolved(stored), old.params == fresh.params {
+        if case .screen(_, let stored?, _)? = previous, let old = resolved(stored),
+            Reducer.keepsOwnParameters(old, route: route, tree: tree, resolution: resolution)
+        {
             return old
         }
-        return fresh
+        let names = tree.matcher.parameterNames[route]
+        return Activation(params: resolution.params.filter { names.contains($0.key) })
     }
 }
 

@@ -56,9 +56,9 @@ public final class Router<P: Presenter> {
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
         let resolution = try tree.resolve(request)
-        var path = Reducer.Path.planned
         let transition = Reducer(tree: tree).reduce(
-            state, to: resolution, options: options, oldIndex: _presentedIndex, path: &path)
+            state, to: resolution, options: options, oldIndex: _presentedIndex
+        ).transition
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }

@@ -118,8 +118,10 @@ import Testing
         // The same after the store was replaced (a reload hands the router its presentables).
         router.replace(
             tree: tree, state: router.state, presentables: router.store.presentables.filter { $0.key != "books/:id" })
-        _ = try? router.dispatch("books/5")
-        #expect(second.activation?.params == ["id": "4"], "not in the store any more")
+        #expect(throws: RouteError.self, "the screen is not in the store any more") {
+            try router.dispatch("books/5")
+        }
+        #expect(second.activation?.params == ["id": "4"])
     }
 }
 
