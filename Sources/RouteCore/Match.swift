@@ -49,25 +49,20 @@ public struct Match: Sendable {
     let storage: Storage
 
     /// The parameter values by name.
-    public func parameters(in matcher: Matcher) -> [String: String] {
+    public func parameters(in matcher: Matcher) -> [String: String] { parameterList(in: matcher).dictionary }
+
+    /// The parameter values as a state holds them: a pattern's one or two parameters without
+    /// a dictionary (``Parameters``).
+    func parameterList(in matcher: Matcher) -> Parameters {
         switch storage {
         case .named(let pairs):
             var result = [String: String](minimumCapacity: pairs.count)
             for (name, value) in pairs { result[name] = value }
-            return result
+            return Parameters(result)
         case .raw, .packed, .decoded:
             let names = matcher.parameterNames[route]
-            // Literals for the usual one or two parameters: built by code specialized here
-            // (`init(minimumCapacity:)` looks the storage's generic metadata up each time).
-            switch names.count {
-            case 0: return [:]
-            case 1: return [names[0]: value(at: 0)]
-            case 2 where names[0] != names[1]: return [names[0]: value(at: 0), names[1]: value(at: 1)]
-            default:
-                var result: [String: String] = [:]
-                for (index, name) in names.enumerated() { result[name] = value(at: index) }
-                return result
-            }
+            if names.isEmpty { return .empty }
+            return Parameters(names: names) { value(at: $0) }
         }
     }
 

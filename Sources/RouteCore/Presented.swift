@@ -4,7 +4,7 @@
 /// states, presentables and snapshots on every dispatch, and a copy is one retain.
 public struct Activation: Equatable, Sendable {
     private struct Fields: Sendable {
-        var params: [String: String]
+        var params: Parameters
         var query: [String: String]
         var fragment: String?
         var request: Request?
@@ -29,8 +29,21 @@ public struct Activation: Equatable, Sendable {
     @usableFromInline var isMatchPlaceholder: Bool { storage.value.isMatchPlaceholder }
 
     public var params: [String: String] {
+        get { storage.value.params.dictionary }
+        set { storage.value.params = Parameters(newValue) }
+    }
+    /// The parameters as held (``Parameters``).
+    var parameters: Parameters {
         get { storage.value.params }
         set { storage.value.params = newValue }
+    }
+    /// How many parameters ``params`` has, without making the dictionary.
+    public var parameterCount: Int { storage.value.params.count }
+    /// Calls `body` with each parameter's name and value, without making the ``params``
+    /// dictionary (which a screen's one or two parameters are not held as): for code that
+    /// copies them elsewhere on every dispatch, as a hook's `ctx` does.
+    public func forEachParameter<E: Error>(_ body: (String, String) throws(E) -> Void) throws(E) {
+        try storage.value.params.forEach(body)
     }
     public var query: [String: String] {
         get { storage.value.query }
@@ -57,12 +70,21 @@ public struct Activation: Equatable, Sendable {
         params: [String: String] = [:], query: [String: String] = [:], fragment: String? = nil, request: Request? = nil,
         from: String? = nil
     ) {
-        storage = CopyOnWrite(Fields(params: params, query: query, fragment: fragment, request: request, from: from))
+        self.init(parameters: Parameters(params), query: query, fragment: fragment, request: request, from: from)
+    }
+
+    init(
+        parameters: Parameters, query: [String: String] = [:], fragment: String? = nil, request: Request? = nil,
+        from: String? = nil
+    ) {
+        storage = CopyOnWrite(
+            Fields(params: parameters, query: query, fragment: fragment, request: request, from: from))
     }
 
     public static func == (lhs: Activation, rhs: Activation) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)
-            || (lhs.isMatchPlaceholder == rhs.isMatchPlaceholder && lhs.params == rhs.params && lhs.query == rhs.query
+            || (lhs.isMatchPlaceholder == rhs.isMatchPlaceholder && lhs.parameters == rhs.parameters
+                && lhs.query == rhs.query
                 && lhs.fragment == rhs.fragment
                 && lhs.request == rhs.request && lhs.from == rhs.from)
     }
@@ -71,7 +93,8 @@ public struct Activation: Equatable, Sendable {
     /// resolved first).
     func differs(from other: Activation) -> Bool {
         !storage.isIdentical(to: other.storage)
-            && (!Self.same(params, other.params) || !Self.same(query, other.query) || fragment != other.fragment
+            && (storage.value.params != other.storage.value.params || !Self.same(query, other.query)
+                || fragment != other.fragment
                 || from != other.from)
     }
 
@@ -257,7 +280,7 @@ public struct RouterState: Equatable, Sendable {
     struct Fields: Sendable {
         var request: Request?
         var route: RouteID?
-        var params: [String: String]
+        var params: Parameters
         /// As stored: the matched screen's activation may be ``Activation/matchPlaceholder``,
         /// standing for `match`.
         var presented: Presented?
@@ -288,6 +311,11 @@ public struct RouterState: Equatable, Sendable {
         set { storage.value.route = newValue }
     }
     public var params: [String: String] {
+        get { storage.value.params.dictionary }
+        set { storage.value.params = Parameters(newValue) }
+    }
+    /// The parameters as held (``Parameters``).
+    var parameters: Parameters {
         get { storage.value.params }
         set { storage.value.params = newValue }
     }
@@ -313,8 +341,15 @@ public struct RouterState: Equatable, Sendable {
         request: Request? = nil, route: RouteID? = nil, params: [String: String] = [:], presented: Presented? = nil,
         requested: String? = nil
     ) {
+        self.init(
+            request: request, route: route, parameters: Parameters(params), presented: presented, requested: requested)
+    }
+
+    init(
+        request: Request?, route: RouteID?, parameters: Parameters, presented: Presented?, requested: String?
+    ) {
         storage = CopyOnWrite(
-            Fields(request: request, route: route, params: params, presented: presented, requested: requested))
+            Fields(request: request, route: route, params: parameters, presented: presented, requested: requested))
     }
 
     /// A state whose presentation holds the placeholder for the matched screen at `matchNode`
@@ -324,7 +359,8 @@ public struct RouterState: Equatable, Sendable {
     ) {
         storage = CopyOnWrite(
             Fields(
-                request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
+                request: resolution.request, route: resolution.route, params: resolution.parameters,
+                presented: presented,
                 requested: resolution.requested,
                 match: Match(activation: match, node: Int32(truncatingIfNeeded: matchNode), treeSerial: tree.serial)))
     }
@@ -343,7 +379,7 @@ public struct RouterState: Equatable, Sendable {
 
     public static func == (lhs: RouterState, rhs: RouterState) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage)
-            || (lhs.request == rhs.request && lhs.route == rhs.route && lhs.params == rhs.params
+            || (lhs.request == rhs.request && lhs.route == rhs.route && lhs.parameters == rhs.parameters
                 && lhs.presented == rhs.presented && lhs.requested == rhs.requested)
     }
 

@@ -2,7 +2,12 @@
 public struct Resolution: Equatable, Sendable {
     public var request: Request
     public var route: RouteID
-    public var params: [String: String]
+    public var params: [String: String] {
+        get { parameters.dictionary }
+        set { parameters = Parameters(newValue) }
+    }
+    /// The parameters as held (``Parameters``).
+    var parameters: Parameters
     /// The requests passed through on the way (redirects and fallbacks), first to last.
     public var redirects: [String]
     /// The string that was dispatched, before any redirect.
@@ -11,9 +16,14 @@ public struct Resolution: Equatable, Sendable {
     public init(
         request: Request, route: RouteID, params: [String: String], redirects: [String] = [], requested: String? = nil
     ) {
+        self.init(
+            request: request, route: route, parameters: Parameters(params), redirects: redirects, requested: requested)
+    }
+
+    init(request: Request, route: RouteID, parameters: Parameters, redirects: [String] = [], requested: String? = nil) {
         self.request = request
         self.route = route
-        self.params = params
+        self.parameters = parameters
         self.redirects = redirects
         self.requested = requested ?? redirects.first ?? request.original
     }
@@ -122,8 +132,8 @@ public struct Reducer {
                 resolution: resolution, presented: presented, match: match, matchNode: endpoint, tree: tree)
         } else {
             next = RouterState(
-                request: resolution.request, route: resolution.route, params: resolution.params, presented: presented,
-                requested: resolution.requested)
+                request: resolution.request, route: resolution.route, parameters: resolution.parameters,
+                presented: presented, requested: resolution.requested)
         }
         if built.keptOption, let top = presented.topScreen, let request = top.activation.request,
             let route = tree[top.node]?.route
@@ -132,7 +142,7 @@ public struct Reducer {
             next.request = request
             next.requested = request.original
             next.route = route
-            next.params = top.activation.params
+            next.parameters = top.activation.parameters
         }
         if patching, let updates = built.updates {
             // The same nodes in the same places: only the chain's screens whose activation
@@ -171,7 +181,7 @@ public struct Reducer {
     /// The matched endpoint's activation: everything the request carries.
     static func matchActivation(_ resolution: Resolution) -> Activation {
         Activation(
-            params: resolution.params, query: resolution.request.query, fragment: resolution.request.fragment,
+            parameters: resolution.parameters, query: resolution.request.query, fragment: resolution.request.fragment,
             request: resolution.request, from: resolution.redirects.isEmpty ? nil : resolution.requested)
     }
 
@@ -202,12 +212,13 @@ public struct Reducer {
         _ old: Activation, route: RouteID, tree: RouteTree, resolution: Resolution
     ) -> Bool {
         var present = 0
+        let (own, new) = (old.parameters, resolution.parameters)
         for name in tree.matcher.parameterNames[route] {
-            let value = resolution.params[name]
+            let value = new[name]
             if value != nil { present += 1 }
-            if old.params[name] != value { return false }
+            if own[name] != value { return false }
         }
-        return old.params.count == present
+        return own.count == present
     }
 
     /// Like ``reduce(_:to:options:)`` for a change the UI already made (a swipe back): the
@@ -671,8 +682,7 @@ private struct BuildContext {
         {
             return old
         }
-        let names = tree.matcher.parameterNames[route]
-        return Activation(params: resolution.params.filter { names.contains($0.key) })
+        return Activation(parameters: resolution.parameters.restricted(to: tree.matcher.parameterNames[route]))
     }
 }
 

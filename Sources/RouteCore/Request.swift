@@ -131,6 +131,19 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
     private static func normalizedRawPath(_ original: String, _ path: Range<Int>) -> String? {
         let utf8 = original.utf8
         guard !path.isEmpty else { return "" }
+        if let fast = utf8.withContiguousStorageIfAvailable({ bytes -> String? in
+            // A native string's bytes, read in place (no index walking).
+            var previous = Bytes.slash
+            for position in path {
+                let byte = bytes[position]
+                if byte == Bytes.percent || (byte == Bytes.slash && previous == Bytes.slash) { return nil }
+                previous = byte
+            }
+            guard previous != Bytes.slash else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[path]), as: UTF8.self)
+        }) {
+            return fast
+        }
         let start = utf8.index(utf8.startIndex, offsetBy: path.lowerBound)
         let end = utf8.index(start, offsetBy: path.count)
         var previous = Bytes.slash

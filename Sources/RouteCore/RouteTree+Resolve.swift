@@ -173,12 +173,12 @@ extension RouteTree {
             guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
                 throw RouteError(.noMatch, from(explainMiss(request)))
             }
-            let params = match.parameters(in: matcher)
+            let params = match.parameterList(in: matcher)
             var next: (target: String, fallbackOf: Int?)?
             if !endpoints[match.route].guards.isEmpty {
                 let endpoint = endpoints[match.route]
                 let context = RouteContext(
-                    path: request.path, params: params, query: request.query, fragment: request.fragment,
+                    path: request.path, params: params.dictionary, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
                 next = try Self.apply(
                     endpoint.guards, context: context, resolving: request,
@@ -190,7 +190,8 @@ extension RouteTree {
             }
             guard let (next, sentBy) = next else {
                 return Resolution(
-                    request: request, route: RouteID(match.route), params: params, redirects: chain, requested: string)
+                    request: request, route: RouteID(match.route), parameters: params, redirects: chain,
+                    requested: string)
             }
             chain.append(current)
             if chain.count > Self.maximumRedirects || chain.contains(next) {

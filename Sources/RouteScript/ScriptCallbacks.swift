@@ -12,6 +12,8 @@ final class ScriptCallbacks {
     /// context it holds in the current dispatch (reused while the context is the same).
     private var contextSlot: LuaValue?
     private var slotContext: RouteContext?
+    /// The same for a presenter hook's context: the screen whose `ctx` the slot holds.
+    private var slotScreen: ScreenKey?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Held by every hook call (``ScriptHook``) and, when the tree has such hooks, by every
@@ -48,7 +50,21 @@ final class ScriptCallbacks {
     }
 
     /// Forgets the cached `ctx` (at the start of each dispatch).
-    func beginDispatch() { slotContext = nil }
+    func beginDispatch() {
+        slotContext = nil
+        slotScreen = nil
+    }
+
+    /// A screen's node and activation: what its presenter hooks' `ctx` is made of.
+    private struct ScreenKey {
+        let tree: RouteTree
+        let node: Int
+        let activation: Activation?
+
+        func same(as other: ScreenKey) -> Bool {
+            tree === other.tree && node == other.node && activation == other.activation
+        }
+    }
 
     /// Calls a callback with `first` (when given) and the `ctx` table of `context` as its
     /// last argument. `ctx` is built in place as the argument, and kept in one registry entry
@@ -66,6 +82,7 @@ final class ScriptCallbacks {
         if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
         // Known to hold `context` only once the call got that far (a failed one rebuilds).
         slotContext = nil
+        slotScreen = nil
         do {
             let result = try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot) { ctx in
                 ctx.set("path", context.path)
@@ -81,6 +98,50 @@ final class ScriptCallbacks {
                 ctx.set("from", context.from)
             }
             slotContext = context
+            return result
+        } catch {
+            throw Self.scriptError(error)
+        }
+    }
+
+    /// Calls a presenter hook (`create`, `update`) of `node` with `first` (when given) and the
+    /// screen's `ctx` as its last argument: the fields a guard's `ctx` has, written from the
+    /// node and the activation directly (no ``RouteContext`` and no parameter dictionary
+    /// between them), and reused by the screen's next hook in the same dispatch (`create`,
+    /// then `update`).
+    func call(
+        _ function: LuaValue, _ first: LuaValue? = nil, screen node: RouteTree.Node, activation: Activation?,
+        in tree: RouteTree
+    ) throws(RouteError) -> [LuaValue] {
+        let key = ScreenKey(tree: tree, node: node.index, activation: activation)
+        if let slot = contextSlot, let cached = slotScreen, cached.same(as: key) {
+            if let first { return try call(function, first, slot) }
+            return try call(function, slot)
+        }
+        if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
+        slotContext = nil
+        slotScreen = nil
+        let endpoint = node.route.map { tree[$0] }
+        do {
+            let result = try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot) { ctx in
+                let path =
+                    activation?.request?.path
+                    ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
+                ctx.set("path", path)
+                ctx.set("params", fieldCapacity: activation?.parameterCount ?? 0) { params in
+                    activation?.forEachParameter { name, value in params.set(LuaKey(name), value) }
+                }
+                ctx.set("query", strings: activation?.query ?? [:])
+                ctx.set("fragment", activation?.fragment)
+                // One spelling of the root route everywhere: "/" (as the JSON and the tables).
+                ctx.set("route", Lint.show(endpoint?.definition.displayText ?? ""))
+                ctx.set("name", endpoint?.name)
+                ctx.set("id", node.id)
+                ctx.set("flags", flagsTable)
+                ctx.set("device", deviceTable)
+                ctx.set("from", activation?.from)
+            }
+            slotScreen = key
             return result
         } catch {
             throw Self.scriptError(error)

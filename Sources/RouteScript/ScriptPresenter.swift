@@ -78,7 +78,7 @@ struct ScriptPresenter: Presenter {
         }
         if let host = host(node) { try host.create?(presentable, presenterContext(node, activation)) }
         if let create = lua(node, "create") {
-            let result = try callbacks.call(create, context: routeContext(node, activation))
+            let result = try callbacks.call(create, screen: node, activation: activation, in: script.tree)
             if let attributes = result.first, case .table = attributes {
                 try apply(attributes, to: presentable, node: node)
             }
@@ -124,7 +124,8 @@ struct ScriptPresenter: Presenter {
     private func runUpdate(_ presentable: HeadlessPresentable, node: RouteTree.Node, activation: Activation) throws {
         if let host = host(node) { try host.update?(presentable, presenterContext(node, activation)) }
         if let update = lua(node, "update") {
-            _ = try callbacks.call(update, callbacks.view(presentable), context: routeContext(node, activation))
+            _ = try callbacks.call(
+                update, callbacks.view(presentable), screen: node, activation: activation, in: script.tree)
         }
     }
 

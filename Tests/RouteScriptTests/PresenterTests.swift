@@ -174,4 +174,36 @@ func takeLog(_ host: RouteScriptHost) throws -> [String] {
         #expect(try host.evaluate("table.concat(same, ',')") == ["true,true"])
         #expect(try host.evaluate("seen.query.x") == ["1"])
     }
+
+    /// A screen's `create` and `update` of one dispatch share its `ctx`; the next dispatch
+    /// makes a new one. A screen below the match gets its own parameters and the path they
+    /// fill in.
+    @Test func aScreensHooksShareCtxWithinADispatch() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "screens.lua",
+            """
+            seen = {}
+            local function show(ctx)
+              local names = {}
+              for name, value in pairs(ctx.params) do names[#names + 1] = name .. "=" .. value end
+              table.sort(names)
+              return ctx.path .. " " .. table.concat(names, ",") .. " " .. ctx.route .. " " .. ctx.id
+            end
+            return stack { endpoint { "users/:user", presenter = { update = function(view, ctx) seen[#seen + 1] = show(ctx) end },
+              children = { endpoint { "users/:user/posts/:post", name = "post",
+                presenter = { create = function(ctx) created = ctx end,
+                              update = function(view, ctx) seen[#seen + 1] = tostring(ctx == created) .. " " .. show(ctx) end } } } } }
+            """)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("users/ann/posts/7")
+        _ = try host.dispatch("users/ann/posts/8?x=1")
+        let seen = try host.evaluate("table.concat(seen, '|')")
+        #expect(
+            seen == [
+                "users/ann user=ann users/:user users/:user|true users/ann/posts/7 post=7,user=ann users/:user/posts/:post users/:user/posts/:post"
+                    + "|false users/ann/posts/8 post=8,user=ann users/:user/posts/:post users/:user/posts/:post"
+            ])
+        #expect(try host.evaluate("created.params.post .. tostring(created.query.x)") == ["7nil"])
+    }
 }

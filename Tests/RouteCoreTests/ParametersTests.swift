@@ -1,0 +1,90 @@
+import Testing
+
+@testable import RouteCore
+
+/// A state's parameters are held without a dictionary for a pattern's one or two parameters;
+/// whatever the form, they read and compare as the dictionary they stand for.
+@Suite struct ParametersTests {
+    private static func isListed(_ parameters: Parameters) -> Bool {
+        if case .listed = parameters.storage { return true }
+        return false
+    }
+
+    private static func parameters(_ patterns: [String], _ request: String) throws -> Parameters {
+        let compiled = try matcher(patterns)
+        let match = try #require(try compiled.match(request))
+        return match.parameterList(in: compiled.matcher)
+    }
+
+    @Test func oneOrTwoParametersAreListedAndReadAsTheirDictionary() throws {
+        let one = try Self.parameters(["books/:id"], "books/42")
+        #expect(Self.isListed(one))
+        #expect(one.dictionary == ["id": "42"] && one.count == 1 && one["id"] == "42" && one["title"] == nil)
+        let two = try Self.parameters(["users/:user/posts/:post"], "users/ann/posts/7")
+        #expect(Self.isListed(two))
+        #expect(two.dictionary == ["user": "ann", "post": "7"] && two["post"] == "7" && two["user"] == "ann")
+        var seen: [String] = []
+        two.forEach { seen.append("\($0)=\($1)") }
+        #expect(seen == ["user=ann", "post=7"])
+        // Three parameters, a rest parameter's joined value and a regex's groups.
+        let three = try Self.parameters(["a/:x/:y/:z"], "a/1/2/3")
+        #expect(!Self.isListed(three) && three.dictionary == ["x": "1", "y": "2", "z": "3"])
+        let rest = try Self.parameters(["files/...path"], "files/a/b")
+        #expect(Self.isListed(rest) && rest.dictionary == ["path": "a/b"])
+        let regex = try Self.parameters(["regex:animals/(?<kind>\\w+)"], "animals/cat")
+        #expect(regex.dictionary == ["kind": "cat"])
+        #expect(try Self.parameters(["books"], "books").isEmpty)
+    }
+
+    @Test func bothFormsCompareAsDictionaries() throws {
+        let listed = try Self.parameters(["users/:user/posts/:post"], "users/ann/posts/7")
+        #expect(listed == Parameters(["post": "7", "user": "ann"]))
+        #expect(Parameters(["post": "7", "user": "ann"]) == listed)
+        #expect(listed != Parameters(["post": "8", "user": "ann"]))
+        #expect(listed != Parameters(["post": "7"]))
+        #expect(listed != Parameters(["post": "7", "user": "ann", "x": "1"]))
+        // The same values under other names (another route's) are other parameters.
+        let other = try Self.parameters(["users/:owner/posts/:post"], "users/ann/posts/7")
+        #expect(other != listed)
+        // Two matches of one route: equal by value, the second value counts.
+        let compiled = try matcher(["users/:user/posts/:post"])
+        func list(_ request: String) throws -> Parameters {
+            try #require(try compiled.match(request)).parameterList(in: compiled.matcher)
+        }
+        #expect(try list("users/ann/posts/7") == list("users/ann/posts/7"))
+        #expect(try list("users/ann/posts/7") != list("users/ann/posts/8"))
+        #expect(try list("users/ann/posts/7") != list("users/bob/posts/7"))
+    }
+
+    @Test func aScreenBelowTheMatchKeepsOnlyItsOwnNames() throws {
+        let compiled = try matcher(["users/:user", "users/:user/posts/:post"])
+        let match = try #require(try compiled.match("users/ann/posts/7"))
+        let parameters = match.parameterList(in: compiled.matcher)
+        let below = parameters.restricted(to: compiled.matcher.parameterNames[0])
+        #expect(below.dictionary == ["user": "ann"] && below.count == 1)
+        #expect(parameters.restricted(to: compiled.matcher.parameterNames[1]) == parameters)
+        let none = try matcher(["books", "users/:user/posts/:post"])
+        #expect(parameters.restricted(to: none.matcher.parameterNames[0]).isEmpty)
+        #expect(Parameters(["user": "ann", "post": "7"]).restricted(to: compiled.matcher.parameterNames[0]) == below)
+    }
+
+    /// What a host reads: activations and states keep the dictionary API, and an activation
+    /// a host makes from a dictionary equals the reducer's.
+    @Test func activationsAndStatesReadDictionaries() throws {
+        let tree = try RouteTree(root: .stack([.endpoint("books"), .endpoint("books/:id")], id: "main"))
+        let router = Router(tree: tree, presenter: HeadlessPresenter())
+        _ = try router.dispatch("books/42")
+        #expect(router.state.params == ["id": "42"])
+        let activation = try #require(router.store["books/:id"]?.activation)
+        #expect(activation.params == ["id": "42"] && activation.parameterCount == 1)
+        #expect(activation == Activation(params: ["id": "42"], request: activation.request))
+        #expect(activation != Activation(params: ["id": "43"], request: activation.request))
+        var pairs: [String] = []
+        activation.forEachParameter { pairs.append($0 + "=" + $1) }
+        #expect(pairs == ["id=42"])
+        var changed = activation
+        changed.params = ["id": "7", "x": "1"]
+        #expect(changed.params == ["id": "7", "x": "1"] && changed.parameterCount == 2)
+        #expect(activation.params == ["id": "42"])
+    }
+}
