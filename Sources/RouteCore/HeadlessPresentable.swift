@@ -159,14 +159,21 @@ final class PresentableJournal {
     @usableFromInline
     func commit() {
         isRecording = false
-        entries.removeAll(keepingCapacity: true)
+        forget()
     }
 
     @usableFromInline
     func rollback() {
         isRecording = false
         for (presentable, snapshot) in entries.reversed() { presentable.restore(snapshot) }
-        entries.removeAll(keepingCapacity: true)
+        forget()
+    }
+
+    /// Empties the entries, keeping their storage. One by one from the end: a dispatch
+    /// records one or a few, and `removeAll(keepingCapacity:)` goes through the generic
+    /// `replaceSubrange` (300 instructions a dispatch, `LunaBench dispatches none`).
+    private func forget() {
+        while !entries.isEmpty { entries.removeLast() }
     }
 }
 

@@ -10,7 +10,10 @@ extension RouteTree {
     /// The request, and whether it was a named one (a path request can be matched on its raw
     /// bytes).
     private func parseRequest(_ string: String) throws(RouteError) -> (request: Request, isNamed: Bool) {
-        if let bar = string.utf8.firstIndex(of: UInt8(ascii: "|")) {
+        // A native string is searched in place (`firstIndex` walks the view's indexes).
+        let hasBar =
+            string.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "|")) } ?? true
+        if hasBar, let bar = string.utf8.firstIndex(of: UInt8(ascii: "|")) {
             let name = String(string[..<bar])
             if !name.isEmpty, !name.contains(where: { "/?#:".contains($0) }) {
                 try Request.checkSize(string.utf8.count)

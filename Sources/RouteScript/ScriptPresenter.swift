@@ -34,7 +34,12 @@ struct ScriptPresenter: Presenter {
 
     private func host(_ node: RouteTree.Node) -> ErasedPresenter? {
         var scriptName: String?
-        if case .host(let name)? = script.presenters[node.index] { scriptName = name }
+        if case .host(let name)? = script.presenters[node.index] {
+            scriptName = name
+        } else if registry.bound.isEmpty {
+            // Nothing to look up (every plan operation asks; most hosts bind nothing).
+            return nil
+        }
         return registry.presenter(for: node, scriptName: scriptName) {
             node.route.flatMap { script.tree[$0].name }
         }
