@@ -14,7 +14,8 @@
 /// The generic shell (dispatch, apply) is `@inlinable`, so it is specialized for the host's
 /// presenter in the host's module instead of running through value witnesses.
 public final class Router<P: Presenter> {
-    public private(set) var tree: RouteTree
+    /// Unchecked as `_state` below (dispatch and apply read it: 152 instructions a dispatch).
+    @exclusivity(unchecked) public private(set) var tree: RouteTree
     public var state: RouterState { _state }
     public var store: PresentableStore<P> { _store }
     public let presenter: P

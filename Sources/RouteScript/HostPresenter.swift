@@ -86,7 +86,10 @@ struct ErasedPresenter {
 final class PresenterRegistry {
     /// Presenters scripts name (`presenter = "Name"`).
     var named: [String: ErasedPresenter] = [:]
-    var bound: [PresenterTarget: ErasedPresenter] = [:]
+    // Unchecked: read by every presenter operation of the script's router (the checks cost
+    // 76 instructions a dispatch, `LunaBench dispatches none`), and like the router, used
+    // from one thread at a time and never passed inout.
+    @exclusivity(unchecked) var bound: [PresenterTarget: ErasedPresenter] = [:]
     /// The app's own presentables, when the host has them (``ScriptHost``).
     var mirror: (any PresentableMirror)?
 
