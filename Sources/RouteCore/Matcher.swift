@@ -875,11 +875,6 @@ public final class ParameterNames: Sendable {
         public subscript(position: Int) -> String {
             table.unique[Int(table.indexes[range.lowerBound + position])]
         }
-
-        /// The same names (one route's of one matcher at once, else name by name).
-        func same(as other: RouteParameterNames) -> Bool {
-            (table === other.table && range == other.range) || elementsEqual(other)
-        }
     }
 
     struct Builder {

@@ -1,21 +1,25 @@
 /// A route's parameter values by name, as states, activations and resolutions hold them.
 ///
-/// The usual one or two parameters of a matched pattern are held as the route's list of names
-/// (a view of the matcher's table) and the values themselves, so a dispatch makes no dictionary: a
-/// value of up to 15 UTF-8 bytes is stored inline in its `String`, and the whole costs no
-/// allocation. Anything else (more parameters, a whole-path regex's groups, parameters given
-/// by a host as a dictionary) is held as a dictionary. Both forms compare as the dictionaries
-/// they stand for; the public `params` properties read and write dictionaries.
+/// The usual one or two parameters of a matched pattern are held as their names and values,
+/// so a dispatch makes no dictionary: a name or value of up to 15 UTF-8 bytes is stored inline
+/// in its `String`, and the whole then costs no allocation and no reference count. Anything
+/// else (more parameters, a whole-path regex's groups, parameters given by a host as a
+/// dictionary) is held as a dictionary. Both forms compare as the dictionaries they stand
+/// for; the public `params` properties read and write dictionaries.
 @usableFromInline
 struct Parameters: Equatable, Sendable {
     // An enum, not a struct of both forms' fields: copying a struct of four references (names,
     // two values, a dictionary) costs a dispatch more than the dictionary it replaces
-    // (`LunaBench dispatches none`: 10,433 instructions against 9,875).
+    // (`LunaBench dispatches none`: 10,433 instructions against 9,875). The names are strings,
+    // not a view of the matcher's name table: the view's class reference made every copy
+    // an atomic retain (5 a dispatch).
     @usableFromInline
     enum Storage: Sendable {
         case dictionary([String: String])
-        /// One or two distinct names, the values in the same order (`second` unused for one).
-        case listed(names: ParameterNames.RouteParameterNames, first: String, second: String)
+        /// One parameter.
+        case one(name: String, value: String)
+        /// Two with distinct names, in the route's order.
+        case two(firstName: String, first: String, secondName: String, second: String)
     }
 
     @usableFromInline var storage: Storage
@@ -24,12 +28,15 @@ struct Parameters: Equatable, Sendable {
 
     init(_ dictionary: [String: String]) { storage = .dictionary(dictionary) }
 
+    private init(storage: Storage) { self.storage = storage }
+
     /// The values of a route with these names, in their order: listed when there are one or
     /// two distinct names, a dictionary otherwise (a later duplicate name wins, as it did).
     init(names: ParameterNames.RouteParameterNames, value: (Int) -> String) {
         switch names.count {
-        case 1: storage = .listed(names: names, first: value(0), second: "")
-        case 2 where names[0] != names[1]: storage = .listed(names: names, first: value(0), second: value(1))
+        case 1: storage = .one(name: names[0], value: value(0))
+        case 2 where names[0] != names[1]:
+            storage = .two(firstName: names[0], first: value(0), secondName: names[1], second: value(1))
         default:
             var result: [String: String] = [:]
             for (index, name) in names.enumerated() { result[name] = value(index) }
@@ -40,7 +47,8 @@ struct Parameters: Equatable, Sendable {
     var count: Int {
         switch storage {
         case .dictionary(let dictionary): dictionary.count
-        case .listed(let names, _, _): names.count
+        case .one: 1
+        case .two: 2
         }
     }
 
@@ -49,9 +57,10 @@ struct Parameters: Equatable, Sendable {
     subscript(name: String) -> String? {
         switch storage {
         case .dictionary(let dictionary): return dictionary[name]
-        case .listed(let names, let first, let second):
-            if names[0] == name { return first }
-            return names.count > 1 && names[1] == name ? second : nil
+        case .one(let own, let value): return own == name ? value : nil
+        case .two(let firstName, let first, let secondName, let second):
+            if firstName == name { return first }
+            return secondName == name ? second : nil
         }
     }
 
@@ -59,18 +68,19 @@ struct Parameters: Equatable, Sendable {
     func forEach<E: Error>(_ body: (String, String) throws(E) -> Void) throws(E) {
         switch storage {
         case .dictionary(let dictionary): for (name, value) in dictionary { try body(name, value) }
-        case .listed(let names, let first, let second):
-            try body(names[0], first)
-            if names.count > 1 { try body(names[1], second) }
+        case .one(let name, let value): try body(name, value)
+        case .two(let firstName, let first, let secondName, let second):
+            try body(firstName, first)
+            try body(secondName, second)
         }
     }
 
-    /// The same as a dictionary (made on each call for the listed form).
+    /// The same as a dictionary (made on each call for the listed forms).
     var dictionary: [String: String] {
         switch storage {
         case .dictionary(let dictionary): return dictionary
-        case .listed(let names, let first, let second):
-            return names.count == 1 ? [names[0]: first] : [names[0]: first, names[1]: second]
+        case .one(let name, let value): return [name: value]
+        case .two(let firstName, let first, let secondName, let second): return [firstName: first, secondName: second]
         }
     }
 
@@ -79,13 +89,12 @@ struct Parameters: Equatable, Sendable {
     func restricted(to kept: ParameterNames.RouteParameterNames) -> Parameters {
         switch storage {
         case .dictionary(let dictionary): return Parameters(dictionary.filter { kept.contains($0.key) })
-        case .listed(let names, let first, let second):
-            let keepsFirst = kept.contains(names[0])
-            let keepsSecond = names.count > 1 && kept.contains(names[1])
-            switch (keepsFirst, keepsSecond) {
+        case .one(let name, _): return kept.contains(name) ? self : .empty
+        case .two(let firstName, let first, let secondName, let second):
+            switch (kept.contains(firstName), kept.contains(secondName)) {
             case (true, true): return self
-            case (true, false): return names.count == 1 ? self : Parameters([names[0]: first])
-            case (false, true): return Parameters([names[1]: second])
+            case (true, false): return Parameters(storage: .one(name: firstName, value: first))
+            case (false, true): return Parameters(storage: .one(name: secondName, value: second))
             case (false, false): return .empty
             }
         }
@@ -94,9 +103,11 @@ struct Parameters: Equatable, Sendable {
     @usableFromInline
     static func == (lhs: Parameters, rhs: Parameters) -> Bool {
         switch (lhs.storage, rhs.storage) {
-        case (.listed(let names, let leftFirst, let leftSecond), .listed(let other, let rightFirst, let rightSecond))
-        where names.same(as: other):
-            return leftFirst == rightFirst && (names.count == 1 || leftSecond == rightSecond)
+        case (.one(let leftName, let left), .one(let rightName, let right)):
+            return left == right && leftName == rightName
+        case (.two(let a, let leftFirst, let b, let leftSecond), .two(let c, let rightFirst, let d, let rightSecond))
+        where a == c && b == d:
+            return leftFirst == rightFirst && leftSecond == rightSecond
         case (.dictionary(let left), .dictionary(let right)):
             return left == right
         default:
