@@ -348,11 +348,12 @@ public final class RouteScriptHost {
         script.callbacks.beginDispatch()
         let result = try body(router)
         intent = router.state.request
-        let route = result.resolution.route
+        let route = result.resolution.route.index
+        // Fields read in place (`tree[route]` copies the whole endpoint, twice).
         return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
-            route: Lint.show(script.tree[route].definition.displayText),
-            name: script.tree[route].name)
+            route: Lint.show(script.tree.endpoints[route].definition.displayText),
+            name: script.tree.endpoints[route].name)
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.
