@@ -76,32 +76,17 @@ final class ScriptCallbacks {
         -> [LuaValue]
     {
         if let slot = contextSlot, let cached = slotContext, cached == context {
-            if let first { return try call(function, first, slot) }
-            return try call(function, slot)
+            return try call(function, first, slot)
         }
-        if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
-        // Known to hold `context` only once the call got that far (a failed one rebuilds).
-        slotContext = nil
-        slotScreen = nil
-        do {
-            let result = try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot) { ctx in
-                ctx.set("path", context.path)
-                ctx.set("params", strings: context.params)
-                ctx.set("query", strings: context.query)
-                ctx.set("fragment", context.fragment)
-                // One spelling of the root route everywhere: "/" (as the JSON and the tables).
-                ctx.set("route", Lint.show(context.route))
-                ctx.set("name", context.name)
-                ctx.set("id", context.endpointID)
-                ctx.set("flags", flagsTable)
-                ctx.set("device", deviceTable)
-                ctx.set("from", context.from)
-            }
-            slotContext = context
-            return result
-        } catch {
-            throw Self.scriptError(error)
+        let result = try call(function, first) { ctx in
+            write(
+                &ctx, path: context.path, parameterCount: context.params.count,
+                parameters: { body in for (name, value) in context.params { body(name, value) } },
+                query: context.query, fragment: context.fragment, route: context.route, name: context.name,
+                id: context.endpointID, from: context.from)
         }
+        slotContext = context
+        return result
     }
 
     /// Calls a presenter hook (`create`, `update`) of `node` with `first` (when given) and the
@@ -115,37 +100,62 @@ final class ScriptCallbacks {
     ) throws(RouteError) -> [LuaValue] {
         let key = ScreenKey(tree: tree, node: node.index, activation: activation)
         if let slot = contextSlot, let cached = slotScreen, cached.same(as: key) {
-            if let first { return try call(function, first, slot) }
-            return try call(function, slot)
+            return try call(function, first, slot)
         }
+        let endpoint = node.route.map { tree[$0] }
+        let result = try call(function, first) { ctx in
+            let path =
+                activation?.request?.path
+                ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
+            write(
+                &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
+                parameters: { body in activation?.forEachParameter(body) }, query: activation?.query ?? [:],
+                fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
+                id: node.id, from: activation?.from)
+        }
+        slotScreen = key
+        return result
+    }
+
+    /// Calls `function` with `first` (when given) and the reused `ctx` table.
+    private func call(_ function: LuaValue, _ first: LuaValue?, _ slot: LuaValue) throws(RouteError) -> [LuaValue] {
+        if let first { return try call(function, first, slot) }
+        return try call(function, slot)
+    }
+
+    /// Calls `function` with `first` (when given) and a new `ctx` that `write` fills, kept in
+    /// the slot. The slot is known to hold a context only once the call got that far (the
+    /// caller records which): a failed call builds it again next time.
+    private func call(
+        _ function: LuaValue, _ first: LuaValue?, writing write: (inout LuaTableWriter) -> Void
+    ) throws(RouteError) -> [LuaValue] {
         if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
         slotContext = nil
         slotScreen = nil
-        let endpoint = node.route.map { tree[$0] }
         do {
-            let result = try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot) { ctx in
-                let path =
-                    activation?.request?.path
-                    ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
-                ctx.set("path", path)
-                ctx.set("params", fieldCapacity: activation?.parameterCount ?? 0) { params in
-                    activation?.forEachParameter { name, value in params.set(LuaKey(name), value) }
-                }
-                ctx.set("query", strings: activation?.query ?? [:])
-                ctx.set("fragment", activation?.fragment)
-                // One spelling of the root route everywhere: "/" (as the JSON and the tables).
-                ctx.set("route", Lint.show(endpoint?.definition.displayText ?? ""))
-                ctx.set("name", endpoint?.name)
-                ctx.set("id", node.id)
-                ctx.set("flags", flagsTable)
-                ctx.set("device", deviceTable)
-                ctx.set("from", activation?.from)
-            }
-            slotScreen = key
-            return result
+            return try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot, write)
         } catch {
             throw Self.scriptError(error)
         }
+    }
+
+    /// The fields of `ctx` (README: callbacks get `ctx`).
+    private func write(
+        _ ctx: inout LuaTableWriter, path: String, parameterCount: Int,
+        parameters: ((String, String) -> Void) -> Void, query: [String: String], fragment: String?, route: String,
+        name: String?, id: String, from: String?
+    ) {
+        ctx.set("path", path)
+        ctx.set("params", fieldCapacity: parameterCount) { table in parameters { table.set(LuaKey($0), $1) } }
+        ctx.set("query", strings: query)
+        ctx.set("fragment", fragment)
+        // One spelling of the root route everywhere: "/" (as the JSON and the tables).
+        ctx.set("route", Lint.show(route))
+        ctx.set("name", name)
+        ctx.set("id", id)
+        ctx.set("flags", flagsTable)
+        ctx.set("device", deviceTable)
+        ctx.set("from", from)
     }
 
     /// The `view` userdata of a presentable (one per presentable).
