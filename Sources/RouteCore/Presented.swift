@@ -28,6 +28,8 @@ public struct Activation: Equatable, Sendable {
     /// Whether this is ``matchPlaceholder``.
     @usableFromInline var isMatchPlaceholder: Bool { storage.value.isMatchPlaceholder }
 
+    /// The parameter values by name. A screen's one or two parameters are not held as a
+    /// dictionary, so each read makes one; ``forEachParameter(_:)`` reads them without.
     public var params: [String: String] {
         get { storage.value.params.dictionary }
         set { storage.value.params = Parameters(newValue) }
@@ -310,6 +312,8 @@ public struct RouterState: Equatable, Sendable {
         get { storage.value.route }
         set { storage.value.route = newValue }
     }
+    /// The matched route's parameter values by name (made on each read, as
+    /// ``Activation/params``).
     public var params: [String: String] {
         get { storage.value.params.dictionary }
         set { storage.value.params = Parameters(newValue) }

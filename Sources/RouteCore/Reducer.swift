@@ -2,6 +2,7 @@
 public struct Resolution: Equatable, Sendable {
     public var request: Request
     public var route: RouteID
+    /// The parameter values by name (made on each read, as ``Activation/params``).
     public var params: [String: String] {
         get { parameters.dictionary }
         set { parameters = Parameters(newValue) }
