@@ -55,15 +55,15 @@ final class ScriptCallbacks {
         slotScreen = nil
     }
 
-    /// A screen's node and activation: what its presenter hooks' `ctx` is made of.
+    /// A screen's node and activation: what its presenter hooks' `ctx` is made of. Not the
+    /// tree: a script's callbacks only ever see that script's one tree, and holding it here
+    /// would make a cycle (the tree's guards and validators hold these callbacks), so a host's
+    /// old Lua state would never be freed.
     private struct ScreenKey {
-        let tree: RouteTree
         let node: Int
         let activation: Activation?
 
-        func same(as other: ScreenKey) -> Bool {
-            tree === other.tree && node == other.node && activation == other.activation
-        }
+        func same(as other: ScreenKey) -> Bool { node == other.node && activation == other.activation }
     }
 
     /// Calls a callback with `first` (when given) and the `ctx` table of `context` as its
@@ -98,7 +98,7 @@ final class ScriptCallbacks {
         _ function: LuaValue, _ first: LuaValue? = nil, screen node: RouteTree.Node, activation: Activation?,
         in tree: RouteTree
     ) throws(RouteError) -> [LuaValue] {
-        let key = ScreenKey(tree: tree, node: node.index, activation: activation)
+        let key = ScreenKey(node: node.index, activation: activation)
         if let slot = contextSlot, let cached = slotScreen, cached.same(as: key) {
             return try call(function, first, slot)
         }

@@ -26,6 +26,12 @@ import Testing
             "b/7"
         ),
         ("return stack { endpoint { 'b' } }", "b"),
+        // A guard (its hook holds the script's callbacks) and a presenter hook (whose `ctx` the
+        // callbacks keep for the dispatch): the kept context must not hold the tree.
+        (
+            "return stack { endpoint { 'b/:id', enabled = function() return true end, fallback = 'c', presenter = { update = function(view, ctx) end } }, endpoint { 'c' } }",
+            "b/7"
+        ),
     ]
 
     /// Runs `body` with options whose state keeps a new witness alive; whether the witness
