@@ -171,7 +171,8 @@ final class PresentableJournal {
 
     /// Empties the entries, keeping their storage. One by one from the end: a dispatch
     /// records one or a few, and `removeAll(keepingCapacity:)` goes through the generic
-    /// `replaceSubrange` (300 instructions a dispatch, `LunaBench dispatches none`).
+    /// `replaceSubrange` (303 instructions a dispatch; this loop saves 89 of them, `LunaBench
+    /// dispatches none`, callgrind).
     private func forget() {
         while !entries.isEmpty { entries.removeLast() }
     }

@@ -11,9 +11,7 @@ final class ScriptCallbacks {
     /// The registry entry every `ctx` is kept in (one for the life of the state), and the
     /// context it holds in the current dispatch (reused while the context is the same).
     private var contextSlot: LuaValue?
-    private var slotContext: RouteContext?
-    /// The same for a presenter hook's context: the screen whose `ctx` the slot holds.
-    private var slotScreen: ScreenKey?
+    private var slotHolds: SlotContent?
     private var views: [ObjectIdentifier: LuaValue] = [:]
     let probe: ScriptProbe?
     /// Held by every hook call (``ScriptHook``) and, when the tree has such hooks, by every
@@ -51,19 +49,16 @@ final class ScriptCallbacks {
 
     /// Forgets the cached `ctx` (at the start of each dispatch).
     func beginDispatch() {
-        slotContext = nil
-        slotScreen = nil
+        slotHolds = nil
     }
 
-    /// A screen's node and activation: what its presenter hooks' `ctx` is made of. Not the
-    /// tree: a script's callbacks only ever see that script's one tree, and holding it here
-    /// would make a cycle (the tree's guards and validators hold these callbacks), so a host's
-    /// old Lua state would never be freed.
-    private struct ScreenKey {
-        let node: Int
-        let activation: Activation?
-
-        func same(as other: ScreenKey) -> Bool { node == other.node && activation == other.activation }
+    /// What the slot's `ctx` was made from: a guard's context, or a screen (its node and
+    /// activation) for its presenter hooks. Not the tree: a script's callbacks only ever see
+    /// that script's one tree, and holding it here would make a cycle (the tree's guards and
+    /// validators hold these callbacks), so a host's old Lua state would never be freed.
+    private enum SlotContent {
+        case context(RouteContext)
+        case screen(node: Int, activation: Activation?)
     }
 
     /// Calls a callback with `first` (when given) and the `ctx` table of `context` as its
@@ -75,7 +70,7 @@ final class ScriptCallbacks {
     ) throws(RouteError)
         -> [LuaValue]
     {
-        if let slot = contextSlot, let cached = slotContext, cached == context {
+        if let slot = contextSlot, case .context(let cached)? = slotHolds, cached == context {
             return try call(function, first, slot)
         }
         let result = try call(function, first) { ctx in
@@ -85,7 +80,7 @@ final class ScriptCallbacks {
                 query: context.query, fragment: context.fragment, route: context.route, name: context.name,
                 id: context.endpointID, from: context.from)
         }
-        slotContext = context
+        slotHolds = .context(context)
         return result
     }
 
@@ -98,8 +93,7 @@ final class ScriptCallbacks {
         _ function: LuaValue, _ first: LuaValue? = nil, screen node: RouteTree.Node, activation: Activation?,
         in tree: RouteTree
     ) throws(RouteError) -> [LuaValue] {
-        let key = ScreenKey(node: node.index, activation: activation)
-        if let slot = contextSlot, let cached = slotScreen, cached.same(as: key) {
+        if let slot = contextSlot, case .screen(node.index, let cached)? = slotHolds, cached == activation {
             return try call(function, first, slot)
         }
         let endpoint = node.route.map { tree[$0] }
@@ -113,7 +107,7 @@ final class ScriptCallbacks {
                 fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
                 id: node.id, from: activation?.from)
         }
-        slotScreen = key
+        slotHolds = .screen(node: node.index, activation: activation)
         return result
     }
 
@@ -130,8 +124,7 @@ final class ScriptCallbacks {
         _ function: LuaValue, _ first: LuaValue?, writing write: (inout LuaTableWriter) -> Void
     ) throws(RouteError) -> [LuaValue] {
         if contextSlot == nil { contextSlot = vm.newTable(fieldCapacity: 10) }
-        slotContext = nil
-        slotScreen = nil
+        slotHolds = nil
         do {
             return try vm.call(function, first, buildingTable: 10, keepingIn: contextSlot, write)
         } catch {

@@ -34,15 +34,8 @@ struct ScriptPresenter: Presenter {
 
     private func host(_ node: RouteTree.Node) -> ErasedPresenter? {
         var scriptName: String?
-        if case .host(let name)? = script.presenters[node.index] {
-            scriptName = name
-        } else if registry.bound.isEmpty {
-            // Nothing to look up (every plan operation asks; most hosts bind nothing).
-            return nil
-        }
-        return registry.presenter(for: node, scriptName: scriptName) {
-            node.route.flatMap { script.tree[$0].name }
-        }
+        if case .host(let name)? = script.presenters[node.index] { scriptName = name }
+        return registry.presenter(for: node, scriptName: scriptName, in: script.tree)
     }
 
     /// The context of a node for its hooks.
