@@ -52,12 +52,12 @@ package struct Lint {
         }
         var routeFindings = [Finding?](repeating: nil, count: endpoints.count)
         var rivals = [Int?](repeating: nil, count: endpoints.count)
-        let index = CoverIndex(endpoints.map { $0.pattern })
         // Computed once: a rank vector is an array, and a route meets many candidates.
         let ranks = endpoints.map(\.definition.rankVector)
+        let matcher = tree.matcher
         for position in endpoints.indices {
             (routeFindings[position], rivals[position]) = routeFinding(
-                position, rank: { ranks[$0] }, candidates: { index.candidates(covering: $0) })
+                position, rank: { ranks[$0] }, candidates: { matcher.routes(couldCover: $0) })
         }
         let validatorFindings = endpoints.map(validatorFindings)
         return assemble(routeFindings, rivals, validatorFindings)
@@ -99,7 +99,8 @@ package struct Lint {
     /// whole definition costs more than the comparison.)
     package static func sameDefinition(_ x: RouteTree.Endpoint, _ y: RouteTree.Endpoint) -> Bool {
         if x === y || x.definition.isIdentical(to: y.definition) { return true }
-        guard x.definition.displayText == y.definition.displayText,
+        // By bytes, as requests are matched: `café` precomposed and decomposed are two routes.
+        guard Pattern.sameBytes(x.definition.displayText, y.definition.displayText),
             x.definition.validators.count == y.definition.validators.count
         else { return false }
         for (name, validator) in x.definition.validators {
@@ -121,16 +122,18 @@ package struct Lint {
             if let rival, changedSet.contains(rival) { redo.insert(position) }
         }
         // A regex route's finding reads every pattern route: each is compared again.
-        for (position, endpoint) in endpoints.enumerated() where endpoint.pattern == nil {
-            redo.insert(position)
+        for (route, _) in tree.matcher.regexRoutes {
+            redo.insert(route)
             if redo.count > 64 { return nil }
         }
+        // The routes a changed one now covers (the compiled trie's candidates).
         for position in changed {
             guard let outer = endpoints[position].pattern else { continue }
-            for (other, endpoint) in endpoints.enumerated() where other != position {
-                guard let inner = endpoint.pattern,
+            guard let candidates = tree.matcher.routes(couldBeCoveredBy: outer, limit: 64) else { return nil }
+            for other in candidates where other != position {
+                guard let inner = endpoints[other].pattern,
                     Self.covers(
-                        outer, endpoints[position].definition.validators, inner, endpoint.definition.validators)
+                        outer, endpoints[position].definition.validators, inner, endpoints[other].definition.validators)
                 else { continue }
                 redo.insert(other)
                 if redo.count > 64 { return nil }
@@ -141,10 +144,11 @@ package struct Lint {
         var validatorFindings = previous.validatorFindings
         // A route compared again meets every route that could cover it, in position order;
         // ranks are made for the few that do.
-        let all = Array(endpoints.indices)
+        let matcher = tree.matcher
         for position in redo.sorted() {
             (routeFindings[position], rivals[position]) = routeFinding(
-                position, rank: { endpoints[$0].definition.rankVector }, candidates: { _ in all })
+                position, rank: { endpoints[$0].definition.rankVector },
+                candidates: { matcher.routes(couldCover: $0) })
         }
         for position in changed { validatorFindings[position] = self.validatorFindings(endpoints[position]) }
         return assemble(routeFindings, rivals, validatorFindings, incremental: true)
@@ -390,71 +394,6 @@ package struct Lint {
             }
         }
         return outer.segments.count == inner.segments.count
-    }
-}
-
-/// The patterns indexed for ``Lint``: which routes could cover a pattern. A constant segment
-/// can be covered by the same constant or by any non-constant; a parameter or `:_` only by a
-/// non-constant; `...` covers the rest.
-struct CoverIndex {
-    private final class Node {
-        var constants: [String: Node] = [:]
-        var variable: Node?
-        var ends: [Int] = []
-        var catchAlls: [Int] = []
-    }
-    private let root = Node()
-
-    init(_ patterns: [Pattern?]) {
-        for (index, pattern) in patterns.enumerated() {
-            guard let pattern else { continue }
-            var node = root
-            for segment in pattern.segments {
-                switch segment {
-                case .constant(let text):
-                    if let next = node.constants[text] {
-                        node = next
-                    } else {
-                        let next = Node()
-                        node.constants[text] = next
-                        node = next
-                    }
-                case .parameter, .wildcard:
-                    if node.variable == nil { node.variable = Node() }
-                    node = node.variable ?? node
-                case .catchAll:
-                    node.catchAlls.append(index)
-                }
-            }
-            if case .catchAll? = pattern.segments.last {} else { node.ends.append(index) }
-        }
-    }
-
-    /// Routes that could cover `pattern` (a superset; ``Lint/covers`` decides), in order.
-    func candidates(covering pattern: Pattern) -> [Int] {
-        var result: [Int] = []
-        collect(root, pattern.segments, 0, into: &result)
-        if result.count > 1 { result.sort() }
-        return result
-    }
-
-    /// Depth first along the pattern: every catch-all on the way, then the routes that end
-    /// where it ends (no per-level arrays).
-    private func collect(_ node: Node, _ segments: [Pattern.Segment], _ position: Int, into result: inout [Int]) {
-        result += node.catchAlls
-        guard position < segments.count else {
-            result += node.ends
-            return
-        }
-        switch segments[position] {
-        case .constant(let text):
-            if let same = node.constants[text] { collect(same, segments, position + 1, into: &result) }
-            if let variable = node.variable { collect(variable, segments, position + 1, into: &result) }
-        case .parameter, .wildcard:
-            if let variable = node.variable { collect(variable, segments, position + 1, into: &result) }
-        case .catchAll:
-            break
-        }
     }
 }
 

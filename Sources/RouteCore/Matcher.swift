@@ -145,23 +145,62 @@ public final class Matcher: @unchecked Sendable {
     /// of them (the edges themselves at their hash's slot), then its route entries; nodes in
     /// depth-first pre-order (``preorder(_:)``). A node's position is the unit it starts at;
     /// the root's is 0.
-    private let trie: UnsafeRawPointer
-    private let unitCount: Int
+    let trie: UnsafeRawPointer
+    let unitCount: Int
     public let nodeCount: Int
-    private let keys: UnsafeMutableBufferPointer<UInt8>
-    private let checks: UnsafeMutableBufferPointer<Check>
+    let keys: UnsafeMutableBufferPointer<UInt8>
+    let checks: UnsafeMutableBufferPointer<Check>
     /// Node route counts over 65,534 (see ``Node/countOverflow``).
-    private let largeCounts: [Int32: (terminal: Int32, rest: Int32)]
+    let largeCounts: [Int32: (terminal: Int32, rest: Int32)]
     let validators: [Validator]
     /// Whole-path regex routes, in declaration order.
     let regexRoutes: [(route: Int, regex: PathRegex)]
 
     /// Nodes with more constant edges than this get a hash table.
-    private static let linearScanLimit = 6
+    static let linearScanLimit = 6
 
     /// Compiles the routes. The matcher keeps only what matching needs (the trie, the
     /// validators, the regexes and the parameter names), not the definitions.
-    public init(routes: [RouteDefinition]) {
+    public convenience init(routes: [RouteDefinition]) {
+        self.init(Self.compile(routes))
+    }
+
+    /// What a matcher holds, before it is copied into its arena.
+    struct Compiled {
+        /// The trie: `unitCount` units of ``unit`` bytes.
+        var units: [UInt8]
+        var unitCount: Int
+        var nodeCount: Int
+        var keys: [UInt8]
+        var checks: [Check]
+        var largeCounts: [Int32: (terminal: Int32, rest: Int32)]
+        var validators: [Validator]
+        var regexRoutes: [(route: Int, regex: PathRegex)]
+        var names: ParameterNames
+    }
+
+    init(_ compiled: Compiled) {
+        // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
+        var layout = ArenaLayout()
+        let trieOffset = layout.reserve(Edge.self, compiled.unitCount)
+        let checkOffset = layout.reserve(Check.self, compiled.checks.count)
+        let keyOffset = layout.reserve(UInt8.self, compiled.keys.count)
+        let storage = Self.allocateArena(byteCount: max(1, layout.size))
+        self.storage = storage
+        (storage + trieOffset).copyMemory(from: compiled.units, byteCount: compiled.unitCount * Self.unit)
+        self.trie = UnsafeRawPointer(storage + trieOffset)
+        self.unitCount = compiled.unitCount
+        self.nodeCount = compiled.nodeCount
+        self.checks = .copying(compiled.checks, into: storage, at: checkOffset)
+        self.keys = .copying(compiled.keys, into: storage, at: keyOffset)
+        self.largeCounts = compiled.largeCounts
+        self.validators = compiled.validators
+        self.regexRoutes = compiled.regexRoutes
+        self.parameterNames = compiled.names
+    }
+
+    /// Compiles every route.
+    static func compile(_ routes: [RouteDefinition]) -> Compiled {
         var builder = TrieBuilder(capacity: routes.count)
         var regexRoutes: [(route: Int, regex: PathRegex)] = []
         var allChecks: [Check] = []
@@ -169,14 +208,14 @@ public final class Matcher: @unchecked Sendable {
         facts.reserveCapacity(routes.count)
         var captures: [UInt8] = []
         var validators: [Validator] = []
-        var names = ParameterNames.Builder()
+        var names: ParameterNames.Builder? = ParameterNames.Builder()
         // By position: an enumerated loop copied every definition.
         for index in routes.indices {
             let checkStart = Int32(allChecks.count)
             switch routes[index].shape {
             case .regex(let regex):
                 regexRoutes.append((index, regex))
-                names.append([])
+                names?.endRoute()
                 facts.append(
                     RouteFacts(
                         checkStart: checkStart, checkCount: 0, isBareCatchAll: false,
@@ -186,48 +225,57 @@ public final class Matcher: @unchecked Sendable {
                 // Most routes have none: no lookup (and no hashing) then.
                 let validated = !routeValidators.isEmpty
                 builder.add(route: Int32(index), pattern) { validated && routeValidators[$0] != nil }
-                let captureStart = Int32(captures.count)
-                for (position, segment) in pattern.segments.enumerated() {
-                    guard let name = segment.parameterName else { continue }
-                    var isRest = false
-                    if case .catchAll = segment { isRest = true }
-                    // A pattern has at most 128 segments (Pattern refuses more): seven bits.
-                    captures.append(UInt8(truncatingIfNeeded: position) & 0x7F | (isRest ? 0x80 : 0))
-                    names.add(name)
-                    if validated, let validator = routeValidators[name] {
-                        allChecks.append(
-                            Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
-                        validators.append(validator)
-                    }
-                }
-                names.endRoute()
-                // A pattern has at most 128 segments (Pattern refuses more), so the count fits.
+                if validated { appendChecks(of: pattern, routeValidators, to: &allChecks, &validators) }
                 facts.append(
-                    RouteFacts(
-                        checkStart: checkStart, checkCount: UInt8(clamping: Int32(allChecks.count) - checkStart),
-                        isBareCatchAll: pattern.isBareCatchAll, captureStart: captureStart,
-                        captureCount: UInt8(clamping: Int32(captures.count) - captureStart)))
+                    routeFacts(
+                        of: pattern, checkStart: checkStart, checkEnd: Int32(allChecks.count), captures: &captures,
+                        names: &names))
+                names?.endRoute()
             }
         }
         let flat = builder.build(linearScanLimit: Self.linearScanLimit)
         let units = Self.interleave(flat, facts: facts, captures: captures)
-        // One allocation: the trie and the 4-byte-aligned arrays first, then the byte arrays.
-        var layout = ArenaLayout()
-        let trieOffset = layout.reserve(Edge.self, units.count)
-        let checkOffset = layout.reserve(Check.self, allChecks.count)
-        let keyOffset = layout.reserve(UInt8.self, flat.keys.count)
-        let storage = Self.allocateArena(byteCount: max(1, layout.size))
-        self.storage = storage
-        (storage + trieOffset).copyMemory(from: units.bytes, byteCount: units.count * Self.unit)
-        self.trie = UnsafeRawPointer(storage + trieOffset)
-        self.unitCount = units.count
-        self.nodeCount = flat.nodes.count
-        self.checks = .copying(allChecks, into: storage, at: checkOffset)
-        self.keys = .copying(flat.keys, into: storage, at: keyOffset)
-        self.largeCounts = units.largeCounts
-        self.validators = validators
-        self.regexRoutes = regexRoutes
-        self.parameterNames = names.finish()
+        return Compiled(
+            units: units.bytes, unitCount: units.count, nodeCount: flat.nodes.count, keys: flat.keys,
+            checks: allChecks, largeCounts: units.largeCounts, validators: validators, regexRoutes: regexRoutes,
+            names: names?.finish() ?? ParameterNames(unique: [], indexes: [], starts: [0]))
+    }
+
+    /// A pattern route's checks: one per validated parameter, in pattern order, its validator
+    /// appended to `validators`.
+    static func appendChecks(
+        of pattern: Pattern, _ routeValidators: [String: Validator], to checks: inout [Check],
+        _ validators: inout [Validator]
+    ) {
+        for (position, segment) in pattern.segments.enumerated() {
+            guard let name = segment.parameterName, let validator = routeValidators[name] else { continue }
+            var isRest = false
+            if case .catchAll = segment { isRest = true }
+            checks.append(Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
+            validators.append(validator)
+        }
+    }
+
+    /// A pattern route's facts, its capture bytes appended to `captures` (and its parameter
+    /// names to `names`, when given); its checks are `checkStart..<checkEnd`.
+    static func routeFacts(
+        of pattern: Pattern, checkStart: Int32, checkEnd: Int32, captures: inout [UInt8],
+        names: inout ParameterNames.Builder?
+    ) -> RouteFacts {
+        let captureStart = Int32(captures.count)
+        for (position, segment) in pattern.segments.enumerated() {
+            guard let name = segment.parameterName else { continue }
+            var isRest = false
+            if case .catchAll = segment { isRest = true }
+            // A pattern has at most 128 segments (Pattern refuses more): seven bits.
+            captures.append(UInt8(truncatingIfNeeded: position) & 0x7F | (isRest ? 0x80 : 0))
+            names?.add(name)
+        }
+        // A pattern has at most 128 segments (Pattern refuses more), so the counts fit.
+        return RouteFacts(
+            checkStart: checkStart, checkCount: UInt8(clamping: checkEnd - checkStart),
+            isBareCatchAll: pattern.isBareCatchAll, captureStart: captureStart,
+            captureCount: UInt8(clamping: Int32(captures.count) - captureStart))
     }
 
     deinit {
@@ -374,31 +422,31 @@ public final class Matcher: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func entry(at position: Int) -> RouteEntry {
+    func entry(at position: Int) -> RouteEntry {
         trie.load(fromByteOffset: position &* Self.unit, as: RouteEntry.self)
     }
 
     /// The units taken by the entry at `position`.
     @inline(__always)
-    private func entryUnits(at position: Int) -> Int {
+    func entryUnits(at position: Int) -> Int {
         RouteEntry.units(spanCount: Int(entry(at: position).spanCount))
     }
 
     /// Capture `k` of the entry at `position`: its segment and whether it is a rest.
     @inline(__always)
-    private func capture(_ position: Int, _ k: Int) -> (segment: Int, isRest: Bool) {
+    func capture(_ position: Int, _ k: Int) -> (segment: Int, isRest: Bool) {
         let byte = trie.load(
             fromByteOffset: position &* Self.unit &+ RouteEntry.captureOffset &+ k, as: UInt8.self)
         return (Int(byte & 0x7F), byte & 0x80 != 0)
     }
 
     @inline(__always)
-    private func node(at position: Int32) -> Node {
+    func node(at position: Int32) -> Node {
         trie.load(fromByteOffset: Int(position) &* Self.unit, as: Node.self)
     }
 
     @inline(__always)
-    private func edge(at position: Int) -> Edge {
+    func edge(at position: Int) -> Edge {
         trie.load(fromByteOffset: position &* Self.unit, as: Edge.self)
     }
 
@@ -726,7 +774,7 @@ public final class Matcher: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func constantChild(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ segment: SegmentRange) -> Int32 {
+    func constantChild(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ segment: SegmentRange) -> Int32 {
         guard node.edgeCount > 0 else { return -1 }
         let length = Int(segment.end - segment.start)
         let base = bytes.baseAddress! + Int(segment.start)
@@ -877,10 +925,49 @@ public final class ParameterNames: Sendable {
         }
     }
 
+    /// How many routes the table has names for.
+    var routeCount: Int { starts.count - 1 }
+
+    /// The table for a new list of routes: route `r`'s names are those of previous route
+    /// `k` when `kept[k] == r`, else those of the next of `added` (by their patterns).
+    func renumbered(_ kept: [Int32], count: Int, adding added: [RouteDefinition]) -> ParameterNames {
+        var previousOf = [Int32](repeating: -1, count: count)
+        for (old, new) in kept.enumerated() where new >= 0 { previousOf[Int(new)] = Int32(old) }
+        var builder = Builder(continuing: self)
+        builder.indexes.reserveCapacity(indexes.count)
+        builder.starts.reserveCapacity(count + 1)
+        var next = added.makeIterator()
+        for route in 0..<count {
+            let old = Int(previousOf[route])
+            if old >= 0 {
+                builder.indexes.append(contentsOf: indexes[Int(starts[old])..<Int(starts[old + 1])])
+            } else {
+                for name in next.next()?.pattern?.parameterNames ?? [] { builder.add(name) }
+            }
+            builder.endRoute()
+        }
+        let result = builder.finish()
+        // Names no route uses any more stay in the table; when they are many, it starts anew.
+        guard result.unique.count > 64 + 2 * result.indexes.count else { return result }
+        var fresh = Builder()
+        for route in 0..<result.routeCount {
+            for name in result[route] { fresh.add(name) }
+            fresh.endRoute()
+        }
+        return fresh.finish()
+    }
+
     struct Builder {
         private var unique = StringInterner()
-        private var indexes: [Int32] = []
-        private var starts: [Int32] = [0]
+        fileprivate var indexes: [Int32] = []
+        fileprivate var starts: [Int32] = [0]
+
+        init() {}
+
+        /// A builder whose names are numbered as in `table` (no routes yet).
+        init(continuing table: ParameterNames) {
+            for name in table.unique { _ = unique.number(of: name) }
+        }
 
         mutating func add(_ name: String) { indexes.append(unique.number(of: name)) }
         mutating func endRoute() { starts.append(Int32(indexes.count)) }

@@ -50,6 +50,12 @@ public struct RouteDefinition: Sendable {
     /// Whether both are the one definition (a reload handed it from the old tree to the new).
     func isIdentical(to other: RouteDefinition) -> Bool { storage === other.storage }
 
+    /// Whether the route is a pattern (not a regex), read without copying the pattern.
+    var isPattern: Bool {
+        if case .pattern = storage.shape { return true }
+        return false
+    }
+
     public var pattern: Pattern? {
         if case .pattern(let p) = storage.shape { return p }
         return nil

@@ -230,6 +230,11 @@ public final class RouteTree: Sendable {
         self.endpoints = endpoints
         if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
             self.matcher = previous.matcher
+        } else if let previous {
+            // A few routes changed: their parts of the trie are compiled again, the rest kept.
+            self.matcher = Matcher(
+                routes: endpoints.map(\.definition), patching: previous.matcher,
+                from: previous.endpoints.map(\.definition))
         } else {
             self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
         }
@@ -521,7 +526,10 @@ struct TreeBuilder {
             let route = previous.nodes[index].route
         else { return nil }
         let old = previous.endpoints[route.index]
-        guard old.definition.validators.isEmpty, old.definition.displayText == source, old.pattern != nil else {
+        // By bytes, as requests are matched: `café` precomposed and decomposed are two patterns.
+        guard old.definition.validators.isEmpty, Pattern.sameBytes(old.definition.displayText, source),
+            old.pattern != nil
+        else {
             return nil
         }
         return old

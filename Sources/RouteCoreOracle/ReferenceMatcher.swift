@@ -131,10 +131,24 @@ package struct FuzzCase {
     }
 
     /// Compares the compiled matcher (both its raw-string path and its segment path) with
-    /// the reference; returns a description of the first disagreement.
+    /// the reference; returns a description of the first disagreement. The matcher is
+    /// compiled whole, and patched from tables one route away (a route added first or last,
+    /// one removed), as a reload compiles it.
     package func disagreement() -> String? {
-        let compiled = Matcher(routes: routes)
+        var compiled = [("whole", Matcher(routes: routes))]
+        var previousTables = [Array(routes.dropFirst()), Array(routes.dropLast())]
+        if let extra = try? RouteDefinition(pattern: Pattern("a/:p1/c")) { previousTables.append(routes + [extra]) }
+        for previous in previousTables where !previous.isEmpty {
+            compiled.append(("patched", Matcher(routes: routes, patching: Matcher(routes: previous), from: previous)))
+        }
         let oracle = ReferenceMatcher(routes: routes)
+        for (kind, matcher) in compiled {
+            if let problem = disagreement(of: matcher, kind, oracle) { return problem }
+        }
+        return nil
+    }
+
+    private func disagreement(of compiled: Matcher, _ kind: String, _ oracle: ReferenceMatcher) -> String? {
         for request in requests {
             let parsed: Request
             do { parsed = try Request(parsing: request) } catch {
@@ -147,7 +161,7 @@ package struct FuzzCase {
                 if got?.0 != expected?.route || got?.1 != expected?.params {
                     let table = routes.map(\.displayText).joined(separator: ", ")
                     return
-                        "'\(request)' (\(how)) over [\(table)]: compiled \(String(describing: got)), reference \(String(describing: expected))"
+                        "'\(request)' (\(how), \(kind)) over [\(table)]: compiled \(String(describing: got)), reference \(String(describing: expected))"
                 }
             }
         }

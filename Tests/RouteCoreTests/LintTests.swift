@@ -63,11 +63,16 @@ import Testing
     }
 
     @Test func checkIsNearLinear() throws {
-        // 20,000 routes under 50 first segments: the index keeps the comparisons per route
-        // small (the old all-pairs loop made 400 million); counted, not timed.
+        // 20,000 routes under 50 first segments: the compiled trie keeps the comparisons per
+        // route small (the old all-pairs loop made 400 million); counted, not timed.
         let patterns = try (0..<20_000).map { try Pattern("s\($0 % 50)/p\($0)/:id") }
-        let index = CoverIndex(patterns)
-        let total = patterns.reduce(0) { $0 + index.candidates(covering: $1).count }
+        let matcher = Matcher(routes: try patterns.map { try RouteDefinition(pattern: $0) })
+        let total = patterns.reduce(0) { $0 + matcher.routes(couldCover: $1).count }
         #expect(total == 20_000)
+        // Each route could be covered only by itself; a rest route covers its subtree.
+        #expect(matcher.routes(couldBeCoveredBy: patterns[7], limit: 64) == [7])
+        let rest = try Pattern("s7/...")
+        #expect(matcher.routes(couldBeCoveredBy: rest, limit: 64) == nil)  // 400 routes below
+        #expect(matcher.routes(couldBeCoveredBy: rest, limit: 1_000)?.count == 400)
     }
 }

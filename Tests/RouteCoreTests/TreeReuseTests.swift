@@ -176,4 +176,40 @@ import Testing
         #expect(try endpoint(edited, "b") !== endpoint(again, "b"))
         #expect(try endpoint(edited, "b").name == "b2")
     }
+
+    /// A pattern edited from one Unicode form to another (`café` precomposed, then decomposed)
+    /// is a new pattern: requests are matched by bytes, so the reloaded tree matches what a
+    /// tree built alone matches (the old pattern and its compiled matcher were kept, since the
+    /// two strings compare equal as Swift strings).
+    @Test func aPatternEditedToAnotherUnicodeFormIsCompiledAgain() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let before = try RouteTree(
+            root: .stack([.endpoint(composed, id: "cafe"), .endpoint("b", id: "b")], id: "root"))
+        let again = try RouteTree(
+            root: .stack([.endpoint(decomposed, id: "cafe"), .endpoint("b", id: "b")], id: "root"), reusing: before)
+        #expect(try again.matcher.match(decomposed)?.route == 0)
+        #expect(try again.matcher.match(composed) == nil)
+        #expect(Array(again.endpoints[0].definition.displayText.utf8) == Array(decomposed.utf8))
+    }
+
+    /// A reload that changed one route of many patches the matcher: the unchanged routes'
+    /// compiled subtrees are kept, and the tree matches what one built alone matches.
+    @Test func aReloadWithOneRouteChangedPatchesTheMatcher() throws {
+        func spec(_ last: String) -> NodeSpec {
+            .stack(
+                (0..<200).map { .endpoint("tab\($0 % 20)/item\($0)/:id", id: "e\($0)") }
+                    + [.endpoint(last, id: "last")], id: "root")
+        }
+        let before = try RouteTree(root: spec("tab3/last"))
+        let again = try RouteTree(root: spec("edited/last"), reusing: before)
+        let alone = try RouteTree(root: spec("edited/last"))
+        #expect(MatcherPatchTests.structure(again.matcher) == MatcherPatchTests.structure(alone.matcher))
+        #expect(again.matcher !== before.matcher)
+        for request in ["edited/last", "tab3/last", "tab7/item7/42", "tab19/item199/x"] {
+            #expect(
+                try again.matcher.match(request).map { $0.route } == alone.matcher.match(request).map { $0.route },
+                "\(request)")
+        }
+    }
 }

@@ -1,0 +1,176 @@
+import RouteCoreOracle
+import Testing
+
+@testable import RouteCore
+
+/// A matcher patched from the previous one (a reload that changed a few routes) against the
+/// same routes compiled whole: the same trie node for node, and the same answers as the
+/// reference matcher.
+@Suite struct MatcherPatchTests {
+    /// The trie as text, independent of where its nodes lie: each node's routes (number,
+    /// captures, checks with their validators' sources), then its children, constants in
+    /// byte order; then the validators, regex routes and parameter names.
+    static func structure(_ matcher: Matcher) -> String {
+        var lines: [String] = []
+        func visit(_ position: Int32, _ path: String) {
+            let node = matcher.node(at: position)
+            let counts = Matcher.routeCounts(node, position, large: matcher.largeCounts)
+            var entry = Int(node.routeStart)
+            for k in 0..<(counts.terminal + counts.rest) {
+                let info = matcher.entry(at: entry)
+                let captures = (0..<Int(info.spanCount)).map { matcher.capture(entry, $0) }
+                let checks = (0..<Int(info.checkCount)).map { offset in
+                    let check = matcher.checks[Int(info.checkStart) + offset]
+                    return "\(check.segment) \(check.isRest) \(matcher.validators[Int(check.validator)].source)"
+                }
+                lines.append(
+                    "\(path) \(k < counts.terminal ? "ends" : "rest") route \(info.route) bare \(info.isBareCatchAll)"
+                        + " captures \(captures) checks \(checks)")
+                entry += matcher.entryUnits(at: entry)
+            }
+            var edges: [([UInt8], Int32)] = []
+            matcher.forEachEdge(of: node) { edges.append((matcher.keyBytes($0), $0.child)) }
+            for (key, child) in edges.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
+                visit(child, path + "/" + key.map { String($0, radix: 16) }.joined(separator: "."))
+            }
+            if node.validated >= 0 { visit(node.validated, path + "/:v") }
+            if node.parameter >= 0 { visit(node.parameter, path + "/:p") }
+            if node.wildcard >= 0 { visit(node.wildcard, path + "/:_") }
+        }
+        visit(0, "")
+        lines.append("nodes \(matcher.nodeCount) checks \(matcher.checks.count)")
+        lines.append("validators \(matcher.validators.map(\.source))")
+        lines.append("regexes \(matcher.regexRoutes.map { "\($0.route) \($0.regex.source)" })")
+        let names = matcher.parameterNames
+        lines.append("names \((0..<names.routeCount).map { Array(names[$0]) })")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Random tables over a small alphabet (so routes share prefixes and collide), each edited
+    /// a few ways: a route renamed, removed, inserted, its validator changed, a regex and root
+    /// routes (`""`, `...`) added and removed.
+    @Test func patchedMatchersEqualWholeCompilations() throws {
+        var generator = SeededGenerator(seed: 20_261_127)
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
+        let words = ["a", "b", "c", "books", "membership-levels", "x", "é", "e\u{301}", "notifications-archive"]
+        func route() throws -> RouteDefinition {
+            switch Int.random(in: 0..<40, using: &generator) {
+            case 0: return try RouteDefinition(pattern: Pattern(""))
+            case 1: return try RouteDefinition(pattern: Pattern("..."))
+            case 2: return RouteDefinition(regex: try PathRegex("r/(?<n>[0-9]+)"))
+            default: break
+            }
+            var parts: [String] = []
+            var validators: [String: Validator] = [:]
+            for position in 0..<Int.random(in: 1...4, using: &generator) {
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0: parts.append(":p\(position)")
+                case 1:
+                    parts.append(":d\(position)")
+                    validators["d\(position)"] = try Validator(regex: pick(["[0-9]+", "(1|22)"]))
+                case 2: parts.append(":_")
+                default: parts.append(pick(words))
+                }
+            }
+            if Int.random(in: 0..<8, using: &generator) == 0 { parts.append("...rest") }
+            return try RouteDefinition(pattern: Pattern(parts.joined(separator: "/")), validators: validators)
+        }
+        var patched = 0
+        var problems: [String] = []
+        for round in 0..<300 {
+            let count =
+                round < 100 ? Int.random(in: 1...12, using: &generator) : Int.random(in: 40...400, using: &generator)
+            let old = try (0..<count).map { _ in try route() }
+            var new = old
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let at = Int.random(in: 0...new.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0 where !new.isEmpty: new.remove(at: min(at, new.count - 1))
+                case 1 where !new.isEmpty: new[min(at, new.count - 1)] = try route()
+                default: new.insert(try route(), at: at)
+                }
+            }
+            guard !new.isEmpty else { continue }
+            let previous = Matcher(routes: old)
+            guard let compiled = Matcher.patch(previous, from: old, to: new) else { continue }
+            patched += 1
+            let patch = Matcher(compiled)
+            let whole = Matcher(routes: new)
+            if Self.structure(patch) != Self.structure(whole) {
+                problems.append(
+                    "round \(round): \(old.map(\.displayText)) -> \(new.map(\.displayText))\n"
+                        + "patched:\n\(Self.structure(patch))\nwhole:\n\(Self.structure(whole))")
+            }
+        }
+        // The patch is the path taken (small edits): not a comparison of two whole compilations.
+        #expect(patched > 250)
+        #expect(problems.isEmpty, "\(problems.first ?? "")")
+    }
+
+    /// A large table (wide nodes with hash tables, long keys, a root table), patched in a few
+    /// places, against the reference on requests made from its routes.
+    @Test func aPatchedLargeTableAgreesWithTheReference() throws {
+        var generator = SeededGenerator(seed: 20_261_128)
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
+        let tabs = (0..<60).map { "tab-number-\($0)" }
+        let words = ["a", "books", "settings", "membership-levels", "q"]
+        var seen = Set<String>()
+        var routes: [RouteDefinition] = []
+        func random() throws -> RouteDefinition? {
+            var parts = [pick(tabs)]
+            var validators: [String: Validator] = [:]
+            for position in 1..<Int.random(in: 2...5, using: &generator) {
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0: parts.append(":p\(position)")
+                case 1:
+                    parts.append(":d\(position)")
+                    validators["d\(position)"] = try Validator(regex: "[0-9]+")
+                default: parts.append(pick(words))
+                }
+            }
+            let text = parts.joined(separator: "/")
+            guard seen.insert(text).inserted else { return nil }
+            return try RouteDefinition(pattern: Pattern(text), validators: validators)
+        }
+        while routes.count < 3_000 { if let route = try random() { routes.append(route) } }
+        let previous = Matcher(routes: routes)
+        var edited = routes
+        edited[1_500] = try RouteDefinition(pattern: Pattern("edited-tab/books"))
+        edited.remove(at: 10)
+        while edited.count < 3_001 { if let route = try random() { edited.insert(route, at: 2_000) } }
+        let patch = Matcher.patch(previous, from: routes, to: edited)
+        #expect(patch != nil, "the patch is the path taken")
+        guard let compiled = patch else { return }
+        let patched = Matcher(compiled)
+        #expect(Self.structure(patched) == Self.structure(Matcher(routes: edited)))
+        var requests = ["edited-tab/books", "tab-number-3/books/42"]
+        for _ in 0..<400 {
+            let route = pick(edited)
+            requests.append(
+                (route.pattern?.segments ?? []).map { segment in
+                    if case .constant(let text) = segment { return text }
+                    return pick(["42", "x"])
+                }.joined(separator: "/"))
+        }
+        var found = 0
+        for request in requests {
+            let expected = try Matcher(routes: edited).match(request).map { ($0.route, $0.parameters(in: patched)) }
+            let actual = try patched.match(request).map { ($0.route, $0.parameters(in: patched)) }
+            if actual != nil { found += 1 }
+            #expect(actual?.0 == expected?.0 && actual?.1 == expected?.1, "\(request)")
+        }
+        #expect(found > 300)
+        let problem = FuzzCase(routes: edited, requests: requests).disagreement()
+        #expect(problem == nil, "\(problem ?? "")")
+    }
+
+    /// Too many changes, or none of the previous routes: the whole compilation is taken.
+    @Test func largeChangesCompileWhole() throws {
+        let routes = try (0..<100).map { try RouteDefinition(pattern: Pattern("r\($0)/:id")) }
+        let renamed = try (0..<100).map { try RouteDefinition(pattern: Pattern("s\($0)/:id")) }
+        #expect(Matcher.patch(Matcher(routes: routes), from: routes, to: renamed) == nil)
+        #expect(Matcher.patch(Matcher(routes: []), from: [], to: routes) == nil)
+        let one = Array(routes.prefix(99)) + [try RouteDefinition(pattern: Pattern("t/:id"))]
+        #expect(Matcher.patch(Matcher(routes: routes), from: routes, to: one) != nil)
+    }
+}
