@@ -131,8 +131,10 @@ package final class ReplLoop {
     private func handle(_ change: FileChange, watcher: any FileWatcher) {
         switch change {
         case .modified:
-            let result = session.reloadAfterChange()
-            notify(result.lines)
+            let clock = ContinuousClock()
+            if let result = session.reloadAfterChange(cutShort: { watcher.waitForRest(now: clock.now) }) {
+                notify(result.lines)
+            }
             watcher.watch(session.live.withHost { $0.files })
         case .deleted(let files):
             let names = files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")

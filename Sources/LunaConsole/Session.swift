@@ -205,8 +205,18 @@ package final class Session {
         }
     }
 
-    /// Called by the loop when the watcher saw the script change.
-    package func reloadAfterChange() -> Result { reload(from: .watcher) }
+    /// Called by the loop when the watcher saw the script change; nil while the save is still
+    /// being written (`cutShort`: the watcher's ``FileWatcher/waitForRest(now:)``).
+    package func reloadAfterChange(cutShort: () -> Bool = { false }) -> Result? {
+        do {
+            guard let view = try live.reloadAfterSave(forms: json ? .json : .text, cutShort: cutShort) else {
+                return nil
+            }
+            return Result(lines: json ? view.json : view.text(style))
+        } catch {
+            return reloadFailure(error, label: "reload failed: ", note: "(the previous tree is still running)")
+        }
+    }
 
     private func reload(from origin: LiveEvent.Origin) -> Result {
         do {

@@ -358,9 +358,10 @@ struct RoutePatch {
     var order: [String]?
 
     init(from old: [RouteRow], to new: [RouteRow]) {
-        // The usual save keeps every route in place: compare row by row, no dictionary.
-        if old.count == new.count, zip(old, new).allSatisfy({ $0.id == $1.id }) {
-            for (before, after) in zip(old, new) where before != after { rows.append(after) }
+        // The usual save keeps every route in place: compare row by row, no dictionary (and
+        // by index: a zip copied every row of both tables).
+        if old.count == new.count, old.indices.allSatisfy({ old[$0].id == new[$0].id }) {
+            for index in new.indices where old[index] != new[index] { rows.append(new[index]) }
             return
         }
         var before: [String: RouteRow] = [:]

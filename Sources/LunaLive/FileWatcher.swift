@@ -34,21 +34,30 @@ package protocol FileWatcher: AnyObject {
     /// The change once a save is complete (or things have been quiet for the settle
     /// interval); reported once.
     func settled(now: ContinuousClock.Instant) -> FileChange?
+    /// After the save just reported failed to load: whether a watched script looks cut short
+    /// (a save still being written), so the watcher waits for the rest of it and reports the
+    /// save again (up to ``Settler/unfinishedWait`` after its first change); false when the
+    /// failure stands. Asked only on failure: a save that loads is never parsed twice.
+    func waitForRest(now: ContinuousClock.Instant) -> Bool
 }
 
 /// The settle logic both watchers share: remember the last change, report it at once when a
 /// save is complete (closed after writing, renamed into place), or once quiet.
 ///
 /// A save that is still being written (an editor or a generator that writes in parts, 150 ms
-/// to 1 s apart) is not reported while a watched script stops mid-chunk (Lua's parser stops
-/// at `<eof>`): it waits for the rest, up to ``unfinishedWait`` after the first change, so no
-/// spurious "reload failed" shows and no half-written tree replaces the app.
+/// to 1 s apart) fails to load while a watched script stops mid-chunk (Lua's parser stops at
+/// `<eof>`): its consumer asks ``waitForRest(files:now:)``, and the watcher waits for the rest,
+/// up to ``unfinishedWait`` after the first change, so no spurious "reload failed" shows and
+/// no half-written tree replaces the app. (The check runs only when a load failed: parsing
+/// every save first cost 10 ms at 10,000 routes, on every save.)
 struct Settler {
     let interval: Duration
     /// How long an unfinished-looking save may wait for the rest of it.
     static let unfinishedWait: Duration = .seconds(2)
     private var lastChange: ContinuousClock.Instant?
     private var firstChange: ContinuousClock.Instant?
+    /// The first change of the save last reported, until the next one is.
+    private var reportedFirstChange: ContinuousClock.Instant?
     /// A watched file was closed after writing or renamed into place since the last report.
     private var complete = false
     /// The files as they were when last reported (inode, size, modification time): events
@@ -74,14 +83,17 @@ struct Settler {
         // A file gone is reported only once quiet: an editor that renames the old file away
         // writes the new one right after.
         if !missing.isEmpty, !quiet { return nil }
+        // An empty file (a save that truncates first, closed once before it is written)
+        // waits for the rest at once: reloading it would fail, and the rest, written right
+        // after, would be a second reload of one save.
         if missing.isEmpty, let first = firstChange, now - first < Self.unfinishedWait,
-            files.contains(where: looksUnfinished)
+            files.contains(where: { fileSignature($0)[safe: 1] == 0 })
         {
-            // Ask again after another interval, or at the next complete save.
             lastChange = now
             complete = false
             return nil
         }
+        reportedFirstChange = firstChange
         lastChange = nil
         firstChange = nil
         complete = false
@@ -90,6 +102,21 @@ struct Settler {
         if missing.isEmpty, signatures == reported { return nil }
         reported = signatures
         return missing.isEmpty ? .modified : .deleted(missing)
+    }
+
+    /// After the save last reported failed to load: whether a file looks cut short within
+    /// ``unfinishedWait`` of the save's first change; then the save is pending again (reported
+    /// after another interval, or at the next complete save).
+    mutating func waitForRest(files: [String], now: ContinuousClock.Instant) -> Bool {
+        guard let first = reportedFirstChange, now - first < Self.unfinishedWait,
+            files.contains(where: looksUnfinished)
+        else { return false }
+        lastChange = now
+        firstChange = first
+        complete = false
+        // Reported again even when the file does not change (then the wait runs out).
+        reported = [:]
+        return true
     }
 
     /// Whether a Lua file stops mid-chunk: Lua's parser reports its error at `<eof>`. An empty
@@ -180,6 +207,8 @@ struct Settler {
 
         package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
+        package func waitForRest(now: ContinuousClock.Instant) -> Bool { settler.waitForRest(files: files, now: now) }
+
         static func absolute(_ path: String) -> String {
             if path.hasPrefix("/") { return path }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
@@ -240,6 +269,7 @@ package final class PollingWatcher: FileWatcher {
 
     package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
+    package func waitForRest(now: ContinuousClock.Instant) -> Bool { settler.waitForRest(files: files, now: now) }
 }
 
 /// A file's inode, size and modification time (nanoseconds); empty when it does not exist.
@@ -260,4 +290,8 @@ package func makeFileWatcher() -> any FileWatcher {
         if let watcher = InotifyWatcher() { return watcher }
     #endif
     return PollingWatcher()
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

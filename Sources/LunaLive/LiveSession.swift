@@ -39,6 +39,25 @@ package final class LiveSession: Sendable {
         }
     }
 
+    /// A reload after a save the watcher reported. When it fails and `cutShort` says the save
+    /// looks cut short (``FileWatcher/waitForRest(now:)``: still being written), nothing is
+    /// recorded or reported and nil is returned: the watcher reports the rest of the save.
+    /// Otherwise as ``perform(_:from:forms:)`` with ``Command/reload``.
+    package func reloadAfterSave(forms: ViewForms, cutShort: () -> Bool) throws(Failure) -> View? {
+        let outcome: Result<View?, Failure> = state.withLock { state in
+            state.forms = forms
+            do {
+                return .success(
+                    try state.reloading(.reload, origin: .watcher, detail: nil, cutShort: cutShort) { try $0.reload() })
+            } catch is SaveCutShort {
+                return .success(nil)
+            } catch {
+                return .failure(Failure(error).relocated(script: state.host.path))
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Runs `body` with the host under the session's lock (loading a script, reading what
     /// files to watch, a test's checks). Not from an observer: the lock is held there.
     package func withHost<T>(_ body: (RouteScriptHost) throws -> T) rethrows -> T {
@@ -169,6 +188,8 @@ final class SessionState {
     private var undoStack: [Int?] = []
     /// Entries undone, newest last (`redo` goes back to them); any new action clears it.
     private var redoStack: [Int] = []
+    /// The last route table made (for the snapshot of a page).
+    private var routeTable: RouteTable?
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private var reloadError: String?
     /// The last reload's warnings (a request that no longer matches, the lint's findings).
@@ -190,7 +211,7 @@ final class SessionState {
     /// Runs `command`; any error comes out as a ``Failure`` (with the request it concerned and
     /// its location as the user gave the script).
     /// The tree forms the command being performed renders.
-    private var forms = ViewForms.both
+    fileprivate var forms = ViewForms.both
 
     func perform(_ command: Command, origin: LiveEvent.Origin, forms: ViewForms) throws(Failure) -> View {
         self.forms = forms
@@ -273,13 +294,20 @@ final class SessionState {
         try loadedTree().request(for: NodeID(id), params: params).original
     }
 
+    /// The route table of `tree`, from the last one made where it can (``RouteTable``).
+    private func routeRows(_ tree: RouteTree) -> [RouteRow] {
+        let table = RouteTable(tree, reusing: routeTable)
+        routeTable = table
+        return table.rows
+    }
+
     func snapshot(routes: Bool) -> SnapshotView {
         let tree = host.routeTree
         return SnapshotView(
             device: host.options.device, flags: host.options.flags, tree: TreeView(host.tree, forms: .json),
             state: StateView(host), current: position, historyCount: dropped + entries.count,
             historyDropped: dropped, reloadError: reloadError, reloadWarnings: reloadWarnings, canUndo: canUndo,
-            canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(RouteRow.table) : nil,
+            canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(routeRows) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
             requests: SnapshotView.requests(host.tree, tree: tree))
@@ -397,8 +425,8 @@ final class SessionState {
         }
     }
 
-    private func reloading(
-        _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?,
+    func reloading(
+        _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?, cutShort: () -> Bool = { false },
         _ body: (RouteScriptHost) throws -> ReloadSummary
     ) throws -> View {
         do {
@@ -410,6 +438,8 @@ final class SessionState {
             record(kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
             return .reloaded(ReloadView(summary: summary, tree: TreeView(host.tree, forms: forms), script: host.path))
         } catch {
+            // A save still being written: not a failure yet (the rest of it is reloaded).
+            if cutShort() { throw SaveCutShort() }
             reloadError = Failure(error).message
             notify(LiveEvent(kind: .reloadFailed, origin: origin, entry: nil, error: error))
             throw error
@@ -457,3 +487,6 @@ final class SessionState {
         for observer in observers { observer.handler(event, reader) }
     }
 }
+
+/// A reload after a save failed on a script that looks cut short (``LiveSession/reloadAfterSave(forms:cutShort:)``).
+struct SaveCutShort: Error {}

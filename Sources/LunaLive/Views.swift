@@ -278,33 +278,80 @@ package struct ExplainView: Sendable {
 /// page's Routes panel and screens' rows show.
 package struct RouteRow: Sendable, Equatable {
     package var rank: Int
-    package var pattern: String
-    package var name: String?
+    /// Everything but the rank, behind one reference: a session's table of 10,000 rows is
+    /// copied (a reload's table reusing the last one's rows, the page's patch comparing them)
+    /// with one retain a row, and a reused row compares equal at once.
+    private let content: Content
+
+    private final class Content: Sendable, Equatable {
+        let pattern: String
+        let name: String?
+        let id: String
+        let title: String
+        let chain: [String]
+        let params: [String]
+        let fillable: Bool
+        let owner: String?
+
+        init(
+            pattern: String, name: String?, id: String, title: String, chain: [String], params: [String],
+            fillable: Bool, owner: String?
+        ) {
+            self.pattern = pattern
+            self.name = name
+            self.id = id
+            self.title = title
+            self.chain = chain
+            self.params = params
+            self.fillable = fillable
+            self.owner = owner
+        }
+
+        static func == (a: Content, b: Content) -> Bool {
+            a === b
+                || (a.pattern == b.pattern && a.name == b.name && a.id == b.id && a.title == b.title
+                    && a.chain == b.chain && a.params == b.params && a.fillable == b.fillable && a.owner == b.owner)
+        }
+    }
+
+    init(
+        rank: Int, pattern: String, name: String?, id: String, title: String, chain: [String], params: [String],
+        fillable: Bool, owner: String?
+    ) {
+        self.rank = rank
+        content = Content(
+            pattern: pattern, name: name, id: id, title: title, chain: chain, params: params, fillable: fillable,
+            owner: owner)
+    }
+
+    package var pattern: String { content.pattern }
+    package var name: String? { content.name }
     /// The endpoint's node id, and the ids from the root down to it.
-    package var id: String
-    package var title: String
-    package var chain: [String]
-    package var params: [String]
+    package var id: String { content.id }
+    package var title: String { content.title }
+    package var chain: [String] { content.chain }
+    package var params: [String] { content.params }
     /// Whether the pattern can be filled in from parameters (no regex, no `:_`).
-    package var fillable: Bool
+    package var fillable: Bool { content.fillable }
     /// The nearest endpoint above: the screen whose child or modal this route's screen is.
-    package var owner: String?
+    package var owner: String? { content.owner }
 
     /// The table of `tree`, most specific first.
-    package static func table(_ tree: RouteTree) -> [RouteRow] {
-        tree.rankOrder().enumerated().map { rank, route in
-            let endpoint = tree[route]
-            let node = tree.nodes[endpoint.node]
-            let fillable =
-                endpoint.definition.pattern.map {
-                    !$0.segments.contains { if case .wildcard = $0 { true } else { false } }
-                } ?? false
-            return RouteRow(
-                rank: rank + 1, pattern: displayPattern(endpoint.definition.displayText), name: endpoint.name,
-                id: node.id, title: node.title, chain: tree.chain(to: node.index).map { tree.nodes[$0].id },
-                params: endpoint.definition.pattern?.parameterNames ?? [], fillable: fillable,
-                owner: owner(of: node, in: tree))
-        }
+    package static func table(_ tree: RouteTree) -> [RouteRow] { RouteTable(tree).rows }
+
+    /// Route `route`'s row at `rank`.
+    static func row(_ route: RouteID, rank: Int, in tree: RouteTree) -> RouteRow {
+        let endpoint = tree[route]
+        let node = tree.nodes[endpoint.node]
+        let fillable =
+            endpoint.definition.pattern.map {
+                !$0.segments.contains { if case .wildcard = $0 { true } else { false } }
+            } ?? false
+        return RouteRow(
+            rank: rank, pattern: displayPattern(endpoint.definition.displayText), name: endpoint.name,
+            id: node.id, title: node.title, chain: tree.chain(to: node.index).map { tree.nodes[$0].id },
+            params: endpoint.definition.pattern?.parameterNames ?? [], fillable: fillable,
+            owner: owner(of: node, in: tree))
     }
 
     /// The nearest endpoint above a node.
@@ -535,5 +582,60 @@ package struct RecordingView: Sendable {
         self.script = script
         self.source = source
         self.tree = tree
+    }
+}
+
+/// A tree's route table, kept by a session: the table of the tree a reload made reuses the
+/// rows of routes whose endpoint, node and nodes above it the reload kept (the same objects,
+/// so the same pattern, name, title and chain), and the rank order when every endpoint was
+/// kept. A save that changed a title makes one row, not ten thousand.
+package struct RouteTable: Sendable {
+    package let tree: RouteTree
+    /// Most specific first.
+    package let rows: [RouteRow]
+    /// The route of each row.
+    let routes: [RouteID]
+    /// Each route's row, by route index.
+    let positions: [Int]
+
+    package init(_ tree: RouteTree, reusing previous: RouteTable? = nil) {
+        if let previous, previous.tree === tree {
+            self = previous
+            return
+        }
+        self.tree = tree
+        let old = previous?.tree
+        func kept(_ route: Int) -> Bool {
+            guard let old, route < old.endpoints.count, old.endpoints[route] === tree.endpoints[route] else {
+                return false
+            }
+            var index: Int? = tree.endpoints[route].node
+            while let current = index {
+                guard current < old.nodes.count, old.nodes[current] === tree.nodes[current] else { return false }
+                index = tree.nodes[current].parent
+            }
+            return true
+        }
+        let everyEndpointKept =
+            old.map { old in
+                old.endpoints.count == tree.endpoints.count
+                    && tree.endpoints.indices.allSatisfy { old.endpoints[$0] === tree.endpoints[$0] }
+            } ?? false
+        routes = everyEndpointKept ? (previous?.routes ?? tree.rankOrder()) : tree.rankOrder()
+        var positions = [Int](repeating: 0, count: routes.count)
+        var rows: [RouteRow] = []
+        rows.reserveCapacity(routes.count)
+        for (position, route) in routes.enumerated() {
+            positions[route.index] = position
+            if let previous, kept(route.index) {
+                var row = previous.rows[previous.positions[route.index]]
+                row.rank = position + 1
+                rows.append(row)
+            } else {
+                rows.append(RouteRow.row(route, rank: position + 1, in: tree))
+            }
+        }
+        self.rows = rows
+        self.positions = positions
     }
 }

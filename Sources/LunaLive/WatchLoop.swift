@@ -31,9 +31,10 @@ package enum WatchLoop {
             switch watcher.settled(now: now) {
             case .modified:
                 do {
-                    // What the REPL prints for a reload: the summary, the plan, the lint's warnings.
-                    report(
-                        try session.perform(.reload, from: .watcher, forms: .text).text(.plain).joined(separator: "\n"))
+                    // What the REPL prints for a reload: the summary, the plan, the lint's
+                    // warnings; nothing while the save is still being written.
+                    let view = try session.reloadAfterSave(forms: .text) { watcher.waitForRest(now: clock.now) }
+                    if let view { report(view.text(.plain).joined(separator: "\n")) }
                 } catch {
                     report("reload failed: " + error.message + "\n(the previous tree is still running)")
                 }

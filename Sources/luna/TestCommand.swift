@@ -47,6 +47,8 @@ struct TestCommand: ParsableCommand {
                 usleep(50_000)
                 watcher.collect(now: clock.now)
                 next = watcher.settled(now: clock.now)
+                // A script still being written: wait for the rest before running the tests.
+                if next == .modified, watcher.waitForRest(now: clock.now) { next = nil }
             }
             emit("")
             _ = runOnce(TestRunner.discover(paths.isEmpty ? ["."] : paths))

@@ -109,6 +109,33 @@ struct MeasureTests {
         try Self.record(figures)
     }
 
+    /// Save → the reload's event at a page's socket, without a browser: the server's part of
+    /// save → page (the watcher, the reload, the snapshot and its encoding, the socket), so the
+    /// browser's part is the difference.
+    @Test func saveToSocketMessage() throws {
+        for (count, key) in [(1000, "1k"), (10_000, "10k")] {
+            let served = try ServedScript(example: "big.lua", source: Self.bigScript(count, title: "First"))
+            defer { served.stop() }
+            let page = try PageClient.connect(port: served.port, token: served.token)
+            defer { page.close() }
+            _ = try page.next(containing: "snapshot")
+            let original = try String(contentsOfFile: served.script, encoding: .utf8)
+            var samples: [Double] = []
+            for round in 1...20 {
+                let saved = Self.now()
+                served.save(original.replacingOccurrences(of: #"title = "First""#, with: #"title = "First \#(round)""#))
+                _ = try page.next(containing: "\"reloaded\"")
+                samples.append(Self.now() - saved)
+                Thread.sleep(forTimeInterval: 0.15)
+            }
+            Self.report(
+                String(
+                    format: "save → socket message, %d routes: median %.1f ms (min %.1f, max %.1f; 20 saves)", count,
+                    Self.median(samples), samples.min() ?? 0, samples.max() ?? 0))
+            try Self.record(["save_to_socket_\(key)_ms": Self.median(samples)])
+        }
+    }
+
     @Test func tapToPageUpdated() async throws {
         let served = try ServedScript()
         defer { served.stop() }
