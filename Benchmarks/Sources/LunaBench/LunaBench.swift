@@ -57,6 +57,14 @@ struct LunaBench {
             }
             return
         }
+        if arguments.count >= 4, arguments[1] == "reloads-file" {
+            // For profiling: COUNT reloads of the script at PATH, as saved unchanged.
+            var options = RouteScriptOptions()
+            options.loadLimits = LuaLimits(instructions: 0, deadline: nil)
+            let host = try RouteScriptHost(contentsOf: arguments[2], options: options)
+            for _ in 0..<(Int(arguments[3]) ?? 1) { _ = try host.reload() }
+            return
+        }
         if arguments.count >= 4, arguments[1] == "trees-from-json" {
             // For profiling: COUNT trees read from the JSON export of a generated N-route
             // script (`RouteTree(json:)`, an app's start-up from `luna export json`).
