@@ -13,10 +13,19 @@ extension Matcher {
     static let patchLimit = 16
 
     /// Compiles `routes`, keeping what `previous` (compiled from `previousRoutes`) has for the
-    /// first steps no changed route starts with. A route is unchanged when its pattern text
-    /// (by bytes) and its validated parameters' names are the same; its validators are taken
-    /// from `routes` all the same (a predicate may belong to a new Lua state).
-    package convenience init(
+    /// first steps no changed route starts with: a route table rebuilt with a few routes
+    /// changed costs about what those routes' subtrees do. A route is unchanged when its
+    /// pattern text (by bytes) and its validated parameters' names are the same; its
+    /// validators are taken from `routes` all the same (a predicate may belong to a new Lua
+    /// state). With more changes the whole matcher is compiled, as ``init(routes:)`` does;
+    /// either way it matches exactly what `Matcher(routes: routes)` matches.
+    ///
+    /// ```swift
+    /// let old = [try RouteDefinition(pattern: Pattern("books/:id")), try RouteDefinition(pattern: Pattern("authors"))]
+    /// let new = [old[0], try RouteDefinition(pattern: Pattern("authors/:name"))]
+    /// let matcher = Matcher(routes: new, patching: Matcher(routes: old), from: old)
+    /// ```
+    public convenience init(
         routes: [RouteDefinition], patching previous: Matcher, from previousRoutes: [RouteDefinition]
     ) {
         self.init(Self.patch(previous, from: previousRoutes, to: routes) ?? Self.compile(routes))
@@ -211,13 +220,12 @@ extension Matcher {
             guard flat.largeCounts.isEmpty else { return nil }
             let laid = interleave(flat, facts: facts, captures: captures)
             // The built root's one child is the subtree; a constant's edge leads to it.
-            let subroot = flat.nodes[0]
             var edge: Edge?
             var child: Int32 = -1
             let node = laid.bytes.withUnsafeBytes { $0.load(as: Node.self) }
             switch step {
             case .constant:
-                guard subroot.edgeCount == 1, node.tableStart < 0 else { return nil }
+                guard node.edgeCount == 1, node.tableStart < 0 else { return nil }
                 edge = laid.bytes.withUnsafeBytes { $0.load(fromByteOffset: Int(node.edgeStart) * unit, as: Edge.self) }
                 child = edge?.child ?? -1
             case .validated: child = node.validated

@@ -164,6 +164,22 @@ import Testing
         #expect(problem == nil, "\(problem ?? "")")
     }
 
+    /// The public initializer, as its documentation shows it.
+    @Test func theDocumentedCallPatches() throws {
+        let old = [
+            try RouteDefinition(pattern: Pattern("books/:id")), try RouteDefinition(pattern: Pattern("authors")),
+        ]
+        let new = [old[0], try RouteDefinition(pattern: Pattern("authors/:name"))]
+        let matcher = Matcher(routes: new, patching: Matcher(routes: old), from: old)
+        #expect(
+            try matcher.match("authors/le-guin").map { ($0.route, $0.parameters(in: matcher)) }?.1 == [
+                "name": "le-guin"
+            ])
+        #expect(try matcher.match("authors") == nil)
+        #expect(try matcher.match("books/7")?.route == 0)
+        #expect(Matcher.patch(Matcher(routes: old), from: old, to: new) != nil)
+    }
+
     /// Too many changes, or none of the previous routes: the whole compilation is taken.
     @Test func largeChangesCompileWhole() throws {
         let routes = try (0..<100).map { try RouteDefinition(pattern: Pattern("r\($0)/:id")) }
