@@ -121,6 +121,51 @@ import Testing
         #expect(throws: RouteError.self) { try host.dispatch("books/6") }
     }
 
+    /// Reloads that edit a few routes of a larger script (a route renamed, one added, one
+    /// removed, a Lua validator's function replaced) match every request as a host that loads
+    /// the edited script afresh: the reload patches the matcher, a fresh load compiles it.
+    @Test func reloadsThatEditAFewRoutesMatchAsAFreshLoad() throws {
+        func script(_ edit: Int) -> String {
+            var lines = ["return junction { title = \"Generated\","]
+            for tab in 0..<6 {
+                lines.append("  stack { title = \"tab\(tab)\",")
+                for item in 0..<50 where !(edit >= 2 && tab == 1 && item == 7) {
+                    let pattern = edit >= 1 && tab == 3 && item == 20 ? "renamed\(tab)/x/:id" : "t\(tab)/i\(item)/:id"
+                    let check =
+                        item % 10 == 0 ? ", where = { id = function(v) return v == \"\(edit >= 3 ? 9 : 5)\" end }" : ""
+                    lines.append("    endpoint { \"\(pattern)\"\(check) },")
+                    if edit >= 2, tab == 4, item == 30 { lines.append("    endpoint { \"t4/added/...rest\" },") }
+                }
+                lines.append("  },")
+            }
+            lines.append("}")
+            return lines.joined(separator: "\n")
+        }
+        let folder = ScriptFolder()
+        let path = folder.write("many.lua", script(0))
+        let host = try RouteScriptHost(contentsOf: path)
+        var requests = ["renamed3/x/4", "t3/i20/4", "t1/i7/1", "t4/added/a/b", "t4/i30/2"]
+        for tab in 0..<6 {
+            for item in stride(from: 0, to: 50, by: 5) { requests += ["t\(tab)/i\(item)/5", "t\(tab)/i\(item)/9"] }
+        }
+        for edit in 1...3 {
+            folder.write("many.lua", script(edit))
+            try host.reload()
+            let fresh = try RouteScriptHost(contentsOf: folder.write("fresh.lua", script(edit)))
+            for request in requests {
+                let reloaded = try? host.routeTree?.matcher.match(request).map {
+                    host.routeTree?[RouteID($0.route)].definition.displayText
+                }
+                let loaded = try? fresh.routeTree?.matcher.match(request).map {
+                    fresh.routeTree?[RouteID($0.route)].definition.displayText
+                }
+                #expect(reloaded == loaded, "edit \(edit): \(request)")
+            }
+        }
+        #expect(try host.dispatch("t0/i10/9").route == "t0/i10/:id", "the new state's validator runs")
+        #expect(throws: RouteError.self) { try host.dispatch("t0/i10/5") }
+    }
+
     @Test func vanishedNodesAreUnwoundAndTheLongestPrefixIsShown() throws {
         let folder = ScriptFolder()
         let path = folder.write(
