@@ -118,9 +118,14 @@ final class WebDriver: @unchecked Sendable {
         return id
     }
 
+    /// Clicks an element once the page's animations have finished, as a user taps what has
+    /// come to rest: a click while a sheet still rises (0.35 s) landed on whatever was under
+    /// the button's final place ("element click intercepted" in CI, or a silent miss).
     func click(_ testID: String) async throws {
-        _ = try await call(
-            "POST", "/session/\(session)/element/\(try await element(testID))/click", [:] as [String: Any])
+        let id = try await element(testID)
+        try await wait(
+            "the page's animations to finish", "document.getAnimations().every((a) => a.playState !== 'running')")
+        _ = try await call("POST", "/session/\(session)/element/\(id)/click", [:] as [String: Any])
     }
 
     /// Types into an element; "\u{E007}" is Enter.
