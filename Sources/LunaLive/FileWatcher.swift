@@ -83,11 +83,13 @@ struct Settler {
         // A file gone is reported only once quiet: an editor that renames the old file away
         // writes the new one right after.
         if !missing.isEmpty, !quiet { return nil }
+        // Each file's inode, size and modification time, read once.
+        let signatures = Dictionary(uniqueKeysWithValues: files.map { ($0, fileSignature($0)) })
         // An empty file (a save that truncates first, closed once before it is written)
         // waits for the rest at once: reloading it would fail, and the rest, written right
         // after, would be a second reload of one save.
         if missing.isEmpty, let first = firstChange, now - first < Self.unfinishedWait,
-            files.contains(where: { fileSignature($0)[safe: 1] == 0 })
+            signatures.values.contains(where: { $0.count == 3 && $0[1] == 0 })
         {
             lastChange = now
             complete = false
@@ -97,7 +99,6 @@ struct Settler {
         lastChange = nil
         firstChange = nil
         complete = false
-        let signatures = Dictionary(uniqueKeysWithValues: files.map { ($0, fileSignature($0)) })
         // The rest of a save already reported (its last close seen after the report).
         if missing.isEmpty, signatures == reported { return nil }
         reported = signatures
@@ -290,8 +291,4 @@ package func makeFileWatcher() -> any FileWatcher {
         if let watcher = InotifyWatcher() { return watcher }
     #endif
     return PollingWatcher()
-}
-
-extension Array {
-    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
