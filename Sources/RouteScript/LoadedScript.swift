@@ -20,11 +20,47 @@ final class LoadedScript {
     let declaredActions: [Int: [ScreenAction]]
     /// `sample = { id = { "42", "7" } }` by node index: values for the endpoint's parameters.
     let declaredSamples: [Int: [(name: String, values: [String])]]
+    /// The samples as declared, with where (checked against the patterns again when patched).
+    private let samples: [(Int, [(name: String, values: [String])], SourceLocation?)]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
     /// Kept for `require` calls made later, from callbacks.
     let environment: ScriptEnvironment
+    /// The text, root declaration and load conditions of a script that runs no Lua after its
+    /// load (nil for any other): what a later save's ``DeclarationEdit`` is applied to.
+    var declarations: Declarations?
+    /// False for a script patched from another (``init(patching:edit:source:)``): the Lua
+    /// state is the other's, and a failed reload gives the declarations their strings back
+    /// instead of closing it.
+    let ownsState: Bool
+    /// The declarations' strings before an edit, to put back if the reload fails.
+    private let replaced: [(Declaration, DeclarationEdit.Field, String)]
+    /// The tree of the script this one was patched from, which its environment gets back then.
+    private let previousTree: RouteTree?
+
+    struct Declarations {
+        let source: String
+        let root: Declaration
+        let conditions: LoadConditions
+    }
+
+    /// What a load's result depends on besides the text, for a script that reads no globals.
+    struct LoadConditions: Equatable {
+        var hostPresenters: Set<String>
+        var headlessUnknown: Bool
+        var sandbox: LuaSandbox
+        var loadLimits: LuaLimits
+        var memoryLimit: Int
+
+        init(options: RouteScriptOptions, hostPresenters: Set<String>) {
+            self.hostPresenters = hostPresenters
+            headlessUnknown = options.unknownHostPresentersAreHeadless
+            sandbox = options.sandbox
+            loadLimits = options.loadLimits
+            memoryLimit = options.memoryLimit
+        }
+    }
 
     var vm: LuaVM { callbacks.vm }
 
@@ -95,8 +131,10 @@ final class LoadedScript {
         preparer.headlessUnknown = options.unknownHostPresentersAreHeadless
         // Built or not, the tree is done with the declarations: their hooks go (see there).
         defer { preparer.detachHooks() }
+        let declaration: Declaration
         do {
-            let tree = try RouteTree(declaration: try preparer.prepare(root), reusing: previous)
+            declaration = try preparer.prepare(root)
+            let tree = try RouteTree(declaration: declaration, reusing: previous)
             self.tree = tree
             self.headlessHostPresenters = preparer.headless
             environment.tree = tree
@@ -113,8 +151,126 @@ final class LoadedScript {
         self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
+        self.samples = preparer.samples
+        self.declaredSamples = try Self.samples(preparer.samples, in: tree)
+        self.ownsState = true
+        self.replaced = []
+        self.previousTree = nil
+        self.declarations =
+            Self.runsNoLua(presenters: presenters, tree: tree)
+            ? Declarations(
+                source: source, root: declaration,
+                conditions: LoadConditions(options: options, hostPresenters: hostPresenters)) : nil
+    }
+
+    /// The script `previous` with `edit` applied to its declarations, its tree built again,
+    /// sharing its Lua state: nil when the declarations do not hold the edit's old string at
+    /// its line (then the script must run). `source` is the edited text.
+    ///
+    /// - Throws: what loading `source` would throw once it ran: ``RouteScriptError`` of kind
+    ///   `load` for a pattern the tree refuses or a sample naming no parameter.
+    init?(patching previous: LoadedScript, edit: DeclarationEdit, source: String) throws(RouteScriptError) {
+        guard let declarations = previous.declarations,
+            let old = Self.string(edit.oldLiteral, in: previous.vm),
+            let new = Self.string(edit.newLiteral, in: previous.vm)
+        else { return nil }
+        // Every place of the node the builder call made (a node placed twice has a copy).
+        var found: [Declaration] = []
+        func collect(_ declaration: Declaration) {
+            if declaration.location?.line == edit.line, declaration.kind == edit.kind { found.append(declaration) }
+            for child in declaration.children { collect(child) }
+            for modal in declaration.modals { collect(modal) }
+        }
+        collect(declarations.root)
+        guard !found.isEmpty, found.allSatisfy({ Self.value(edit.field, of: $0)?.utf8.elementsEqual(old.utf8) == true })
+        else { return nil }
+        // What the builder would refuse is left to the builder: the script runs and says so.
+        if edit.field == .named("id"), new.isEmpty { return nil }
+        for declaration in found { Self.set(edit.field, of: declaration, to: new) }
+        let replaced = found.map { ($0, edit.field, old) }
+        do {
+            let tree = try RouteTree(declaration: declarations.root, reusing: previous.tree)
+            self.tree = tree
+            self.declaredSamples = try Self.samples(previous.samples, in: tree)
+        } catch let error as RouteDefinitionError {
+            Self.revert(replaced)
+            throw RouteScriptError(.load, error.message, location: error.location)
+        } catch {
+            Self.revert(replaced)
+            throw error as? RouteScriptError ?? RouteScriptError(.load, "\(error)")
+        }
+        callbacks = previous.callbacks
+        environment = previous.environment
+        environment.tree = tree
+        presenters = previous.presenters
+        headlessHostPresenters = previous.headlessHostPresenters
+        declaredAttributes = previous.declaredAttributes
+        declaredRows = previous.declaredRows
+        declaredActions = previous.declaredActions
+        samples = previous.samples
+        files = previous.files
+        path = previous.path
+        self.declarations = Declarations(
+            source: source, root: declarations.root, conditions: declarations.conditions)
+        ownsState = false
+        self.replaced = replaced
+        previousTree = previous.tree
+    }
+
+    /// Puts the declarations' strings back after a failed reload (a patched script), or
+    /// closes the Lua state (a script of its own).
+    func discard() {
+        if ownsState {
+            vm.closeFreeingInBackground()
+        } else {
+            Self.revert(replaced)
+            environment.tree = previousTree
+        }
+    }
+
+    private static func revert(_ replaced: [(Declaration, DeclarationEdit.Field, String)]) {
+        for (declaration, field, old) in replaced { set(field, of: declaration, to: old) }
+    }
+
+    /// A string literal's value, as Lua reads it (escapes and long brackets included).
+    private static func string(_ literal: String, in vm: LuaVM) -> String? {
+        guard case .string(let text)? = try? vm.run("return " + literal, chunkName: "=literal").first else {
+            return nil
+        }
+        return text
+    }
+
+    private static func value(_ field: DeclarationEdit.Field, of declaration: Declaration) -> String? {
+        switch field {
+        case .pattern: declaration.pattern
+        case .named("title"): declaration.title
+        case .named("id"): declaration.id
+        case .named("name"): declaration.name
+        case .named("regex"): declaration.regex
+        case .named("initial"): declaration.initial
+        case .named: nil
+        }
+    }
+
+    private static func set(_ field: DeclarationEdit.Field, of declaration: Declaration, to value: String) {
+        switch field {
+        case .pattern: declaration.pattern = value
+        case .named("title"): declaration.title = value
+        case .named("id"): declaration.id = value
+        case .named("name"): declaration.name = value
+        case .named("regex"): declaration.regex = value
+        case .named("initial"): declaration.initial = value
+        case .named: break
+        }
+    }
+
+    /// Declared samples by node index, in each pattern's parameter order; every sampled name
+    /// must be a parameter of the endpoint's own pattern.
+    private static func samples(
+        _ declared: [(Int, [(name: String, values: [String])], SourceLocation?)], in tree: RouteTree
+    ) throws(RouteScriptError) -> [Int: [(name: String, values: [String])]] {
         var samples: [Int: [(name: String, values: [String])]] = [:]
-        for (index, declared, location) in preparer.samples where index < tree.nodes.count {
+        for (index, declared, location) in declared where index < tree.nodes.count {
             // Every sampled name is a parameter of the endpoint's own pattern.
             let endpoint = tree.endpoints.first { $0.node == index }
             let parameters = endpoint?.definition.pattern?.parameterNames ?? []
@@ -130,7 +286,7 @@ final class LoadedScript {
                 (parameters.firstIndex(of: $0.name) ?? 0) < (parameters.firstIndex(of: $1.name) ?? 0)
             }
         }
-        self.declaredSamples = samples
+        return samples
     }
 
     /// A call of an unknown global that looks like a misspelt builder gets a suggestion:
@@ -147,7 +303,9 @@ final class LoadedScript {
 
     /// True when nothing in the tree runs Lua: no presenter hooks, guards or function
     /// validators. Such a script's Lua state is never used after the load.
-    var runsNoLua: Bool {
+    var runsNoLua: Bool { Self.runsNoLua(presenters: presenters, tree: tree) }
+
+    private static func runsNoLua(presenters: [PresenterChoice?], tree: RouteTree) -> Bool {
         !presenters.contains { if case .hooks? = $0 { true } else { false } }
             && tree.endpoints.allSatisfy { endpoint in
                 endpoint.guards.isEmpty && !endpoint.definition.validators.values.contains(where: \.isPredicate)

@@ -15,6 +15,10 @@ public struct ReloadSummary: Sendable, Equatable {
     public var plan: Plan
     /// The lint's warnings about the new tree (`luna check`'s lines, with file:line).
     public var lint: [String] = []
+    /// False when the save changed one string of one declaration of a script that runs no
+    /// Lua, and the reload applied it to the kept declarations without running the script
+    /// (README: hot reload).
+    public var scriptRan = true
 
     /// `reloaded in 3.1 ms: 1 added, 0 removed, 2 changed`.
     public var line: String {
@@ -55,8 +59,15 @@ extension RouteScriptHost {
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {
-            fresh = try LoadedScript(
-                path: path, options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
+            let text: String
+            do { text = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
+            if let patched = try patched(oldScript, source: text) {
+                fresh = patched
+            } else {
+                fresh = try LoadedScript(
+                    source: text, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
+                    options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
+            }
         } else if let source {
             fresh = try LoadedScript(
                 source: source.text, name: source.name, folder: source.folder, path: "", options: options,
@@ -78,7 +89,7 @@ extension RouteScriptHost {
         let findings = report.findings
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
-            fresh.vm.closeFreeingInBackground()
+            fresh.discard()
             throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
         }
         busy = true
@@ -104,7 +115,7 @@ extension RouteScriptHost {
             } catch {
                 // A guard, redirect or validator of the new script failed (a Lua error or a
                 // limit): the reload failed, and says why; the old tree and state stay.
-                fresh.vm.closeFreeingInBackground()
+                fresh.discard()
                 throw RouteScriptError(
                     .load, "\(error.message)\n(while re-resolving '\(request.original)' on the new script)",
                     location: error.location)
@@ -148,7 +159,7 @@ extension RouteScriptHost {
         } catch {
             // Everything was put back; the old presenter takes its presentables back.
             oldRouter.presenter.adopt(Array(kept.values))
-            fresh.vm.closeFreeingInBackground()
+            fresh.discard()
             let message = (error as? any LunaError)?.message ?? "\(error)"
             throw RouteScriptError(.load, message, location: (error as? any LunaError)?.location)
         }
@@ -175,7 +186,12 @@ extension RouteScriptHost {
         // A sibling's old script is shared with other hosts: it stays open for them. Else it
         // is closed now and freed on a background thread (its node objects and Lua's memory:
         // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
-        if !sharesScript { oldScript.vm.closeFreeingInBackground() }
+        if !fresh.ownsState {
+            // The declarations are the new script's now.
+            oldScript.declarations = nil
+        } else if !sharesScript {
+            oldScript.vm.closeFreeingInBackground()
+        }
         sharesScript = false
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
@@ -188,7 +204,18 @@ extension RouteScriptHost {
         changed.sort()
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
-            plan: plan, lint: findings.map(\.line))
+            plan: plan, lint: findings.map(\.line), scriptRan: fresh.ownsState)
+    }
+
+    /// The loaded script with the save's one edited declaration string applied, when the save
+    /// is such an edit (``DeclarationEdit``) of a script that runs no Lua, loaded under the
+    /// same conditions, and not shared with another host; nil when the script must run.
+    private func patched(_ script: LoadedScript, source: String) throws(RouteScriptError) -> LoadedScript? {
+        guard !sharesScript, let declarations = script.declarations,
+            declarations.conditions == LoadedScript.LoadConditions(options: options, hostPresenters: hostPresenterNames),
+            let edit = DeclarationEdit.find(old: declarations.source, new: source)
+        else { return nil }
+        return try LoadedScript(patching: script, edit: edit, source: source)
     }
 
     /// Endpoint ids added, removed and changed between two trees: changed means another

@@ -1,0 +1,213 @@
+import Foundation
+import RouteCore
+import Testing
+
+@testable import RouteScript
+
+/// A save that changes one string of one declaration of a script that runs no Lua is applied
+/// to the kept declarations without running the script; anything else runs it. Either way the
+/// reload must end where a fresh load of the saved text does.
+@Suite struct DeclarationEditTests {
+    static let base = """
+        local detail = endpoint { "books/:id", title = "Book", sample = { id = { "42" } } }
+        return junction { title = "Main", initial = "books",
+          stack { title = "Books",
+            endpoint { "books", title = "Books", name = "books",
+              children = { detail },
+            },
+          },
+          stack { title = "Authors", id = "authors-tab",
+            endpoint { "authors", title = "Authors" },
+            endpoint { regex = "^people/[0-9]+$", title = "Person", where = { } },
+          },
+        }
+        """
+
+    /// `base` with `old` replaced by `new` (once; `old` must be there).
+    static func edited(_ old: String, _ new: String, in text: String = base) -> String {
+        precondition(text.contains(old), "no '\(old)' in the script")
+        return text.replacingOccurrences(
+            of: old, with: new, options: [], range: text.range(of: old))
+    }
+
+    // MARK: What counts as an edit
+
+    @Test func oneStringOfADeclarationIsAnEdit() throws {
+        let cases: [(String, String, Int, NodeKind, DeclarationEdit.Field)] = [
+            ("\"books/:id\"", "\"tomes/:id\"", 1, .endpoint, .pattern),
+            ("title = \"Book\"", "title = \"Tome\"", 1, .endpoint, .named("title")),
+            ("name = \"books\"", "name = \"library\"", 4, .endpoint, .named("name")),
+            ("id = \"authors-tab\"", "id = \"writers\"", 8, .stack, .named("id")),
+            ("initial = \"books\"", "initial = \"authors\"", 2, .junction, .named("initial")),
+            ("\"^people/[0-9]+$\"", "'^folk/[0-9]+$'", 10, .endpoint, .named("regex")),
+            ("title = \"Main\"", "title = [==[Ma]]in]==]", 2, .junction, .named("title")),
+            ("\"authors\",", "\"auth\\\"ors\",", 9, .endpoint, .pattern),
+        ]
+        for (old, new, line, kind, field) in cases {
+            let edit = DeclarationEdit.find(old: Self.base, new: Self.edited(old, new))
+            #expect(edit?.line == line, "\(old) -> \(new)")
+            #expect(edit?.kind == kind, "\(old) -> \(new)")
+            #expect(edit?.field == field, "\(old) -> \(new)")
+        }
+        let edit = DeclarationEdit.find(old: Self.base, new: Self.edited("\"Book\"", "\"Tome\""))
+        #expect(edit?.oldLiteral == "\"Book\"")
+        #expect(edit?.newLiteral == "\"Tome\"")
+    }
+
+    @Test func anythingElseRunsTheScript() {
+        let base = Self.base
+        let declined: [(String, String)] = [
+            ("the same text", base),
+            ("white space", Self.edited("title = \"Book\"", "title =  \"Book\"")),
+            ("a comment added", base + "\n-- more"),
+            ("two strings", Self.edited("\"Books\",", "\"Tomes\",", in: Self.edited("\"Book\"", "\"Tome\""))),
+            ("a string in a plain table", Self.edited("{ \"42\" }", "{ \"7\" }")),
+            ("a field no edit changes", Self.edited("sample = {", "fallback = \"x\", sample = {")),
+            ("a concatenation", Self.edited("\"Book\"", "\"Bo\" .. \"ok\"")),
+            ("a line break added", Self.edited("\"Book\"", "\"Bo\\\nok\"")),
+            ("a number for a string", Self.edited("\"Book\"", "42")),
+        ]
+        for (what, text) in declined {
+            #expect(DeclarationEdit.find(old: base, new: text) == nil, "\(what)")
+        }
+        // Scripts that are more than declarations: each edit below would be an edit of
+        // `base`, but the script around it makes the reload run it.
+        let shapes: [(String, String)] = [
+            ("a function", "local f = function() end\n"),
+            ("a global read", "local beta = flags.beta\n"),
+            ("a call", "local t = string.rep('a', 2)\n"),
+            ("a loop", "for i = 1, 2 do end\n"),
+            ("a builder renamed", "local endpoint = endpoint\n"),
+            ("_ENV", "local _ENV = _ENV\n"),
+            ("an attribute", "local x <const> = 1\n"),
+        ]
+        for (what, prelude) in shapes {
+            let old = prelude + base
+            let new = prelude + Self.edited("\"Book\"", "\"Tome\"")
+            #expect(DeclarationEdit.find(old: old, new: new) == nil, "\(what)")
+            #expect(DeclarationEdit.find(old: base, new: Self.edited("\"Book\"", "\"Tome\"")) != nil)
+        }
+        let twice = Self.edited("title = \"Book\"", "title = \"Book\", title = \"Book\"")
+        #expect(DeclarationEdit.find(old: twice, new: Self.edited("\"Book\"", "\"Tome\"", in: twice)) == nil)
+        let keyed = Self.edited("title = \"Book\"", "[\"title\"] = \"Book\"")
+        #expect(DeclarationEdit.find(old: keyed, new: Self.edited("\"Book\"", "\"Tome\"", in: keyed)) == nil)
+        // Two builder calls start on the line: which node a line names is unclear.
+        let shared = Self.edited(
+            "endpoint { \"authors\", title = \"Authors\" },",
+            "endpoint { \"authors\", title = \"Authors\" }, endpoint { \"editors\" },")
+        #expect(DeclarationEdit.find(old: shared, new: Self.edited("\"Authors\" }", "\"Writers\" }", in: shared)) == nil)
+        // Long comments and strings are read as Lua reads them.
+        let commented = "--[==[ endpoint { \"x\" } ]] ]==]\n" + base
+        #expect(
+            DeclarationEdit.find(old: commented, new: "--[==[ endpoint { \"x\" } ]] ]==]\n" + Self.edited("\"Book\"", "\"Tome\""))?
+                .line == 2)
+        #expect(DeclarationEdit.find(old: commented, new: Self.edited("\"x\"", "\"y\"", in: commented)) == nil)
+    }
+
+    // MARK: Reloads
+
+    /// A host reloading the script through each save, against hosts loading each saved text
+    /// fresh and a host whose reloads must run the script (a comment added at the end).
+    @Test func editsReloadAsAFreshLoadWithoutRunningTheScript() throws {
+        let patchedFolder = ScriptFolder()
+        let ranFolder = ScriptFolder()
+        let freshFolder = ScriptFolder()
+        let host = try RouteScriptHost(contentsOf: patchedFolder.write("app.lua", Self.base))
+        let reference = try RouteScriptHost(contentsOf: ranFolder.write("app.lua", Self.base))
+        for request in ["books/42", "authors", "books/7"] {
+            _ = try host.dispatch(request)
+            _ = try reference.dispatch(request)
+        }
+        var text = Self.base
+        let edits: [(String, String)] = [
+            ("title = \"Book\"", "title = \"Tome\""),  // a title on screen
+            ("\"books/:id\"", "\"tomes/:id\""),  // the shown screen's pattern: a shorter path
+            ("\"authors\",", "\"writers\","),
+            ("id = \"authors-tab\"", "id = \"writers-tab\""),  // a tab's id: the tab is made again
+            ("initial = \"books\"", "initial = \"writers\""),
+            ("\"^people/[0-9]+$\"", "\"^folk/[0-9]+$\""),
+            ("name = \"books\"", "name = \"shelf\""),
+        ]
+        for (round, (old, new)) in edits.enumerated() {
+            text = Self.edited(old, new, in: text)
+            patchedFolder.write("app.lua", text)
+            ranFolder.write("app.lua", text + "\n-- \(round)")
+            let summary = try host.reload()
+            let ran = try reference.reload()
+            #expect(!summary.scriptRan, "\(new)")
+            #expect(ran.scriptRan, "\(new)")
+            #expect(summary.added == ran.added && summary.removed == ran.removed && summary.changed == ran.changed)
+            #expect(summary.warning == ran.warning, "\(new)")
+            #expect(summary.plan == ran.plan, "\(new)")
+            #expect(summary.lint == ran.lint, "\(new)")
+            let fresh = try RouteScriptHost(contentsOf: freshFolder.write("app.lua", text))
+            #expect(try host.exportJSON() == fresh.exportJSON(), "\(new)")
+            #expect(host.state == reference.state, "\(new)")
+            #expect(host.tree?.rendered() == reference.tree?.rendered(), "\(new)")
+        }
+        #expect(try host.dispatch("tomes/9").route == "tomes/:id")
+        #expect((try? host.dispatch("folk/3")) != nil)
+        #expect(throws: RouteError.self) { try host.dispatch("people/3") }
+    }
+
+    @Test func aFailedEditLeavesTheAppAndLetsTheNextSaveThrough() throws {
+        let folder = ScriptFolder()
+        let ranFolder = ScriptFolder()
+        let host = try RouteScriptHost(contentsOf: folder.write("app.lua", Self.base))
+        _ = try host.dispatch("books/42")
+        let before = try host.exportJSON()
+        let state = host.state
+        let broken: [(String, String)] = [
+            // The tree refuses the pattern.
+            ("\"books/:id\"", "\"books/:id/:id\""),
+            // A sample names a parameter the pattern lost.
+            ("\"books/:id\"", "\"books/:key\""),
+            // The lint: two routes of one pattern.
+            ("\"authors\",", "\"books\","),
+            // The builder refuses an empty id (the script runs and says so).
+            ("id = \"authors-tab\"", "id = \"\""),
+            // Lua refuses the escape (the script runs and says so).
+            ("title = \"Book\"", "title = \"B\\qk\""),
+        ]
+        for (old, new) in broken {
+            let text = Self.edited(old, new)
+            folder.write("app.lua", text)
+            let patchedError = #expect(throws: RouteScriptError.self) { try host.reload() }
+            ranFolder.write("app.lua", text + "\n--")
+            let ranError = #expect(throws: RouteScriptError.self) {
+                try RouteScriptHost(contentsOf: ranFolder.path + "/app.lua")
+            }
+            #expect(patchedError?.message == ranError?.message, "\(new)")
+            #expect(patchedError?.location == ranError?.location, "\(new)")
+            #expect(try host.exportJSON() == before, "\(new): the app is as it was")
+            #expect(host.state == state)
+        }
+        folder.write("app.lua", Self.edited("title = \"Book\"", "title = \"Tome\""))
+        let summary = try host.reload()
+        #expect(!summary.scriptRan)
+        #expect(summary.changed == ["books/:id"])
+        let fresh = try RouteScriptHost(
+            contentsOf: ranFolder.write("app.lua", Self.edited("title = \"Book\"", "title = \"Tome\"")))
+        #expect(try host.exportJSON() == fresh.exportJSON())
+    }
+
+    @Test func scriptsThatRunLuaRunOnEverySave() throws {
+        let folder = ScriptFolder()
+        let withHook = Self.edited(
+            "title = \"Authors\" }", "title = \"Authors\", presenter = { update = function(view) end } }")
+        let host = try RouteScriptHost(contentsOf: folder.write("app.lua", withHook))
+        folder.write("app.lua", Self.edited("\"Book\"", "\"Tome\"", in: withHook))
+        #expect(try host.reload().scriptRan)
+        #expect(host.routeTree?.nodes.contains { $0.title == "Tome" } == true)
+        // A host whose script another host shares (luna test's siblings) may patch: the
+        // other's tree stays as it was. The sharing host runs the script.
+        let plain = try RouteScriptHost(contentsOf: folder.write("plain.lua", Self.base))
+        let sibling = try #require(plain.freshSibling())
+        folder.write("plain.lua", Self.edited("\"Book\"", "\"Tome\""))
+        #expect(try !plain.reload().scriptRan)
+        #expect(plain.routeTree?.nodes.contains { $0.title == "Book" } == false)
+        #expect(sibling.routeTree?.nodes.contains { $0.title == "Book" } == true)
+        #expect(try sibling.reload().scriptRan)
+        #expect(sibling.routeTree?.nodes.contains { $0.title == "Book" } == false)
+    }
+}
