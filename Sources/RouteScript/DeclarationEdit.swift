@@ -63,8 +63,9 @@ struct DeclarationEdit: Equatable {
         else { return nil }
         // The same line breaks, so every node after the string keeps its line.
         for mark in [UInt8(ascii: "\n"), UInt8(ascii: "\r")] {
-            guard new[token.start..<token.end].count(where: { $0 == mark })
-                == old[oldToken.start..<oldToken.end].count(where: { $0 == mark })
+            guard
+                new[token.start..<token.end].count(where: { $0 == mark })
+                    == old[oldToken.start..<oldToken.end].count(where: { $0 == mark })
             else { return nil }
         }
         var reader = DeclarationReader(tokens: tokens, source: new, edited: index)

@@ -212,7 +212,8 @@ extension RouteScriptHost {
     /// same conditions, and not shared with another host; nil when the script must run.
     private func patched(_ script: LoadedScript, source: String) throws(RouteScriptError) -> LoadedScript? {
         guard !sharesScript, let declarations = script.declarations,
-            declarations.conditions == LoadedScript.LoadConditions(options: options, hostPresenters: hostPresenterNames),
+            declarations.conditions
+                == LoadedScript.LoadConditions(options: options, hostPresenters: hostPresenterNames),
             let edit = DeclarationEdit.find(old: declarations.source, new: source)
         else { return nil }
         return try LoadedScript(patching: script, edit: edit, source: source)

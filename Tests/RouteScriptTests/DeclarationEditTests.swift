@@ -95,11 +95,13 @@ import Testing
         let shared = Self.edited(
             "endpoint { \"authors\", title = \"Authors\" },",
             "endpoint { \"authors\", title = \"Authors\" }, endpoint { \"editors\" },")
-        #expect(DeclarationEdit.find(old: shared, new: Self.edited("\"Authors\" }", "\"Writers\" }", in: shared)) == nil)
+        #expect(
+            DeclarationEdit.find(old: shared, new: Self.edited("\"Authors\" }", "\"Writers\" }", in: shared)) == nil)
         // Long comments and strings are read as Lua reads them.
         let commented = "--[==[ endpoint { \"x\" } ]] ]==]\n" + base
         #expect(
-            DeclarationEdit.find(old: commented, new: "--[==[ endpoint { \"x\" } ]] ]==]\n" + Self.edited("\"Book\"", "\"Tome\""))?
+            DeclarationEdit.find(
+                old: commented, new: "--[==[ endpoint { \"x\" } ]] ]==]\n" + Self.edited("\"Book\"", "\"Tome\""))?
                 .line == 2)
         #expect(DeclarationEdit.find(old: commented, new: Self.edited("\"x\"", "\"y\"", in: commented)) == nil)
     }
