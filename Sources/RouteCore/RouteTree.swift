@@ -278,6 +278,21 @@ public final class RouteTree: Sendable {
         }
     }
 
+    /// A tree of parts already made and checked (``patching(_:changes:)``).
+    init(
+        nodes: [Node], endpoints: [Endpoint], matcher: Matcher, links: LinkDomains?, initial: String?,
+        tabInitials: [Int: Resolution], nodeIndex: [String: Int], routeNames: [String: RouteID]
+    ) {
+        self.nodes = nodes
+        self.endpoints = endpoints
+        self.matcher = matcher
+        self.links = links
+        self.initial = initial
+        self.tabInitials = tabInitials
+        self.nodeIndex = nodeIndex
+        self.routeNames = routeNames
+    }
+
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
     /// order, and the same validators by source, none of them a closure (a closure may differ,
     /// or belong to a Lua state that is closed after the reload).

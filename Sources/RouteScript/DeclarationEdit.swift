@@ -28,6 +28,12 @@ struct DeclarationEdit: Equatable {
     let oldLiteral: String
     let newLiteral: String
 
+    /// ``DSLSchema/builders`` as static strings, compared with tokens in place.
+    static let builderNames: [(StaticString, NodeKind)] = [
+        ("endpoint", .endpoint), ("stack", .stack), ("junction", .junction), ("fork", .junction),
+        ("switcher", .switcher),
+    ]
+
     /// The string fields an edit may change: each is copied as is into the declaration.
     static let editableFields: Set<String> = ["title", "id", "name", "regex", "initial"]
 
@@ -47,15 +53,13 @@ struct DeclarationEdit: Equatable {
         if prefix == old.count && prefix == new.count { return nil }
         var suffix = 0
         while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-        var lexer = LuaLexer(new)
-        guard let tokens = lexer.tokens() else { return nil }
-        // The one token holding the change: it starts in the common prefix and what follows it
-        // is all in the common suffix.
-        guard
-            let index = tokens.lastIndex(where: { $0.start <= prefix }),
-            tokens[index].kind == .string, new.count - tokens[index].end <= suffix
-        else { return nil }
-        let token = tokens[index]
+        // One pass over the new text: its tokens are read as declarations as they are made,
+        // and the token holding the change is the first one ending after the common prefix.
+        var reader = DeclarationReader(source: new, changeStart: prefix)
+        guard let place = reader.read(), let token = reader.edited else { return nil }
+        // The token starts in the common prefix and what follows it is all in the common
+        // suffix; the old text has a string token at the same place, followed by the same text.
+        guard token.start <= prefix, new.count - token.end <= suffix else { return nil }
         var oldLexer = LuaLexer(old)
         oldLexer.position = token.start
         guard let oldToken = oldLexer.next(), oldToken.kind == .string,
@@ -68,10 +72,6 @@ struct DeclarationEdit: Equatable {
                     == old[oldToken.start..<oldToken.end].count(where: { $0 == mark })
             else { return nil }
         }
-        var reader = DeclarationReader(tokens: tokens, source: new, edited: index)
-        guard let place = reader.read() else { return nil }
-        let builderLines = tokens.lazy.filter { $0.kind == .name && reader.builder(of: $0) != nil }.map(\.line)
-        guard builderLines.count(where: { $0 == place.line }) == 1 else { return nil }
         return DeclarationEdit(
             line: place.line, kind: place.kind, field: place.field,
             oldLiteral: String(decoding: old[oldToken.start..<oldToken.end], as: UTF8.self),
@@ -81,6 +81,7 @@ struct DeclarationEdit: Equatable {
 
 /// Lua 5.4's tokens, as far as ``DeclarationEdit`` needs them: where each starts and ends, its
 /// line, and its kind. Nil for text Lua would not take (an unfinished string or comment).
+/// Bytes past the end read as 0, which no token continues with.
 struct LuaLexer {
     struct Token {
         enum Kind { case name, string, number, symbol, end }
@@ -96,25 +97,19 @@ struct LuaLexer {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// Every token, the last of kind `end`.
-    mutating func tokens() -> [Token]? {
-        var tokens: [Token] = []
-        while true {
-            guard let token = next() else { return nil }
-            tokens.append(token)
-            if token.kind == .end { return tokens }
-        }
+    @inline(__always) private func byte(_ offset: Int = 0) -> UInt8 {
+        let at = position + offset
+        return at < bytes.count ? bytes[at] : 0
     }
 
-    private func byte(_ offset: Int = 0) -> UInt8? {
-        position + offset < bytes.count ? bytes[position + offset] : nil
-    }
+    @inline(__always) private var atEnd: Bool { position >= bytes.count }
 
     /// Skips a newline (`\n`, `\r`, `\r\n` or `\n\r`, one line as Lua counts them).
     private mutating func newline() {
         let first = bytes[position]
         position += 1
-        if let second = byte(), second != first, second == 10 || second == 13 { position += 1 }
+        let second = byte()
+        if second != first, second == 10 || second == 13 { position += 1 }
         line += 1
     }
 
@@ -129,7 +124,8 @@ struct LuaLexer {
     /// Skips a long bracket's body up to its closing bracket of the same level.
     private mutating func skipLong(level: Int) -> Bool {
         position += level + 2
-        while let current = byte() {
+        while !atEnd {
+            let current = bytes[position]
             if current == 10 || current == 13 {
                 newline()
             } else if current == UInt8(ascii: "]") {
@@ -148,7 +144,8 @@ struct LuaLexer {
     }
 
     mutating func next() -> Token? {
-        while let current = byte() {
+        while !atEnd {
+            let current = bytes[position]
             switch current {
             case 10, 13: newline()
             case UInt8(ascii: " "), 9, 11, 12: position += 1
@@ -157,7 +154,7 @@ struct LuaLexer {
                 if let level = longBracket() {
                     guard skipLong(level: level) else { return nil }
                 } else {
-                    while let byte = byte(), byte != 10, byte != 13 { position += 1 }
+                    while !atEnd, bytes[position] != 10, bytes[position] != 13 { position += 1 }
                 }
             default:
                 return token(current)
@@ -166,97 +163,111 @@ struct LuaLexer {
         return Token(kind: .end, start: position, end: position, line: line)
     }
 
-    private static func isNameStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+            || isDigit(byte)
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
 
     private mutating func token(_ first: UInt8) -> Token? {
         let start = position
         let startLine = line
-        func made(_ kind: Token.Kind) -> Token { Token(kind: kind, start: start, end: position, line: startLine) }
-        if Self.isNameStart(first) {
-            while let byte = byte(), Self.isNameStart(byte) || Self.isDigit(byte) { position += 1 }
-            return made(.name)
+        if Self.isNameByte(first) && !Self.isDigit(first) {
+            position += 1
+            while !atEnd, Self.isNameByte(bytes[position]) { position += 1 }
+            return Token(kind: .name, start: start, end: position, line: startLine)
         }
-        if Self.isDigit(first) || first == UInt8(ascii: ".") && byte(1).map(Self.isDigit) == true {
+        if Self.isDigit(first) || first == UInt8(ascii: ".") && Self.isDigit(byte(1)) {
             // As Lua reads a numeral: digits, letters, dots, and a sign after an exponent mark.
-            let hex = first == UInt8(ascii: "0") && byte(1).map { $0 | 0x20 } == UInt8(ascii: "x")
-            while let byte = byte() {
-                let lower = byte | 0x20
-                if lower == (hex ? UInt8(ascii: "p") : UInt8(ascii: "e")),
-                    let sign = self.byte(1), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-")
+            let hex = first == UInt8(ascii: "0") && byte(1) | 0x20 == UInt8(ascii: "x")
+            while !atEnd {
+                let byte = bytes[position]
+                let sign = self.byte(1)
+                if byte | 0x20 == (hex ? UInt8(ascii: "p") : UInt8(ascii: "e")),
+                    sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-")
                 {
                     position += 2
-                } else if Self.isNameStart(byte) || Self.isDigit(byte) || byte == UInt8(ascii: ".") {
+                } else if Self.isNameByte(byte) || byte == UInt8(ascii: ".") {
                     position += 1
                 } else {
                     break
                 }
             }
-            return made(.number)
+            return Token(kind: .number, start: start, end: position, line: startLine)
         }
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             position += 1
-            while let byte = byte() {
-                switch byte {
-                case first:
+            while !atEnd {
+                let byte = bytes[position]
+                if byte == first {
                     position += 1
-                    return made(.string)
-                case 10, 13: return nil  // an unfinished string
-                case UInt8(ascii: "\\"):
+                    return Token(kind: .string, start: start, end: position, line: startLine)
+                } else if byte == 10 || byte == 13 {
+                    return nil  // an unfinished string
+                } else if byte == UInt8(ascii: "\\") {
                     position += 1
-                    guard let escaped = self.byte() else { return nil }
+                    guard !atEnd else { return nil }
+                    let escaped = bytes[position]
                     if escaped == 10 || escaped == 13 {
                         newline()
                     } else if escaped == UInt8(ascii: "z") {
                         // `\z` skips the white space after it, line breaks included.
                         position += 1
-                        while let space = self.byte(), space == 32 || (9...13).contains(space) {
-                            if space == 10 || space == 13 { newline() } else { position += 1 }
+                        while !atEnd, bytes[position] == 32 || (9...13).contains(bytes[position]) {
+                            if bytes[position] == 10 || bytes[position] == 13 { newline() } else { position += 1 }
                         }
                     } else {
                         position += 1
                     }
-                default: position += 1
+                } else {
+                    position += 1
                 }
             }
             return nil
         }
         if let level = longBracket() {
             guard skipLong(level: level) else { return nil }
-            return made(.string)
+            return Token(kind: .string, start: start, end: position, line: startLine)
         }
         // Symbols: the longest of Lua's (`...`, `..`, `==`, `~=`, `<=`, `>=`, `//`, `::`, `<<`, `>>`).
-        let pairs: [(UInt8, UInt8)] = [
-            (46, 46), (61, 61), (126, 61), (60, 61), (62, 61), (47, 47), (58, 58), (60, 60), (62, 62),
-        ]
-        if first == 46, byte(1) == 46, byte(2) == 46 {
-            position += 3
-        } else if let second = byte(1), pairs.contains(where: { $0 == (first, second) }) {
-            position += 2
-        } else {
-            position += 1
+        let second = byte(1)
+        let pair: Bool
+        switch first {
+        case UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"): pair = second == first
+        case UInt8(ascii: "="), UInt8(ascii: "~"): pair = second == UInt8(ascii: "=")
+        case UInt8(ascii: "<"), UInt8(ascii: ">"): pair = second == first || second == UInt8(ascii: "=")
+        default: pair = false
         }
-        return made(.symbol)
+        position += pair ? (first == UInt8(ascii: ".") && byte(2) == UInt8(ascii: ".") ? 3 : 2) : 1
+        return Token(kind: .symbol, start: start, end: position, line: startLine)
     }
 }
 
-/// Reads a token list as ``DeclarationEdit``'s declarations-only script and finds where the
-/// edited string sits. Nil for anything else.
+/// Reads a text's tokens, as the lexer makes them, as ``DeclarationEdit``'s declarations-only
+/// script, and finds where the edited string sits. Nil for anything else.
 private struct DeclarationReader {
-    let tokens: [LuaLexer.Token]
     let source: UnsafeBufferPointer<UInt8>
-    let edited: Int
-    var index = 0
-    var locals: Set<String> = []
-    var place: (line: Int, kind: NodeKind, field: DeclarationEdit.Field)?
+    /// Where the change starts: the token holding it is the first to end after it.
+    let changeStart: Int
+    private var lexer: LuaLexer
+    private var current = LuaLexer.Token(kind: .end, start: 0, end: 0, line: 0)
+    private var lookahead: LuaLexer.Token?
+    private var failed = false
+    private(set) var edited: LuaLexer.Token?
+    private var locals: Set<String> = []
+    private var place: (line: Int, kind: NodeKind, field: DeclarationEdit.Field)?
+    /// Lines where two builder calls start (a node's line would not say which).
+    private var sharedLines: Set<Int> = []
+    private var lastBuilderLine = 0
 
-    init(tokens: [LuaLexer.Token], source: UnsafeBufferPointer<UInt8>, edited: Int) {
-        self.tokens = tokens
+    init(source: UnsafeBufferPointer<UInt8>, changeStart: Int) {
         self.source = source
-        self.edited = edited
+        self.changeStart = changeStart
+        lexer = LuaLexer(source)
     }
 
     private static let keywords: Set<String> = [
@@ -264,21 +275,53 @@ private struct DeclarationReader {
         "not", "or", "repeat", "return", "then", "true", "until", "while",
     ]
 
-    private static let builders: [String: NodeKind] = Dictionary(
-        DSLSchema.builders.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
-
-    func text(_ token: LuaLexer.Token) -> String {
+    private func text(_ token: LuaLexer.Token) -> String {
         String(decoding: source[token.start..<token.end], as: UTF8.self)
     }
 
-    /// The builder a name token calls, or nil.
-    func builder(of token: LuaLexer.Token) -> NodeKind? {
-        // Builder names are 4 to 8 letters: most names are out before a string is made.
-        guard token.kind == .name, (4...8).contains(token.end - token.start) else { return nil }
-        return Self.builders[text(token)]
+    /// The builder a name token calls (``DSLSchema/builders``), or nil. Compared in place: a
+    /// 10k-route script has some 20,000 names.
+    private func builder(of token: LuaLexer.Token) -> NodeKind? {
+        // Most names are out by their length or first letter.
+        let length = token.end - token.start
+        guard token.kind == .name, length == 4 || length == 5 || length == 8 else { return nil }
+        switch source[token.start] {
+        case UInt8(ascii: "e"), UInt8(ascii: "s"), UInt8(ascii: "j"), UInt8(ascii: "f"): break
+        default: return nil
+        }
+        for (name, kind) in DeclarationEdit.builderNames where isName(name, token) { return kind }
+        return nil
     }
 
-    private var current: LuaLexer.Token { tokens[index] }
+    /// The lexer's next token, noted: the edited one, and the lines of builder calls.
+    private mutating func lexed() -> LuaLexer.Token {
+        guard let token = lexer.next() else {
+            failed = true
+            return LuaLexer.Token(kind: .end, start: source.count, end: source.count, line: 0)
+        }
+        if edited == nil, token.end > changeStart || token.kind == .end { edited = token }
+        if builder(of: token) != nil {
+            if token.line == lastBuilderLine { sharedLines.insert(token.line) }
+            lastBuilderLine = token.line
+        }
+        return token
+    }
+
+    private mutating func advance() {
+        if let next = lookahead {
+            current = next
+            lookahead = nil
+        } else {
+            current = lexed()
+        }
+    }
+
+    private mutating func peek() -> LuaLexer.Token {
+        if let lookahead { return lookahead }
+        let next = lexed()
+        lookahead = next
+        return next
+    }
 
     /// Whether `token` is the one-byte symbol `symbol`.
     private func isSymbol(_ symbol: Unicode.Scalar, _ token: LuaLexer.Token) -> Bool {
@@ -296,14 +339,15 @@ private struct DeclarationReader {
 
     private mutating func take(_ symbol: Unicode.Scalar) -> Bool {
         guard isSymbol(symbol) else { return false }
-        index += 1
+        advance()
         return true
     }
 
     /// The whole script, and the edited string's place in it.
     mutating func read() -> (line: Int, kind: NodeKind, field: DeclarationEdit.Field)? {
+        advance()
         while isName("local", current) {
-            index += 1
+            advance()
             var names: [String] = []
             repeat {
                 guard current.kind == .name else { return nil }
@@ -311,7 +355,7 @@ private struct DeclarationReader {
                 // A local named like a builder (or _ENV) would change what a builder call is.
                 guard !Self.keywords.contains(name), builder(of: current) == nil, name != "_ENV" else { return nil }
                 names.append(name)
-                index += 1
+                advance()
             } while take(",")
             if take("=") {
                 repeat { guard expression() else { return nil } } while take(",")
@@ -321,10 +365,10 @@ private struct DeclarationReader {
             locals.formUnion(names)
         }
         guard isName("return", current) else { return nil }
-        index += 1
+        advance()
         guard expression() else { return nil }
         _ = take(";")
-        guard current.kind == .end else { return nil }
+        guard current.kind == .end, !failed, let place, !sharedLines.contains(place.line) else { return nil }
         return place
     }
 
@@ -333,23 +377,23 @@ private struct DeclarationReader {
         let token = current
         switch token.kind {
         case .string, .number:
-            index += 1
+            advance()
             return true
         case .name:
             if isName("nil", token) || isName("true", token) || isName("false", token)
                 || (!locals.isEmpty && locals.contains(text(token)))
             {
-                index += 1
+                advance()
                 return true
             }
             guard let kind = builder(of: token) else { return false }
-            index += 1
+            advance()
             return table(builder: (kind, token.line))
         case .symbol:
             if isSymbol("-") {
-                index += 1
+                advance()
                 guard current.kind == .number else { return false }
-                index += 1
+                advance()
                 return true
             }
             return table(builder: nil)
@@ -365,19 +409,20 @@ private struct DeclarationReader {
         var positional = 0
         while !isSymbol("}") {
             var field: DeclarationEdit.Field?
-            if current.kind == .name, index + 1 < tokens.count, isSymbol("=", tokens[index + 1]) {
+            if current.kind == .name, isSymbol("=", peek()) {
                 let name = text(current)
                 // Given twice, the last one counts: which string a change reaches is unclear.
                 guard named.insert(name).inserted else { return false }
                 field = .named(name)
-                index += 2
+                advance()
+                advance()
             } else if isSymbol("[") {
                 return false
             } else {
                 positional += 1
                 if positional == 1 { field = .pattern }
             }
-            if index == edited, let builder, let field {
+            if let edited, current.start == edited.start, current.kind == .string, let builder, let field {
                 switch field {
                 case .pattern where builder.kind == .endpoint:
                     place = (builder.line, builder.kind, field)
@@ -391,7 +436,7 @@ private struct DeclarationReader {
             guard expression() else { return false }
             guard take(",") || take(";") || isSymbol("}") else { return false }
         }
-        index += 1
+        advance()
         return true
     }
 }

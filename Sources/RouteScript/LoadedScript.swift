@@ -175,21 +175,34 @@ final class LoadedScript {
             let new = Self.string(edit.newLiteral, in: previous.vm)
         else { return nil }
         // Every place of the node the builder call made (a node placed twice has a copy).
-        var found: [Declaration] = []
+        // Numbered as the tree numbers nodes: depth first, children before modals.
+        var found: [RouteTree.ChangedDeclaration] = []
+        var above: [Declaration] = []
+        var counter = 0
         func collect(_ declaration: Declaration) {
-            if declaration.location?.line == edit.line, declaration.kind == edit.kind { found.append(declaration) }
+            if declaration.location?.line == edit.line, declaration.kind == edit.kind {
+                found.append(.init(index: counter, declaration: declaration, ancestors: above))
+            }
+            counter += 1
+            above.append(declaration)
             for child in declaration.children { collect(child) }
             for modal in declaration.modals { collect(modal) }
+            above.removeLast()
         }
         collect(declarations.root)
-        guard !found.isEmpty, found.allSatisfy({ Self.value(edit.field, of: $0)?.utf8.elementsEqual(old.utf8) == true })
+        guard !found.isEmpty,
+            found.allSatisfy({ Self.value(edit.field, of: $0.declaration)?.utf8.elementsEqual(old.utf8) == true })
         else { return nil }
         // What the builder would refuse is left to the builder: the script runs and says so.
         if edit.field == .named("id"), new.isEmpty { return nil }
-        for declaration in found { Self.set(edit.field, of: declaration, to: new) }
-        let replaced = found.map { ($0, edit.field, old) }
+        for change in found { Self.set(edit.field, of: change.declaration, to: new) }
+        let replaced = found.map { ($0.declaration, edit.field, old) }
         do {
-            let tree = try RouteTree(declaration: declarations.root, reusing: previous.tree)
+            // Only what the change reaches is made again; else (or to say what is wrong) the
+            // whole tree is built from the declarations.
+            let tree =
+                try RouteTree.patching(previous.tree, changes: found)
+                ?? RouteTree(declaration: declarations.root, reusing: previous.tree)
             self.tree = tree
             self.declaredSamples = try Self.samples(previous.samples, in: tree)
         } catch let error as RouteDefinitionError {

@@ -54,6 +54,11 @@ import Testing
         #expect(edit?.newLiteral == "\"Tome\"")
     }
 
+    @Test func theReaderKnowsEveryBuilder() {
+        #expect(DeclarationEdit.builderNames.map { "\($0.0)" } == DSLSchema.builders.map(\.name))
+        #expect(DeclarationEdit.builderNames.map(\.1) == DSLSchema.builders.map(\.kind))
+    }
+
     @Test func anythingElseRunsTheScript() {
         let base = Self.base
         let declined: [(String, String)] = [

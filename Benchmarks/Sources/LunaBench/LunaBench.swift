@@ -37,9 +37,10 @@ struct LunaBench {
             return
         }
         if arguments.count >= 2, arguments[1] == "link-latency" { Bench.linkLatency(Array(arguments.dropFirst(2))) }
-        if arguments.count >= 4, arguments[1] == "reloads" || arguments[1] == "reloads-edit" {
+        if arguments.count >= 4, ["reloads", "reloads-edit", "reloads-edit-ran"].contains(arguments[1]) {
             // For profiling: COUNT reloads of a generated N-route script (reloads-edit: the
-            // last pattern renamed back and forth between reloads, as the one-route bench).
+            // last pattern renamed back and forth between reloads, as the one-route bench;
+            // reloads-edit-ran: with a comment added too, so that each save runs the script).
             let bench = Bench(quick: true)
             let path = NSTemporaryDirectory() + "luna-profile-\(getpid()).lua"
             let source = bench.script(Int(arguments[2]) ?? 1000)
@@ -48,9 +49,10 @@ struct LunaBench {
             var options = RouteScriptOptions()
             options.loadLimits = LuaLimits(instructions: 0, deadline: nil)
             let host = try RouteScriptHost(contentsOf: path, options: options)
-            let versions = [Bench.editingLastRoute(source), source]
+            let comment = arguments[1] == "reloads-edit-ran" ? "-- edited\n" : ""
+            let versions = [Bench.editingLastRoute(source) + comment, source]
             for round in 0..<(Int(arguments[3]) ?? 1) {
-                if arguments[1] == "reloads-edit" {
+                if arguments[1] != "reloads" {
                     try versions[round % 2].write(toFile: path, atomically: false, encoding: .utf8)
                 }
                 _ = try host.reload()
@@ -554,7 +556,7 @@ struct Bench {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/generated.lua"
         let source = script(n)
-        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        try (source + "-- save 0\n").write(toFile: path, atomically: true, encoding: .utf8)
         var options = RouteScriptOptions()
         options.loadLimits = LuaLimits(instructions: 0, deadline: .seconds(30))
         let host = try RouteScriptHost(contentsOf: path, options: options)
@@ -569,13 +571,32 @@ struct Bench {
         // alternated, the drift falls on all three alike, and each ratio is the median of the
         // rounds' ratios (timed one after the other, a 1k reload's ratio moved from 3.5x to
         // 5.2x between runs of the same build).
-        let versions = [Self.editingLastRoute(source), source]
-        var saved = 0
+        // A one-route edit is one string of one declaration, applied without running the
+        // script (README: hot reload); with a comment added too, the same edit runs it.
+        // Each edit renames the route back or forth; the running one also changes a last-line
+        // comment. The texts are made before the clock runs.
+        let renamed = Self.editingLastRoute(source)
+        var routeRenamed = false
+        var comment = 0
+        var ranScript: [Bool] = []
+        var ranScriptRunning: [Bool] = []
         func unchanged() { _ = try? host.reload() }
+        func save(_ text: String) -> Bool? {
+            try? text.write(toFile: path, atomically: false, encoding: .utf8)
+            return (try? host.reload())?.scriptRan
+        }
+        func next(commentChanged: Bool) -> String {
+            routeRenamed.toggle()
+            if commentChanged { comment += 1 }
+            return (routeRenamed ? renamed : source) + "-- save \(comment)\n"
+        }
         func edited() {
-            try? versions[saved % 2].write(toFile: path, atomically: false, encoding: .utf8)
-            saved += 1
-            _ = try? host.reload()
+            let text = next(commentChanged: false)
+            ranScript.append(save(text) ?? true)
+        }
+        func editedRunning() {
+            let text = next(commentChanged: true)
+            ranScriptRunning.append(save(text) ?? false)
         }
         func luaLoad() { try? Self.plainLuaLoad(source) }
         // What an app that ships the tree without Lua does at launch: `RouteTree(json:)` on
@@ -584,6 +605,9 @@ struct Bench {
         func fromJSON() { blackHole(try? RouteTree(json: exported)) }
         unchanged()  // warm-up
         edited()
+        edited()
+        editedRunning()
+        editedRunning()
         luaLoad()
         fromJSON()
         // A reload returns before the old script's Lua state is freed (on a background
@@ -597,7 +621,7 @@ struct Bench {
             return time
         }
         // Milliseconds, per round: (unchanged, edited, plain Lua load, unchanged with the free,
-        // the exported tree read).
+        // the exported tree read, edited with the script run).
         let times = (0..<(quick ? 3 : 9)).map { _ in
             (
                 timed(unchanged), timed(edited), timed(luaLoad),
@@ -605,8 +629,12 @@ struct Bench {
                     unchanged()
                     reaper.waitUntilFreed()
                 },
-                timed(fromJSON)
+                timed(fromJSON),
+                timed(editedRunning)
             )
+        }
+        guard !ranScript.contains(true), !ranScriptRunning.contains(false) else {
+            throw BenchError("reload at N=\(n): an edit took the other path than the one timed")
         }
         let k = "\(n / 1000)k"
         scalars["tree_from_json_\(k)_ms"] = Harness.median(times.map(\.4))
@@ -618,6 +646,8 @@ struct Bench {
         scalars["lua_load_\(k)_ms"] = Harness.median(times.map(\.2))
         scalars["reload_vs_lua_load_\(k)"] = Harness.median(times.map { $0.0 / $0.2 })
         scalars["reload_one_route_vs_lua_load_\(k)"] = Harness.median(times.map { $0.1 / $0.2 })
+        scalars["reload_one_route_script_ran_\(k)_ms"] = Harness.median(times.map(\.5))
+        scalars["reload_one_route_script_ran_vs_lua_load_\(k)"] = Harness.median(times.map { $0.5 / $0.2 })
         let rounds = Harness(rounds: quick ? 3 : 7)
         let patterns = workload.routes(n)
         scalars["routingkit_build_\(n / 1000)k_ms"] =
