@@ -42,6 +42,9 @@ final class LoadedScript {
     struct Declarations {
         let source: String
         let root: Declaration
+        /// The declaration at each node index, and the line of its builder call.
+        let placed: [Declaration]
+        let lines: [Int32]
         let conditions: LoadConditions
     }
 
@@ -159,7 +162,7 @@ final class LoadedScript {
         self.declarations =
             Self.runsNoLua(presenters: presenters, tree: tree)
             ? Declarations(
-                source: source, root: declaration,
+                source: source, root: declaration, placed: preparer.placed, lines: preparer.lines,
                 conditions: LoadConditions(options: options, hostPresenters: hostPresenters)) : nil
     }
 
@@ -175,21 +178,22 @@ final class LoadedScript {
             let new = Self.string(edit.newLiteral, in: previous.vm)
         else { return nil }
         // Every place of the node the builder call made (a node placed twice has a copy).
-        // Numbered as the tree numbers nodes: depth first, children before modals.
+        // The nodes the builder call made (a node placed twice has a copy), with the
+        // declarations above them.
         var found: [RouteTree.ChangedDeclaration] = []
-        var above: [Declaration] = []
-        var counter = 0
-        func collect(_ declaration: Declaration) {
-            if declaration.location?.line == edit.line, declaration.kind == edit.kind {
-                found.append(.init(index: counter, declaration: declaration, ancestors: above))
+        let nodes = previous.tree.nodes
+        for (index, line) in declarations.lines.enumerated()
+        where line == edit.line && index < nodes.count && declarations.placed.count == nodes.count {
+            let declaration = declarations.placed[index]
+            guard declaration.kind == edit.kind else { continue }
+            var above: [Declaration] = []
+            var parent = nodes[index].parent
+            while let node = parent {
+                above.append(declarations.placed[node])
+                parent = nodes[node].parent
             }
-            counter += 1
-            above.append(declaration)
-            for child in declaration.children { collect(child) }
-            for modal in declaration.modals { collect(modal) }
-            above.removeLast()
+            found.append(.init(index: index, declaration: declaration, ancestors: above.reversed()))
         }
-        collect(declarations.root)
         guard !found.isEmpty,
             found.allSatisfy({ Self.value(edit.field, of: $0.declaration)?.utf8.elementsEqual(old.utf8) == true })
         else { return nil }
@@ -224,7 +228,8 @@ final class LoadedScript {
         files = previous.files
         path = previous.path
         self.declarations = Declarations(
-            source: source, root: declarations.root, conditions: declarations.conditions)
+            source: source, root: declarations.root, placed: declarations.placed, lines: declarations.lines,
+            conditions: declarations.conditions)
         ownsState = false
         self.replaced = replaced
         previousTree = previous.tree

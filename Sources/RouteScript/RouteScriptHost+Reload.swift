@@ -195,10 +195,15 @@ extension RouteScriptHost {
         sharesScript = false
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
-        for node in newTree.nodes where !changed.contains(node.id) {
-            guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
-            if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
-                changed.append(node.id)
+        // A patched script has its script's presenters.
+        if fresh.ownsState {
+            for node in newTree.nodes {
+                guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
+                if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]),
+                    !changed.contains(node.id)
+                {
+                    changed.append(node.id)
+                }
             }
         }
         changed.sort()
