@@ -34,6 +34,9 @@ final class LoadedScript {
     /// state is the other's, and a failed reload gives the declarations their strings back
     /// instead of closing it.
     let ownsState: Bool
+    /// Whether Lua typed into the REPL ran in the state (``RouteScriptHost/evaluate(_:)``): a
+    /// reload must then run the script, in a fresh state, as it always does.
+    var evaluated = false
     /// The declarations' strings before an edit, to put back if the reload fails.
     private let replaced: [(Declaration, DeclarationEdit.Field, String)]
     /// The tree of the script this one was patched from, which its environment gets back then.
@@ -173,7 +176,7 @@ final class LoadedScript {
     /// - Throws: what loading `source` would throw once it ran: ``RouteScriptError`` of kind
     ///   `load` for a pattern the tree refuses or a sample naming no parameter.
     init?(patching previous: LoadedScript, edit: DeclarationEdit, source: String) throws(RouteScriptError) {
-        guard let declarations = previous.declarations,
+        guard let declarations = previous.declarations, !previous.evaluated,
             let old = Self.string(edit.oldLiteral, in: previous.vm),
             let new = Self.string(edit.newLiteral, in: previous.vm)
         else { return nil }

@@ -206,6 +206,14 @@ import Testing
         folder.write("app.lua", Self.edited("\"Book\"", "\"Tome\"", in: withHook))
         #expect(try host.reload().scriptRan)
         #expect(host.routeTree?.nodes.contains { $0.title == "Tome" } == true)
+        // Lua typed into the REPL ran in the state: the next save runs the script, in a new
+        // state without what the REPL left.
+        let typed = try RouteScriptHost(contentsOf: folder.write("typed.lua", Self.base))
+        _ = try typed.evaluate("left = 42")
+        #expect(try typed.evaluate("left") == ["42"])
+        folder.write("typed.lua", Self.edited("\"Book\"", "\"Tome\""))
+        #expect(try typed.reload().scriptRan)
+        #expect(try typed.evaluate("left") == ["nil"])
         // A host whose script another host shares (luna test's siblings) may patch: the
         // other's tree stays as it was. The sharing host runs the script.
         let plain = try RouteScriptHost(contentsOf: folder.write("plain.lua", Self.base))
