@@ -1,5 +1,6 @@
 import Foundation
 import RouteCore
+import RouteCoreOracle
 import Testing
 
 @testable import RouteScript
@@ -155,6 +156,160 @@ import Testing
         #expect(try host.dispatch("tomes/9").route == "tomes/:id")
         #expect((try? host.dispatch("folk/3")) != nil)
         #expect(throws: RouteError.self) { try host.dispatch("people/3") }
+    }
+
+    /// A seeded declarations-only script as pieces: text, and the strings a save may edit
+    /// (written in one of Lua's forms: quotes, escapes, long brackets), among comments and
+    /// locals that look like declarations.
+    struct Script {
+        enum Piece {
+            case text(String)
+            case string(String)
+        }
+
+        var pieces: [Piece] = []
+        var generator: SeededGenerator
+        var next = 0
+
+        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &generator) }
+        mutating func chance(_ oneIn: Int) -> Bool { int(1...oneIn) == 1 }
+
+        /// `value` as a Lua literal, in a random form.
+        mutating func literal(_ value: String) -> String {
+            switch int(0...5) {
+            case 0: return "'\(value)'"
+            case 1: return "[[\(value)]]"
+            case 2: return "[==[\(value)]==]"
+            case 3: return "\"\\z  \(value)\""
+            case 4: return "\"\(value.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined())\""
+            default: return "\"\(value)\""
+            }
+        }
+
+        mutating func text(_ text: String) { pieces.append(.text(text)) }
+        mutating func string(_ value: String) { pieces.append(.string(literal(value))) }
+
+        mutating func comment() {
+            switch int(0...3) {
+            case 0: text("-- endpoint { \"x\", title = 'y' }\n")
+            case 1: text("--[==[ \"a\" ]] ]=] ]==]\n")
+            default: break
+            }
+        }
+
+        mutating func endpoint(depth: Int) {
+            next += 1
+            let n = next
+            comment()
+            text(String(repeating: "  ", count: depth) + "endpoint { ")
+            let parameter = chance(4)
+            string(parameter ? "e\(n)/:id" : "e\(n)")
+            if chance(2) {
+                text(", title = ")
+                string("Title \(n)")
+            }
+            if chance(3) {
+                text(", name = ")
+                string("n\(n)")
+            }
+            if chance(4) {
+                text(", id = ")
+                string("id\(n)")
+            }
+            if parameter, chance(3) { text(", where = { id = \"[0-9]+\" }") }
+            text(" },\n")
+        }
+
+        mutating func make() -> [Piece] {
+            if chance(2) {
+                text("local shared = ")
+                string("unused")
+                text("\n")
+            }
+            text("return junction { title = ")
+            string("Main")
+            text(",\n")
+            for _ in 0..<int(1...3) {
+                next += 1
+                text("  stack { title = ")
+                string("Tab \(next)")
+                if chance(3) {
+                    text(", id = ")
+                    string("tab\(next)")
+                }
+                text(",\n")
+                for _ in 0..<int(1...4) { endpoint(depth: 2) }
+                text("  },\n")
+            }
+            text("}\n")
+            return pieces
+        }
+
+        static func source(_ pieces: [Piece]) -> String {
+            pieces.map { piece in
+                switch piece {
+                case .text(let text): text
+                case .string(let literal): literal
+                }
+            }
+            .joined()
+        }
+    }
+
+    /// Seeded scripts, each saved with one of its strings replaced (a new value, another
+    /// string's value, an empty one, one Lua refuses), reload as a fresh load of the saved text
+    /// does: the same tree, state and summary as a host whose reload runs the script, or the
+    /// same error and the app as it was.
+    @Test func seededEditsReloadAsTheScriptRun() throws {
+        var generator = SeededGenerator(seed: 2_026_112_7)
+        let folder = ScriptFolder()
+        let ranFolder = ScriptFolder()
+        var patched = 0
+        var failed = 0
+        for round in 0..<120 {
+            var script = Script(generator: SeededGenerator(seed: UInt64.random(in: 0...UInt64.max, using: &generator)))
+            var pieces = script.make()
+            let text = Script.source(pieces)
+            let host = try RouteScriptHost(contentsOf: folder.write("app.lua", text))
+            let reference = try RouteScriptHost(contentsOf: ranFolder.write("app.lua", text))
+            let first = try #require(host.routeTree?.endpoints.first).node
+            let request = host.routeTree?.nodes[first].routeText?.replacingOccurrences(of: ":id", with: "7") ?? ""
+            _ = try host.dispatch(request)
+            _ = try reference.dispatch(request)
+            let strings = pieces.indices.filter { if case .string = pieces[$0] { true } else { false } }
+            let place = strings[script.int(0...(strings.count - 1))]
+            let values = [
+                "new\(round)", "new\(round)/:id", "", "Title 1", "e1", "a/:x/:x", "\\q",
+                "caf\u{E9}", "cafe\u{301}",
+            ]
+            let value = values[script.int(0...(values.count - 1))]
+            pieces[place] = .string(value == "\\q" ? "\"\\q\"" : script.literal(value))
+            let saved = Script.source(pieces)
+            folder.write("app.lua", saved)
+            ranFolder.write("app.lua", saved + "-- ran\n")
+            let before = try host.exportJSON()
+            let patchedResult = Result { try host.reload() }
+            let ranResult = Result { try reference.reload() }
+            switch (patchedResult, ranResult) {
+            case (.success(let summary), .success(let ran)):
+                if !summary.scriptRan { patched += 1 }
+                #expect(ran.scriptRan)
+                #expect(summary.added == ran.added && summary.removed == ran.removed, "round \(round)")
+                #expect(summary.changed == ran.changed && summary.warning == ran.warning, "round \(round)")
+                #expect(summary.plan == ran.plan && summary.lint == ran.lint, "round \(round)")
+                #expect(try host.exportJSON() == reference.exportJSON(), "round \(round)")
+                #expect(host.state == reference.state, "round \(round)")
+            case (.failure(let error), .failure(let ranError)):
+                failed += 1
+                let message = (error as? RouteScriptError)?.message
+                #expect(message == (ranError as? RouteScriptError)?.message, "round \(round)")
+                #expect(try host.exportJSON() == before, "round \(round): the app is as it was")
+            default:
+                Issue.record("round \(round): \(patchedResult) against \(ranResult)")
+            }
+        }
+        #expect(patched > 50, "patched \(patched)")
+        #expect(failed > 5, "failed \(failed)")
     }
 
     @Test func aFailedEditLeavesTheAppAndLetsTheNextSaveThrough() throws {
