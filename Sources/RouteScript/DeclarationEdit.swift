@@ -1,5 +1,11 @@
 import RouteCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A save that changed one string of one declaration and nothing else, in a script that is
 /// only declarations: what a reload can apply to the declarations it kept instead of running
 /// the script again (README: hot reload).
@@ -47,6 +53,10 @@ struct DeclarationEdit: Equatable {
     }
 
     private static func find(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>) -> DeclarationEdit? {
+        // The same text (a save that changed nothing) is told apart at memory speed.
+        if old.count == new.count, let a = old.baseAddress, let b = new.baseAddress, memcmp(a, b, old.count) == 0 {
+            return nil
+        }
         let shorter = min(old.count, new.count)
         var prefix = 0
         while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
@@ -402,9 +412,16 @@ private struct DeclarationReader {
         }
     }
 
+    /// Tables open around the one being read. Lua refuses a script nested 200 deep (its C
+    /// stack limit); reading the saved text comes before comparing it with the loaded one, so a
+    /// save nested deeper must not reach the reader's own stack.
+    private var depth = 0
+
     /// A table constructor: a builder's (whose direct strings may be the edit) or a plain one.
     private mutating func table(builder: (kind: NodeKind, line: Int)?) -> Bool {
-        guard take("{") else { return false }
+        guard depth < 200, take("{") else { return false }
+        depth += 1
+        defer { depth -= 1 }
         var named: Set<String> = []
         var positional = 0
         while !isSymbol("}") {

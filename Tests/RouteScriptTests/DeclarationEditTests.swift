@@ -93,6 +93,10 @@ import Testing
             #expect(DeclarationEdit.find(old: old, new: new) == nil, "\(what)")
             #expect(DeclarationEdit.find(old: base, new: Self.edited("\"Book\"", "\"Tome\"")) != nil)
         }
+        // A save nested far deeper than Lua takes is read no deeper than Lua would.
+        let deep = String(repeating: "{", count: 200_000)
+        #expect(DeclarationEdit.find(old: base, new: Self.edited("title = \"Book\"", "title = \"Tome\"") + deep) == nil)
+        #expect(DeclarationEdit.find(old: base, new: "return endpoint " + deep) == nil)
         let twice = Self.edited("title = \"Book\"", "title = \"Book\", title = \"Book\"")
         #expect(DeclarationEdit.find(old: twice, new: Self.edited("\"Book\"", "\"Tome\"", in: twice)) == nil)
         let keyed = Self.edited("title = \"Book\"", "[\"title\"] = \"Book\"")
