@@ -63,9 +63,15 @@ struct DeclarationEdit: Equatable {
         if prefix == old.count && prefix == new.count { return nil }
         var suffix = 0
         while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        // A change across a line break (a line added or removed, a comment at the end) is not
+        // one string's: it is told at the cost of the change, before the text is read.
+        func breaksLine(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            text[prefix..<(text.count - suffix)].contains { $0 == 10 || $0 == 13 }
+        }
+        if breaksLine(old) || breaksLine(new) { return nil }
         // One pass over the new text: its tokens are read as declarations as they are made,
         // and the token holding the change is the first one ending after the common prefix.
-        var reader = DeclarationReader(source: new, changeStart: prefix)
+        var reader = DeclarationReader(source: new, changeStart: prefix, changeEnd: new.count - suffix)
         guard let place = reader.read(), let token = reader.edited else { return nil }
         // The token starts in the common prefix and what follows it is all in the common
         // suffix; the old text has a string token at the same place, followed by the same text.
@@ -261,8 +267,10 @@ struct LuaLexer {
 /// script, and finds where the edited string sits. Nil for anything else.
 private struct DeclarationReader {
     let source: UnsafeBufferPointer<UInt8>
-    /// Where the change starts: the token holding it is the first to end after it.
+    /// Where the change starts and ends: the token holding it is the first to end after its
+    /// start, and must be a string holding all of it (else the read stops there).
     let changeStart: Int
+    let changeEnd: Int
     private var lexer: LuaLexer
     private var current = LuaLexer.Token(kind: .end, start: 0, end: 0, line: 0)
     private var lookahead: LuaLexer.Token?
@@ -274,9 +282,10 @@ private struct DeclarationReader {
     private var sharedLines: Set<Int> = []
     private var lastBuilderLine = 0
 
-    init(source: UnsafeBufferPointer<UInt8>, changeStart: Int) {
+    init(source: UnsafeBufferPointer<UInt8>, changeStart: Int, changeEnd: Int) {
         self.source = source
         self.changeStart = changeStart
+        self.changeEnd = changeEnd
         lexer = LuaLexer(source)
     }
 
@@ -303,13 +312,21 @@ private struct DeclarationReader {
         return nil
     }
 
-    /// The lexer's next token, noted: the edited one, and the lines of builder calls.
+    /// The lexer's next token, noted: the edited one, and the lines of builder calls. After a
+    /// failure (text Lua would not take, a change outside one string) the read ends.
     private mutating func lexed() -> LuaLexer.Token {
-        guard let token = lexer.next() else {
+        let end = LuaLexer.Token(kind: .end, start: source.count, end: source.count, line: 0)
+        guard !failed, let token = lexer.next() else {
             failed = true
-            return LuaLexer.Token(kind: .end, start: source.count, end: source.count, line: 0)
+            return end
         }
-        if edited == nil, token.end > changeStart || token.kind == .end { edited = token }
+        if edited == nil, token.end > changeStart || token.kind == .end {
+            edited = token
+            if token.kind != .string || token.start > changeStart || token.end < changeEnd {
+                failed = true
+                return end
+            }
+        }
         if builder(of: token) != nil {
             if token.line == lastBuilderLine { sharedLines.insert(token.line) }
             lastBuilderLine = token.line

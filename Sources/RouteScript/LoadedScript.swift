@@ -21,7 +21,7 @@ final class LoadedScript {
     /// `sample = { id = { "42", "7" } }` by node index: values for the endpoint's parameters.
     let declaredSamples: [Int: [(name: String, values: [String])]]
     /// The samples as declared, with where (checked against the patterns again when patched).
-    private let samples: [(Int, [(name: String, values: [String])], SourceLocation?)]
+    private let sampleDeclarations: [(Int, [(name: String, values: [String])], SourceLocation?)]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
@@ -35,7 +35,7 @@ final class LoadedScript {
     /// instead of closing it.
     let ownsState: Bool
     /// Whether Lua typed into the REPL ran in the state (``RouteScriptHost/evaluate(_:)``): a
-    /// reload must then run the script, in a fresh state, as it always does.
+    /// reload must then run the script, in a fresh state, as any other reload does.
     var evaluated = false
     /// The declarations' strings before an edit, to put back if the reload fails.
     private let replaced: [(Declaration, DeclarationEdit.Field, String)]
@@ -157,7 +157,7 @@ final class LoadedScript {
         self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
-        self.samples = preparer.samples
+        self.sampleDeclarations = preparer.samples
         self.declaredSamples = try Self.samples(preparer.samples, in: tree)
         self.ownsState = true
         self.replaced = []
@@ -180,13 +180,12 @@ final class LoadedScript {
             let old = Self.string(edit.oldLiteral, in: previous.vm),
             let new = Self.string(edit.newLiteral, in: previous.vm)
         else { return nil }
-        // Every place of the node the builder call made (a node placed twice has a copy).
         // The nodes the builder call made (a node placed twice has a copy), with the
         // declarations above them.
         var found: [RouteTree.ChangedDeclaration] = []
         let nodes = previous.tree.nodes
-        for (index, line) in declarations.lines.enumerated()
-        where line == edit.line && index < nodes.count && declarations.placed.count == nodes.count {
+        guard declarations.placed.count == nodes.count else { return nil }
+        for (index, line) in declarations.lines.enumerated() where line == edit.line {
             let declaration = declarations.placed[index]
             guard declaration.kind == edit.kind else { continue }
             var above: [Declaration] = []
@@ -211,7 +210,7 @@ final class LoadedScript {
                 try RouteTree.patching(previous.tree, changes: found)
                 ?? RouteTree(declaration: declarations.root, reusing: previous.tree)
             self.tree = tree
-            self.declaredSamples = try Self.samples(previous.samples, in: tree)
+            self.declaredSamples = try Self.samples(previous.sampleDeclarations, in: tree)
         } catch let error as RouteDefinitionError {
             Self.revert(replaced)
             throw RouteScriptError(.load, error.message, location: error.location)
@@ -227,7 +226,7 @@ final class LoadedScript {
         declaredAttributes = previous.declaredAttributes
         declaredRows = previous.declaredRows
         declaredActions = previous.declaredActions
-        samples = previous.samples
+        sampleDeclarations = previous.sampleDeclarations
         files = previous.files
         path = previous.path
         self.declarations = Declarations(

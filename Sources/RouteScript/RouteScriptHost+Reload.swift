@@ -35,7 +35,10 @@ public struct ReloadSummary: Sendable, Equatable {
 }
 
 extension RouteScriptHost {
-    /// Reloads the script into a fresh Lua state. On success the new tree replaces the old
+    /// Reloads the script into a fresh Lua state — or, when the save changed one string of one
+    /// declaration of a script that is only declarations, applies that string to the
+    /// declarations kept from the last load without running the script, with the same result
+    /// (``ReloadSummary/scriptRan`` is false then; README: hot reload). On success the new tree replaces the old
     /// one and the current request is dispatched again (or its longest matching prefix, with
     /// a warning): presentables whose node id still exists are kept and get `update`,
     /// vanished ones are unwound, new ones are created lazily. On failure nothing changes.
