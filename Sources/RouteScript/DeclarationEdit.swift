@@ -18,8 +18,8 @@ import RouteCore
 /// an endpoint's pattern or a `title`, `id`, `name`, `regex` or `initial` written directly in
 /// a builder's table, and the only builder call starting on its line. Anything else (a script
 /// with a function, a global read, an operator, `[key] =` fields, a field given twice, a
-/// second builder call on the line, a change of line count or of more than one token) is not
-/// an edit: the reload runs the script.
+/// second builder call on the line, a change across a line break or of more than one token)
+/// is not an edit: the reload runs the script.
 struct DeclarationEdit: Equatable {
     enum Field: Equatable {
         case pattern
