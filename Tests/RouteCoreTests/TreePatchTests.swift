@@ -86,6 +86,46 @@ import Testing
             + ["initial \(tree.initial ?? "-")", "tabs \(tree.tabInitials.keys.sorted())"]
     }
 
+    /// Where the app and its tabs start is checked again when a route changes.
+    @Test func initialLocationsAreCheckedOrLeftToTheBuild() throws {
+        func tree(tabInitial: Bool) -> Declaration {
+            var books = NodeSpec.stack([.endpoint("books"), .endpoint("authors")], id: "books-tab")
+            if tabInitial { books.initial = "authors" }
+            var root = NodeSpec.junction([books, .stack([.endpoint("help")], id: "help-tab")], id: "main")
+            root.initial = "books"
+            return Declaration(root)
+        }
+        let root = tree(tabInitial: false)
+        let before = try RouteTree(declaration: root, reusing: nil)
+        let places = Self.places(root)
+        func place(_ pattern: String) throws -> RouteTree.ChangedDeclaration {
+            try #require(places.first { $0.declaration.pattern == pattern })
+        }
+        // Another route renamed: the root's initial still matches.
+        let help = try place("help")
+        help.declaration.pattern = "support"
+        let patched = try #require(RouteTree.patching(before, changes: [help]))
+        #expect(Self.parts(patched) == Self.parts(try RouteTree(declaration: root, reusing: before)))
+        #expect(patched.initial == "books")
+        // The initial's route renamed: no longer matching, the build says so.
+        let books = try place("books")
+        books.declaration.pattern = "library"
+        #expect(RouteTree.patching(before, changes: [books]) == nil)
+        #expect(throws: RouteDefinitionError.self) { try RouteTree(declaration: root, reusing: before) }
+        // A tab's initial: a route change is left to the build, which resolves it again.
+        let tabbed = tree(tabInitial: true)
+        let withTab = try RouteTree(declaration: tabbed, reusing: nil)
+        let other = try #require(Self.places(tabbed).first { $0.declaration.pattern == "help" })
+        other.declaration.pattern = "support"
+        #expect(RouteTree.patching(withTab, changes: [other]) == nil)
+        // A title there is patched: no route changed.
+        other.declaration.pattern = "help"
+        other.declaration.title = "Help"
+        let titled = try #require(RouteTree.patching(withTab, changes: [other]))
+        #expect(Self.parts(titled) == Self.parts(try RouteTree(declaration: tabbed, reusing: withTab)))
+        #expect(titled.tabInitials.keys.sorted() == withTab.tabInitials.keys.sorted())
+    }
+
     @Test func aPatchedTreeIsTheWholeBuild() throws {
         var generator = SeededGenerator(seed: 2_026_112_7)
         var patched = 0
