@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RouteCore
 import RouteCoreOracle
 import Testing
@@ -53,6 +54,75 @@ import Testing
         let edit = DeclarationEdit.find(old: Self.base, new: Self.edited("\"Book\"", "\"Tome\""))
         #expect(edit?.oldLiteral == "\"Book\"")
         #expect(edit?.newLiteral == "\"Tome\"")
+    }
+
+    /// Saves of any bytes are read without a crash, and what is found an edit is one, as Lua
+    /// itself runs the two texts with builders that record their calls: the same calls, line
+    /// for line, but for the edited string's.
+    @Test func anyBytesAreReadSafely() throws {
+        var generator = SeededGenerator(seed: 2_026_112_8)
+        let alphabet = Array("\"'[]=-{}\\\n\r zxq,;.:0e+".utf8) + [0, 0xC3, 0xA9, 0xFF]
+        var options = LuaVM.Options()
+        options.sandbox = .unsafe
+        let oracle = try LuaVM(options: options)
+        _ = try oracle.run(
+            """
+            local function record(kind)
+              return function(t)
+                local parts = {}
+                for k, v in pairs(t) do
+                  if type(v) == "string" then parts[#parts + 1] = tostring(k) .. "=" .. v end
+                end
+                table.sort(parts)
+                -- A builder tail-called by `return` has no caller left to ask (Luna's are C
+                -- functions, whose caller stays): "tail".
+                local caller = debug.getinfo(2, "l")
+                local line = caller and caller.currentline or "tail"
+                log[#log + 1] = kind .. "@" .. line .. " " .. table.concat(parts, "|")
+                return {}
+              end
+            end
+            endpoint, stack, junction, fork, switcher =
+              record("endpoint"), record("stack"), record("junction"), record("fork"), record("switcher")
+            """, chunkName: "=oracle")
+        /// The builder calls a text makes, or nil when Lua refuses it.
+        func calls(_ text: String) -> [String]? {
+            _ = try? oracle.run("log = {}", chunkName: "=reset")
+            guard (try? oracle.run(text, chunkName: "=saved")) != nil,
+                case .string(let joined)? = try? oracle.run("return table.concat(log, '\\1')", chunkName: "=log").first
+            else { return nil }
+            return joined.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        }
+        let loaded = try #require(calls(Self.base))
+        var edits = 0
+        for _ in 0..<3_000 {
+            var bytes = Array(Self.base.utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0...bytes.count, using: &generator)
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0 where at < bytes.count: bytes.remove(at: at)
+                case 1 where at < bytes.count: bytes[at] = alphabet.randomElement(using: &generator) ?? 32
+                default: bytes.insert(alphabet.randomElement(using: &generator) ?? 32, at: at)
+                }
+            }
+            let saved = String(decoding: bytes, as: UTF8.self)
+            guard let edit = DeclarationEdit.find(old: Self.base, new: saved) else { continue }
+            edits += 1
+            guard let made = calls(saved) else {
+                // Lua refuses the saved text: then it refuses the new string (the reload runs
+                // the script, which says so).
+                #expect((try? oracle.run("return " + edit.newLiteral, chunkName: "=literal")) == nil, "\(edit)")
+                continue
+            }
+            #expect(made.count == loaded.count, "\(edit)")
+            for (before, after) in zip(loaded, made) where before != after {
+                let call = before.prefix { $0 != " " }
+                #expect(
+                    call == "\(edit.kind.rawValue)@\(edit.line)" || call == "\(edit.kind.rawValue)@tail",
+                    "\(edit): \(before) -> \(after)")
+            }
+        }
+        #expect(edits > 100, "edits \(edits)")
     }
 
     @Test func theReaderKnowsEveryBuilder() {
