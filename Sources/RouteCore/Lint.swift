@@ -41,6 +41,16 @@ package struct Lint {
         package let wasIncremental: Bool
     }
 
+    /// `previous`, for this tree, whose lint inputs are `previous`'s tree's (``sameInputs(_:_:)``):
+    /// the same findings, without the report keeping the tree before alive (a reload's cache
+    /// would hold a second tree for as long as the inputs stay the same).
+    package func report(reusing previous: Report) -> Report {
+        Report(
+            tree: tree, routeFindings: previous.routeFindings, rivals: previous.rivals,
+            validatorFindings: previous.validatorFindings, findings: previous.findings,
+            wasIncremental: previous.wasIncremental)
+    }
+
     /// The lint of the tree; with `previous` (the last reload's report), only the routes a
     /// changed definition can affect are compared again when the trees have the same shape and
     /// differ in a few route definitions (``changedRoutes(_:_:)``) — else the whole tree.

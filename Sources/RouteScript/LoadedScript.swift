@@ -38,9 +38,10 @@ final class LoadedScript {
     /// reload must then run the script, in a fresh state, as any other reload does.
     var evaluated = false
     /// The declarations' strings before an edit, to put back if the reload fails.
-    private let replaced: [(Declaration, DeclarationEdit.Field, String)]
-    /// The tree of the script this one was patched from, which its environment gets back then.
-    private let previousTree: RouteTree?
+    private var replaced: [(Declaration, DeclarationEdit.Field, String)]
+    /// The tree of the script this one was patched from, which its environment gets back then
+    /// (until the reload succeeded: held longer, it would keep a second tree alive).
+    private var previousTree: RouteTree?
 
     struct Declarations {
         let source: String
@@ -235,6 +236,12 @@ final class LoadedScript {
         ownsState = false
         self.replaced = replaced
         previousTree = previous.tree
+    }
+
+    /// The reload that made this script succeeded: what a failure would have put back goes.
+    func kept() {
+        replaced = []
+        previousTree = nil
     }
 
     /// Puts the declarations' strings back after a failed reload (a patched script), or

@@ -84,7 +84,7 @@ extension RouteScriptHost {
         // they can change the findings.
         let report: Lint.Report
         if let cached = lintCache, Lint.sameInputs(cached.tree, fresh.tree) {
-            report = cached
+            report = Lint(tree: fresh.tree).report(reusing: cached)
         } else {
             report = Lint(tree: fresh.tree).report(previous: lintCache)
         }
@@ -189,6 +189,7 @@ extension RouteScriptHost {
         // A sibling's old script is shared with other hosts: it stays open for them. Else it
         // is closed now and freed on a background thread (its node objects and Lua's memory:
         // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
+        fresh.kept()
         if !fresh.ownsState {
             // The declarations are the new script's now.
             oldScript.declarations = nil

@@ -431,6 +431,22 @@ import Testing
         #expect(try host.exportJSON() == fresh.exportJSON())
     }
 
+    /// A patched script holds what a failed reload would put back only until the reload
+    /// succeeded, and the lint's cache holds the new tree: the tree before is freed.
+    @Test func theTreeBeforeIsFreed() throws {
+        let folder = ScriptFolder()
+        let host = try RouteScriptHost(contentsOf: folder.write("app.lua", Self.base))
+        _ = try host.dispatch("books/42")
+        weak let before = host.routeTree
+        folder.write("app.lua", Self.edited("\"Book\"", "\"Tome\""))
+        #expect(try !host.reload().scriptRan)
+        #expect(before == nil)
+        weak let patched = host.routeTree
+        folder.write("app.lua", Self.edited("\"Book\"", "\"Volume\""))
+        #expect(try !host.reload().scriptRan)
+        #expect(patched == nil)
+    }
+
     @Test func scriptsThatRunLuaRunOnEverySave() throws {
         let folder = ScriptFolder()
         let withHook = Self.edited(
