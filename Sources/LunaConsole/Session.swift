@@ -134,7 +134,7 @@ package final class Session {
         case "device":
             guard let device = Device(rawValue: argument) else { return usage("device phone|pad") }
             return run(.device(device))
-        case "reload": return reload(from: .repl)
+        case "reload": return reload()
         case "lua":
             guard !argument.isEmpty else { return usage("lua CHUNK") }
             return lua(argument, prefix: "")
@@ -208,19 +208,20 @@ package final class Session {
     /// Called by the loop when the watcher saw the script change; nil while the save is still
     /// being written (`cutShort`: the watcher's ``FileWatcher/waitForRest(now:)``).
     package func reloadAfterChange(cutShort: () -> Bool = { false }) -> Result? {
-        do {
-            guard let view = try live.reloadAfterSave(forms: json ? .json : .text, cutShort: cutShort) else {
-                return nil
-            }
-            return Result(lines: json ? view.json : view.text(style))
-        } catch {
-            return reloadFailure(error, label: "reload failed: ", note: "(the previous tree is still running)")
-        }
+        reloadResult { forms throws(Failure) in try live.reloadAfterSave(forms: forms, cutShort: cutShort) }
     }
 
-    private func reload(from origin: LiveEvent.Origin) -> Result {
+    /// The `reload` command.
+    private func reload() -> Result {
+        reloadResult { forms throws(Failure) in try live.perform(.reload, from: .repl, forms: forms) }
+            ?? Result(lines: [])
+    }
+
+    /// What a reload prints: its view, or the failure with the previous tree still running; nil
+    /// when `body` returns nil (a save still being written).
+    private func reloadResult(_ body: (ViewForms) throws(Failure) -> View?) -> Result? {
         do {
-            let view = try live.perform(.reload, from: origin, forms: json ? .json : .text)
+            guard let view = try body(json ? .json : .text) else { return nil }
             return Result(lines: json ? view.json : view.text(style))
         } catch {
             return reloadFailure(error, label: "reload failed: ", note: "(the previous tree is still running)")

@@ -37,7 +37,9 @@ package protocol FileWatcher: AnyObject {
     /// After the save just reported failed to load: whether a watched script looks cut short
     /// (a save still being written), so the watcher waits for the rest of it and reports the
     /// save again (up to ``Settler/unfinishedWait`` after its first change); false when the
-    /// failure stands. Asked only on failure: a save that loads is never parsed twice.
+    /// failure stands. The REPL and `luna serve` ask only when the reload failed, so a save
+    /// that loads is parsed once; `luna test --watch` asks before each run (its cases load the
+    /// script many times over).
     func waitForRest(now: ContinuousClock.Instant) -> Bool
 }
 
@@ -89,7 +91,7 @@ struct Settler {
         // waits for the rest at once: reloading it would fail, and the rest, written right
         // after, would be a second reload of one save.
         if missing.isEmpty, let first = firstChange, now - first < Self.unfinishedWait,
-            signatures.values.contains(where: { $0.count == 3 && $0[1] == 0 })
+            signatures.values.contains(where: isEmptyFile)
         {
             lastChange = now
             complete = false
@@ -284,6 +286,9 @@ func fileSignature(_ path: String) -> [Int] {
     #endif
     return [Int(info.st_ino), Int(info.st_size), modified]
 }
+
+/// Whether a ``fileSignature(_:)`` is that of an existing, empty file.
+func isEmptyFile(_ signature: [Int]) -> Bool { signature.count == 3 && signature[1] == 0 }
 
 /// The best watcher for this system: inotify, or stat polling.
 package func makeFileWatcher() -> any FileWatcher {

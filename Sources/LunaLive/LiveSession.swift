@@ -44,18 +44,9 @@ package final class LiveSession: Sendable {
     /// recorded or reported and nil is returned: the watcher reports the rest of the save.
     /// Otherwise as ``perform(_:from:forms:)`` with ``Command/reload``.
     package func reloadAfterSave(forms: ViewForms, cutShort: () -> Bool) throws(Failure) -> View? {
-        let outcome: Result<View?, Failure> = state.withLock { state in
-            state.forms = forms
-            do {
-                return .success(
-                    try state.reloading(.reload, origin: .watcher, detail: nil, cutShort: cutShort) { try $0.reload() })
-            } catch is SaveCutShort {
-                return .success(nil)
-            } catch {
-                return .failure(Failure(error).relocated(script: state.host.path))
-            }
+        do { return try state.withLock { try $0.reloadAfterSave(forms: forms, cutShort: cutShort) } } catch {
+            throw Failure(error)
         }
-        return try outcome.get()
     }
 
     /// Runs `body` with the host under the session's lock (loading a script, reading what
@@ -208,22 +199,37 @@ final class SessionState {
 
     private var maximumHistory: Int { LiveSession.maximumHistory }
 
+    /// The tree forms the command being performed renders.
+    private var forms = ViewForms.both
+
     /// Runs `command`; any error comes out as a ``Failure`` (with the request it concerned and
     /// its location as the user gave the script).
-    /// The tree forms the command being performed renders.
-    fileprivate var forms = ViewForms.both
-
     func perform(_ command: Command, origin: LiveEvent.Origin, forms: ViewForms) throws(Failure) -> View {
         self.forms = forms
-        do { return try run(command, origin: origin) } catch {
-            let request: String? =
-                switch command {
-                case .dispatch(let request, _), .sync(let request), .explain(let request): request
-                case .flag: host.state.requested
-                default: nil
-                }
-            throw Failure(error, request: request).relocated(script: host.path)
+        do { return try run(command, origin: origin) } catch { throw failure(error, of: command) }
+    }
+
+    /// ``LiveSession/reloadAfterSave(forms:cutShort:)``: ``perform(_:origin:forms:)`` with
+    /// ``Command/reload`` from the watcher, or nil while the save is still being written.
+    func reloadAfterSave(forms: ViewForms, cutShort: () -> Bool) throws(Failure) -> View? {
+        self.forms = forms
+        do {
+            return try reloading(.reload, origin: .watcher, detail: nil, cutShort: cutShort) { try $0.reload() }
+        } catch is SaveCutShort {
+            return nil
+        } catch {
+            throw failure(error, of: .reload)
         }
+    }
+
+    private func failure(_ error: any Error, of command: Command) -> Failure {
+        let request: String? =
+            switch command {
+            case .dispatch(let request, _), .sync(let request), .explain(let request): request
+            case .flag: host.state.requested
+            default: nil
+            }
+        return Failure(error, request: request).relocated(script: host.path)
     }
 
     private func run(_ command: Command, origin: LiveEvent.Origin) throws -> View {
@@ -425,7 +431,7 @@ final class SessionState {
         }
     }
 
-    func reloading(
+    private func reloading(
         _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?, cutShort: () -> Bool = { false },
         _ body: (RouteScriptHost) throws -> ReloadSummary
     ) throws -> View {
