@@ -32,16 +32,10 @@ extension RouteTree {
         var ids: [Int: String] = [:]
         var remade: [Int: Declaration] = [:]
         func id(_ index: Int) -> String { ids[index] ?? nodes[index].id }
-        func firstEndpointID(below index: Int) -> String? {
-            for child in nodes[index].children {
-                if nodes[child].kind == .endpoint { return id(child) }
-                if let found = firstEndpointID(below: child) { return found }
-            }
-            return nil
-        }
         func defaultID(_ index: Int) -> String {
-            if let route = nodes[index].route { return Lint.show(endpoints[route.index].definition.displayText) }
-            return nodes[index].kind.rawValue + ":" + (firstEndpointID(below: index) ?? String(index))
+            TreeBuilder.defaultID(
+                of: index, kind: { nodes[$0].kind }, children: { nodes[$0].children },
+                displayText: { nodes[$0].route.map { endpoints[$0.index].definition.displayText } }, endpointID: id)
         }
         for change in changes {
             let index = change.index
@@ -138,35 +132,26 @@ extension RouteTree {
     }
 
     /// The route definition of an endpoint's declaration, and whether it is the one `endpoint`
-    /// has (then it is that one). Nil when the tree would refuse it or the declaration's
-    /// validators are not the endpoint's.
+    /// has (then it is that one, as ``TreeBuilder`` keeps it). Nil when the tree would refuse it.
     private static func definition(
         of declaration: Declaration, at index: Int, was endpoint: Endpoint, in previous: RouteTree
     ) -> (definition: RouteDefinition, same: Bool)? {
         let old = endpoint.definition
-        switch (declaration.pattern, declaration.regex) {
-        case (let source?, nil):
-            if endpoint.pattern != nil, Pattern.sameBytes(old.displayText, source) {
-                return (old, true)
-            }
-            // A relative pattern builds on the nearest endpoint above.
-            var above = previous.nodes[index].parent
-            while let node = above, previous.nodes[node].kind != .endpoint { above = previous.nodes[node].parent }
-            let base = above.flatMap { previous.nodes[$0].route }.flatMap { previous.endpoints[$0.index].pattern }
-            if source.hasPrefix("./"), base == nil { return nil }
-            guard let pattern = try? Pattern(source, relativeTo: base),
-                let definition = try? RouteDefinition(pattern: pattern, validators: declaration.validators)
-            else { return nil }
-            return (definition, false)
-        case (nil, let source?):
-            guard declaration.validators.isEmpty, let regex = try? PathRegex(source) else { return nil }
-            let definition = RouteDefinition(regex: regex)
-            if endpoint.pattern == nil, Pattern.sameBytes(old.displayText, definition.displayText) {
-                return (old, true)
-            }
-            return (definition, false)
-        default:
-            return nil
+        // A relative pattern builds on the nearest endpoint above.
+        var above = previous.nodes[index].parent
+        while let node = above, previous.nodes[node].kind != .endpoint { above = previous.nodes[node].parent }
+        let base = above.flatMap { previous.nodes[$0].route }.flatMap { previous.endpoints[$0.index].pattern }
+        if let source = declaration.pattern, declaration.regex == nil, endpoint.pattern != nil,
+            Pattern.sameBytes(old.displayText, source)
+        {
+            return (old, true)
         }
+        guard let made = try? TreeBuilder.definition(of: declaration, base: base) else { return nil }
+        // The same regex: the definition it had.
+        if made.pattern == nil, endpoint.pattern == nil, Pattern.sameBytes(old.displayText, made.definition.displayText)
+        {
+            return (old, true)
+        }
+        return (made.definition, false)
     }
 }

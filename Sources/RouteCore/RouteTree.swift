@@ -438,38 +438,19 @@ struct TreeBuilder {
         case .endpoint:
             let definition: RouteDefinition
             var unchanged: RouteTree.Endpoint?
-            switch (node.pattern, node.regex) {
-            case (let source?, nil):
-                // A pattern is kept only as the base of relative patterns below the endpoint.
-                let isBase = !node.children.isEmpty || !node.modals.isEmpty
-                if let old = previousEndpoint(source, node, at: index) {
-                    if isBase { patterns[index] = old.pattern }
-                    definition = old.definition
-                    unchanged = old
-                    break
-                }
-                let base = enclosingEndpoint.flatMap { patterns[$0] }
-                let pattern: Pattern
-                do { pattern = try Pattern(source, relativeTo: base) } catch {
+            // A pattern is kept only as the base of relative patterns below the endpoint.
+            let isBase = !node.children.isEmpty || !node.modals.isEmpty
+            if let source = node.pattern, node.regex == nil, let old = previousEndpoint(source, node, at: index) {
+                if isBase { patterns[index] = old.pattern }
+                definition = old.definition
+                unchanged = old
+            } else {
+                let made: (definition: RouteDefinition, pattern: Pattern?)
+                do { made = try Self.definition(of: node, base: enclosingEndpoint.flatMap { patterns[$0] }) } catch {
                     throw failure(node, error.message)
                 }
-                if source.hasPrefix("./"), base == nil {
-                    throw failure(
-                        node, "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
-                }
-                if isBase { patterns[index] = pattern }
-                do { definition = try RouteDefinition(pattern: pattern, validators: node.validators) } catch {
-                    throw failure(node, error.message)
-                }
-            case (nil, let source?):
-                do { definition = RouteDefinition(regex: try PathRegex(source)) } catch {
-                    throw failure(node, error.message)
-                }
-                if !node.validators.isEmpty {
-                    throw failure(node, "'where' does not apply to a regex endpoint")
-                }
-            case (nil, nil): throw failure(node, "an endpoint needs a pattern or a regex")
-            case (_?, _?): throw failure(node, "an endpoint has either a pattern or a regex, not both")
+                if isBase, let pattern = made.pattern { patterns[index] = pattern }
+                definition = made.definition
             }
             let route = endpoints.count
             if let name = node.name {
@@ -530,6 +511,51 @@ struct TreeBuilder {
             }
         }
         return index
+    }
+
+    /// The route definition of an endpoint's declaration, with its pattern (nil for a regex);
+    /// `base`: the pattern of the nearest endpoint above, which a relative pattern extends.
+    /// The error's message is without the node (the caller's ``failure(_:_:)`` adds it).
+    static func definition(
+        of node: Declaration, base: Pattern?
+    ) throws(RouteDefinitionError) -> (definition: RouteDefinition, pattern: Pattern?) {
+        switch (node.pattern, node.regex) {
+        case (let source?, nil):
+            let pattern = try Pattern(source, relativeTo: base)
+            if source.hasPrefix("./"), base == nil {
+                throw RouteDefinitionError(
+                    "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
+            }
+            return (try RouteDefinition(pattern: pattern, validators: node.validators), pattern)
+        case (nil, let source?):
+            let definition = RouteDefinition(regex: try PathRegex(source))
+            if !node.validators.isEmpty { throw RouteDefinitionError("'where' does not apply to a regex endpoint") }
+            return (definition, nil)
+        case (nil, nil): throw RouteDefinitionError("an endpoint needs a pattern or a regex")
+        case (_?, _?): throw RouteDefinitionError("an endpoint has either a pattern or a regex, not both")
+        }
+    }
+
+    /// A node's default id (``RouteTree``): an endpoint's is its pattern (`/` for the root
+    /// pattern); a container's `KIND:FIRST-ENDPOINT-ID`, or `KIND:INDEX` with no endpoint
+    /// below. `displayText`: an endpoint's route text (nil for a container); `endpointID`: the
+    /// id of an endpoint below.
+    static func defaultID(
+        of index: Int, kind: (Int) -> NodeKind, children: (Int) -> [Int], displayText: (Int) -> String?,
+        endpointID: (Int) -> String
+    ) -> String {
+        if let text = displayText(index) { return text.isEmpty ? "/" : text }
+        let first = firstEndpoint(below: index, kind: kind, children: children).map(endpointID)
+        return kind(index).rawValue + ":" + (first ?? String(index))
+    }
+
+    /// The first endpoint below `index`, depth first.
+    private static func firstEndpoint(below index: Int, kind: (Int) -> NodeKind, children: (Int) -> [Int]) -> Int? {
+        for child in children(index) {
+            if kind(child) == .endpoint { return child }
+            if let found = firstEndpoint(below: child, kind: kind, children: children) { return found }
+        }
+        return nil
     }
 
     /// The previous tree's endpoint at node `index`, when its definition is this declaration's:
@@ -606,18 +632,9 @@ struct TreeBuilder {
     }
 
     private func defaultID(_ index: Int) -> String {
-        if nodes[index].kind == .endpoint, let route = nodes[index].route {
-            let text = endpoints[route].definition.displayText
-            return text.isEmpty ? "/" : text
-        }
-        return nodes[index].kind.rawValue + ":" + (firstEndpointID(below: index) ?? String(index))
-    }
-
-    private func firstEndpointID(below index: Int) -> String? {
-        for child in nodes[index].children {
-            if nodes[child].kind == .endpoint { return nodes[child].id ?? defaultID(child) }
-            if let found = firstEndpointID(below: child) { return found }
-        }
-        return nil
+        Self.defaultID(
+            of: index, kind: { nodes[$0].kind }, children: { nodes[$0].children },
+            displayText: { nodes[$0].route.map { endpoints[$0].definition.displayText } },
+            endpointID: { nodes[$0].id ?? defaultID($0) })
     }
 }
