@@ -24,6 +24,12 @@ struct DeclarationEdit: Equatable {
     enum Field: Equatable {
         case pattern
         case named(String)
+
+        /// The declaration's string this field sets (nil: not one an edit may change).
+        var keyPath: (any ReferenceWritableKeyPath<Declaration, String?> & Sendable)? {
+            guard case .named(let name) = self else { return \Declaration.pattern }
+            return DeclarationEdit.editableFields[name]
+        }
     }
 
     /// The line of the builder call, as its node's location gives it.
@@ -34,14 +40,15 @@ struct DeclarationEdit: Equatable {
     let oldLiteral: String
     let newLiteral: String
 
-    /// ``DSLSchema/builders`` as static strings, compared with tokens in place.
-    static let builderNames: [(StaticString, NodeKind)] = [
-        ("endpoint", .endpoint), ("stack", .stack), ("junction", .junction), ("fork", .junction),
-        ("switcher", .switcher),
-    ]
+    /// ``DSLSchema/builders`` as bytes, compared with tokens in place.
+    static let builderNames: [(name: [UInt8], kind: NodeKind)] = DSLSchema.builders.map {
+        (Array($0.name.utf8), $0.kind)
+    }
 
-    /// The string fields an edit may change: each is copied as is into the declaration.
-    static let editableFields: Set<String> = ["title", "id", "name", "regex", "initial"]
+    /// The string fields an edit may change, each copied as is into the declaration.
+    static let editableFields: [String: any ReferenceWritableKeyPath<Declaration, String?> & Sendable] = [
+        "title": \.title, "id": \.id, "name": \.name, "regex": \.regex, "initial": \.initial,
+    ]
 
     /// The edit that turns `old` into `new`, or nil (see the type).
     static func find(old: String, new: String) -> DeclarationEdit? {
@@ -301,14 +308,12 @@ private struct DeclarationReader {
     /// The builder a name token calls (``DSLSchema/builders``), or nil. Compared in place: a
     /// 10k-route script has some 20,000 names.
     private func builder(of token: LuaLexer.Token) -> NodeKind? {
-        // Most names are out by their length or first letter.
-        let length = token.end - token.start
-        guard token.kind == .name, length == 4 || length == 5 || length == 8 else { return nil }
-        switch source[token.start] {
-        case UInt8(ascii: "e"), UInt8(ascii: "s"), UInt8(ascii: "j"), UInt8(ascii: "f"): break
-        default: return nil
+        guard token.kind == .name else { return nil }
+        let text = source[token.start..<token.end]
+        for builder in DeclarationEdit.builderNames
+        where builder.name.count == text.count && builder.name.elementsEqual(text) {
+            return builder.kind
         }
-        for (name, kind) in DeclarationEdit.builderNames where isName(name, token) { return kind }
         return nil
     }
 
@@ -461,7 +466,7 @@ private struct DeclarationReader {
                 case .pattern where builder.kind == .endpoint:
                     place = (builder.line, builder.kind, field)
                 case .named(let name)
-                where DeclarationEdit.editableFields.contains(name)
+                where DeclarationEdit.editableFields[name] != nil
                     && DSLSchema.fields(of: builder.kind)[name] == .string:
                     place = (builder.line, builder.kind, field)
                 default: break

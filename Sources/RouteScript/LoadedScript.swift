@@ -34,22 +34,21 @@ final class LoadedScript {
     /// state is the other's, and a failed reload gives the declarations their strings back
     /// instead of closing it.
     let ownsState: Bool
-    /// Whether Lua typed into the REPL ran in the state (``RouteScriptHost/evaluate(_:)``): a
-    /// reload must then run the script, in a fresh state, as any other reload does.
-    var evaluated = false
     /// The declarations' strings before an edit, to put back if the reload fails.
-    private var replaced: [(Declaration, DeclarationEdit.Field, String)]
+    private var replaced: [(Declaration, ReferenceWritableKeyPath<Declaration, String?>, String)]
     /// The tree of the script this one was patched from, which its environment gets back then
     /// (until the reload succeeded: held longer, it would keep a second tree alive).
     private var previousTree: RouteTree?
 
     struct Declarations {
         let source: String
-        let root: Declaration
-        /// The declaration at each node index, and the line of its builder call.
+        /// The declaration at each node index (the root first), and the line of its builder call.
         let placed: [Declaration]
         let lines: [Int32]
         let conditions: LoadConditions
+        /// The Lua state's ``LuaHost/LuaVM/callCount`` once the declarations were made: a call
+        /// since (Lua typed into the REPL) may have left state a run of the script would not.
+        var calls: Int
     }
 
     /// What a load's result depends on besides the text, for a script that reads no globals.
@@ -77,11 +76,24 @@ final class LoadedScript {
     convenience init(
         path: String, options: RouteScriptOptions, hostPresenters: Set<String>, reusing previous: RouteTree? = nil
     ) throws(RouteScriptError) {
-        let source: String
-        do { source = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
         try self.init(
-            source: source, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
+            path: path, text: try Self.read(path), options: options, hostPresenters: hostPresenters,
+            reusing: previous)
+    }
+
+    /// Loads `text`, read from `path` (``read(_:)``).
+    convenience init(
+        path: String, text: String, options: RouteScriptOptions, hostPresenters: Set<String>,
+        reusing previous: RouteTree? = nil
+    ) throws(RouteScriptError) {
+        try self.init(
+            source: text, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
             options: options, hostPresenters: hostPresenters, reusing: previous)
+    }
+
+    /// The text of the script at `path`.
+    static func read(_ path: String) throws(RouteScriptError) -> String {
+        do { return try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
     }
 
     /// Loads script text. `name` is the chunk name errors show (`books.lua`); `folder` is
@@ -166,8 +178,9 @@ final class LoadedScript {
         self.declarations =
             Self.runsNoLua(presenters: presenters, tree: tree)
             ? Declarations(
-                source: source, root: declaration, placed: preparer.placed, lines: preparer.lines,
-                conditions: LoadConditions(options: options, hostPresenters: hostPresenters)) : nil
+                source: source, placed: preparer.placed, lines: preparer.lines,
+                conditions: LoadConditions(options: options, hostPresenters: hostPresenters), calls: vm.callCount)
+            : nil
     }
 
     /// The script `previous` with `edit` applied to its declarations, its tree built again,
@@ -177,10 +190,15 @@ final class LoadedScript {
     /// - Throws: what loading `source` would throw once it ran: ``RouteScriptError`` of kind
     ///   `load` for a pattern the tree refuses or a sample naming no parameter.
     init?(patching previous: LoadedScript, edit: DeclarationEdit, source: String) throws(RouteScriptError) {
-        guard let declarations = previous.declarations, !previous.evaluated,
-            let old = Self.string(edit.oldLiteral, in: previous.vm),
-            let new = Self.string(edit.newLiteral, in: previous.vm)
+        guard let declarations = previous.declarations, let root = declarations.placed.first,
+            previous.vm.callCount == declarations.calls, let keyPath = edit.field.keyPath
         else { return nil }
+        let old = Self.string(edit.oldLiteral, in: previous.vm)
+        let new = Self.string(edit.newLiteral, in: previous.vm)
+        // Those two reads ran in the state and left nothing there: not calls that make it differ
+        // from a fresh one.
+        previous.declarations?.calls = previous.vm.callCount
+        guard let old, let new else { return nil }
         // The nodes the builder call made (a node placed twice has a copy), with the
         // declarations above them.
         var found: [RouteTree.ChangedDeclaration] = []
@@ -198,18 +216,18 @@ final class LoadedScript {
             found.append(.init(index: index, declaration: declaration, ancestors: above.reversed()))
         }
         guard !found.isEmpty,
-            found.allSatisfy({ Self.value(edit.field, of: $0.declaration)?.utf8.elementsEqual(old.utf8) == true })
+            found.allSatisfy({ $0.declaration[keyPath: keyPath]?.utf8.elementsEqual(old.utf8) == true })
         else { return nil }
         // What the builder would refuse is left to the builder: the script runs and says so.
         if edit.field == .named("id"), new.isEmpty { return nil }
-        for change in found { Self.set(edit.field, of: change.declaration, to: new) }
-        let replaced = found.map { ($0.declaration, edit.field, old) }
+        for change in found { change.declaration[keyPath: keyPath] = new }
+        let replaced = found.map { ($0.declaration, keyPath, old) }
         do {
             // Only what the change reaches is made again; else (or to say what is wrong) the
             // whole tree is built from the declarations.
             let tree =
                 try RouteTree.patching(previous.tree, changes: found)
-                ?? RouteTree(declaration: declarations.root, reusing: previous.tree)
+                ?? RouteTree(declaration: root, reusing: previous.tree)
             self.tree = tree
             self.declaredSamples = try Self.samples(previous.sampleDeclarations, in: tree)
         } catch let error as RouteDefinitionError {
@@ -231,8 +249,8 @@ final class LoadedScript {
         files = previous.files
         path = previous.path
         self.declarations = Declarations(
-            source: source, root: declarations.root, placed: declarations.placed, lines: declarations.lines,
-            conditions: declarations.conditions)
+            source: source, placed: declarations.placed, lines: declarations.lines,
+            conditions: declarations.conditions, calls: previous.vm.callCount)
         ownsState = false
         self.replaced = replaced
         previousTree = previous.tree
@@ -255,8 +273,8 @@ final class LoadedScript {
         }
     }
 
-    private static func revert(_ replaced: [(Declaration, DeclarationEdit.Field, String)]) {
-        for (declaration, field, old) in replaced { set(field, of: declaration, to: old) }
+    private static func revert(_ replaced: [(Declaration, ReferenceWritableKeyPath<Declaration, String?>, String)]) {
+        for (declaration, keyPath, old) in replaced { declaration[keyPath: keyPath] = old }
     }
 
     /// A string literal's value, as Lua reads it (escapes and long brackets included).
@@ -265,30 +283,6 @@ final class LoadedScript {
             return nil
         }
         return text
-    }
-
-    private static func value(_ field: DeclarationEdit.Field, of declaration: Declaration) -> String? {
-        switch field {
-        case .pattern: declaration.pattern
-        case .named("title"): declaration.title
-        case .named("id"): declaration.id
-        case .named("name"): declaration.name
-        case .named("regex"): declaration.regex
-        case .named("initial"): declaration.initial
-        case .named: nil
-        }
-    }
-
-    private static func set(_ field: DeclarationEdit.Field, of declaration: Declaration, to value: String) {
-        switch field {
-        case .pattern: declaration.pattern = value
-        case .named("title"): declaration.title = value
-        case .named("id"): declaration.id = value
-        case .named("name"): declaration.name = value
-        case .named("regex"): declaration.regex = value
-        case .named("initial"): declaration.initial = value
-        case .named: break
-        }
     }
 
     /// Declared samples by node index, in each pattern's parameter order; every sampled name

@@ -62,14 +62,13 @@ extension RouteScriptHost {
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {
-            let text: String
-            do { text = try ScriptFile.read(path) } catch { throw RouteScriptError(.load, "\(error)") }
+            let text = try LoadedScript.read(path)
             if let patched = try patched(oldScript, source: text) {
                 fresh = patched
             } else {
                 fresh = try LoadedScript(
-                    source: text, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
-                    options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
+                    path: path, text: text, options: options, hostPresenters: hostPresenterNames,
+                    reusing: oldScript.tree)
             }
         } else if let source {
             fresh = try LoadedScript(

@@ -444,7 +444,6 @@ public final class RouteScriptHost {
 
     private func evaluate(_ chunk: String, in script: LoadedScript) throws -> [String] {
         let vm = script.vm
-        script.evaluated = true
         let function: LuaValue
         if let expression = try? vm.load("return " + chunk, chunkName: "=repl") {
             function = expression

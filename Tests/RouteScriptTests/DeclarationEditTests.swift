@@ -129,11 +129,6 @@ import Testing
         #expect(edits > 200, "edits \(edits)")
     }
 
-    @Test func theReaderKnowsEveryBuilder() {
-        #expect(DeclarationEdit.builderNames.map { "\($0.0)" } == DSLSchema.builders.map(\.name))
-        #expect(DeclarationEdit.builderNames.map(\.1) == DSLSchema.builders.map(\.kind))
-    }
-
     @Test func anythingElseRunsTheScript() {
         let base = Self.base
         let declined: [(String, String)] = [
@@ -165,8 +160,9 @@ import Testing
             let old = prelude + base
             let new = prelude + Self.edited("\"Book\"", "\"Tome\"")
             #expect(DeclarationEdit.find(old: old, new: new) == nil, "\(what)")
-            #expect(DeclarationEdit.find(old: base, new: Self.edited("\"Book\"", "\"Tome\"")) != nil)
         }
+        // The same edit without them is one.
+        #expect(DeclarationEdit.find(old: base, new: Self.edited("\"Book\"", "\"Tome\"")) != nil)
         // A save nested far deeper than Lua takes is read no deeper than Lua would.
         let deep = String(repeating: "{", count: 200_000)
         #expect(DeclarationEdit.find(old: base, new: Self.edited("title = \"Book\"", "title = \"Tome\"") + deep) == nil)
