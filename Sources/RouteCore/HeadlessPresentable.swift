@@ -97,7 +97,12 @@ public final class HeadlessPresentable {
     /// Screen: what it was last activated with.
     public internal(set) var activation: Activation? {
         get { state.activation }
-        set { change { $0.activation = newValue } }
+        set {
+            // The journal keeps only the activation before (a screen re-activated changes
+            // nothing else): one reference copied and freed instead of the whole state.
+            if let journal, journal.isRecording { journal.recordActivation(self) }
+            state.activation = newValue
+        }
     }
 
     /// The journal of the presenter that made or adopted it: records this presentable's state
@@ -108,8 +113,10 @@ public final class HeadlessPresentable {
     // dispatch; they were measured with `state` as one group (3 % of a dispatch, figures there),
     // not alone.
     @exclusivity(unchecked) var journal: PresentableJournal?
-    /// The journal generation this presentable was last recorded in.
+    /// The journal generation this presentable was last recorded in, whole and by its
+    /// activation alone.
     @exclusivity(unchecked) var recordedGeneration = 0
+    @exclusivity(unchecked) var activationRecordedGeneration = 0
 
     /// Every change goes through here: the journal records the presentable first.
     private func change(_ body: (inout Snapshot) -> Void) {
@@ -131,18 +138,28 @@ public final class HeadlessPresentable {
     public func snapshot() -> Snapshot { state }
 
     public func restore(_ snapshot: Snapshot) { state = snapshot }
+
+    /// Puts back an activation the journal recorded (``PresentableJournal/rollback()``).
+    func restoreActivation(_ activation: Activation?) { state.activation = activation }
 }
 
 /// Undo for a dispatch: while recording, each ``HeadlessPresentable`` that is about to change
 /// for the first time is snapshotted (O(presentables touched), not O(all)); `rollback` puts
-/// them back, `commit` forgets the snapshots.
+/// them back, `commit` forgets the snapshots. A presentable whose first change is its
+/// activation has only that recorded; a later change of anything else records the whole
+/// state then, and `rollback`, going backwards, puts back the state and then the activation.
 @usableFromInline
 final class PresentableJournal {
     // Unchecked exclusivity: see `HeadlessPresentable.state` (3 % of a dispatch).
     @exclusivity(unchecked) private(set) var isRecording = false
     @usableFromInline init() {}
     @exclusivity(unchecked) private var generation = 0
-    @exclusivity(unchecked) private var entries: [(HeadlessPresentable, HeadlessPresentable.Snapshot)] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
+
+    private enum Entry {
+        case whole(HeadlessPresentable, HeadlessPresentable.Snapshot)
+        case activation(HeadlessPresentable, Activation?)
+    }
 
     @usableFromInline
     func begin() {
@@ -153,7 +170,14 @@ final class PresentableJournal {
     func record(_ presentable: HeadlessPresentable) {
         guard presentable.recordedGeneration != generation else { return }
         presentable.recordedGeneration = generation
-        entries.append((presentable, presentable.snapshot()))
+        entries.append(.whole(presentable, presentable.snapshot()))
+    }
+
+    func recordActivation(_ presentable: HeadlessPresentable) {
+        guard presentable.recordedGeneration != generation, presentable.activationRecordedGeneration != generation
+        else { return }
+        presentable.activationRecordedGeneration = generation
+        entries.append(.activation(presentable, presentable.activation))
     }
 
     @usableFromInline
@@ -165,7 +189,12 @@ final class PresentableJournal {
     @usableFromInline
     func rollback() {
         isRecording = false
-        for (presentable, snapshot) in entries.reversed() { presentable.restore(snapshot) }
+        for entry in entries.reversed() {
+            switch entry {
+            case .whole(let presentable, let snapshot): presentable.restore(snapshot)
+            case .activation(let presentable, let activation): presentable.restoreActivation(activation)
+            }
+        }
         forget()
     }
 
@@ -196,6 +225,7 @@ public struct HeadlessPresenter: Presenter {
             presentable.journal = journal
             // Generations count per journal: one from the last owner means nothing here.
             presentable.recordedGeneration = 0
+            presentable.activationRecordedGeneration = 0
         }
     }
 

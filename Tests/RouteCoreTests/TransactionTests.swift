@@ -72,6 +72,45 @@ import Testing
         #expect(router.state.request?.path == "welcome/register")
     }
 
+    /// The journal keeps a presentable's activation alone when that is its first change, and
+    /// its whole state when something else changes after: a rollback puts back both, in
+    /// either order of the changes, and a commit keeps both.
+    @Test func aRollbackPutsBackTheActivationAndWhatChangedAfterIt() throws {
+        let first = Activation(params: ["id": "1"])
+        let second = Activation(params: ["id": "2"])
+        let third = Activation(params: ["id": "3"], fragment: "top")
+        for order in 0..<3 {
+            let presenter = HeadlessPresenter()
+            let screen = HeadlessPresentable(kind: .screen, id: "books/:id", title: "Book")
+            presenter.adopt([screen])
+            screen.activation = first
+            screen.attributes = ["seen": .string("one")]
+            presenter.begin()
+            switch order {
+            case 0:
+                screen.activation = second
+                screen.title = "Changed"
+                screen.activation = third
+            case 1:
+                screen.title = "Changed"
+                screen.activation = second
+            default:
+                screen.activation = second
+                screen.activation = third
+            }
+            presenter.rollback()
+            #expect(screen.activation == first, "order \(order)")
+            #expect(screen.title == "Book" && screen.attributes == ["seen": .string("one")], "order \(order)")
+            presenter.begin()
+            screen.activation = second
+            screen.title = "Kept"
+            presenter.commit()
+            presenter.begin()
+            presenter.rollback()
+            #expect(screen.activation == second && screen.title == "Kept", "order \(order)")
+        }
+    }
+
     /// A plan of one `update` holds its node's place in the tree it was made on; applied to a
     /// tree where that place holds another node (the same script, a route declared above it),
     /// the node is found by its id.
