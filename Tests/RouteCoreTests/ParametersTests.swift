@@ -1,3 +1,4 @@
+import RouteCoreOracle
 import Testing
 
 @testable import RouteCore
@@ -7,7 +8,7 @@ import Testing
 @Suite struct ParametersTests {
     private static func isListed(_ parameters: Parameters) -> Bool {
         switch parameters.storage {
-        case .one, .two: return true
+        case .one, .two, .shortOne, .shortTwo: return true
         case .dictionary: return false
         }
     }
@@ -56,6 +57,60 @@ import Testing
         #expect(try list("users/ann/posts/7") == list("users/ann/posts/7"))
         #expect(try list("users/ann/posts/7") != list("users/ann/posts/8"))
         #expect(try list("users/ann/posts/7") != list("users/bob/posts/7"))
+    }
+
+    /// Names and values of up to 15 UTF-8 bytes are held as bytes, longer ones as strings;
+    /// every form reads back the same text and compares as the strings do (canonical
+    /// equivalence included), whichever forms meet.
+    @Test func shortTextHoldsUpTo15BytesAndComparesAsStrings() throws {
+        for text in ["", "a", "42", "fifteen-bytes-x", "caf\u{E9}", "\u{1F600}", "a\u{0}", "\u{0}"] {
+            let short = try #require(ShortText(text), "\(text.debugDescription)")
+            #expect(short.string == text && short.string.utf8.elementsEqual(text.utf8))
+        }
+        #expect(ShortText("sixteen-bytes-xx") == nil && ShortText(String(repeating: "\u{E9}", count: 8)) == nil)
+        #expect(ShortText(String(repeating: "\u{E9}", count: 7))?.string == String(repeating: "\u{E9}", count: 7))
+        #expect(ShortText("a") != ShortText("a\u{0}") && ShortText("") != ShortText("\u{0}"))
+        #expect(ShortText("caf\u{E9}") == ShortText("cafe\u{301}"), "canonically equivalent, as Strings are")
+        #expect(ShortText("caf\u{E9}") != ShortText("cafe") && ShortText("ab") != ShortText("ba"))
+        // Seeded strings of ASCII, accents, combining marks, emoji and NUL: the same answers
+        // as String's, read back byte for byte.
+        let alphabet: [String] = ["a", "Z", "0", "-", "\u{0}", "\u{E9}", "e", "\u{301}", "\u{1F600}", "\u{65E5}"]
+        var generator = SeededGenerator(seed: 22)
+        let texts = (0..<400).map { _ in
+            (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                .joined()
+        }
+        for text in texts {
+            let short = ShortText(text)
+            #expect((short == nil) == (text.utf8.count > 15))
+            if let short { #expect(short.string.utf8.elementsEqual(text.utf8)) }
+        }
+        let pairs = Array(zip(texts, texts.shuffled(using: &generator))) + texts.map { ($0, $0) }
+        for (left, right) in pairs {
+            guard let a = ShortText(left), let b = ShortText(right) else { continue }
+            #expect((a == b) == (left == right), "\(left.debugDescription) \(right.debugDescription)")
+        }
+        // Parameters of both forms, long and short, compare as their dictionaries.
+        let long = String(repeating: "x", count: 16)
+        let compiled = try matcher(["books/:id", "users/:user/posts/:post"])
+        func list(_ request: String) throws -> Parameters {
+            try #require(try compiled.match(request)).parameterList(in: compiled.matcher)
+        }
+        for request in ["books/42", "books/\(long)", "users/ann/posts/7", "users/\(long)/posts/7", "books/caf%C3%A9"] {
+            let parameters = try list(request)
+            #expect(Self.isListed(parameters))
+            #expect(parameters == Parameters(parameters.dictionary) && Parameters(parameters.dictionary) == parameters)
+            for name in ["id", "user", "post", "other", long] {
+                #expect(parameters[name] == parameters.dictionary[name])
+            }
+        }
+        #expect(try list("books/caf%C3%A9") == list("books/cafe%CC%81"))
+        #expect(try list("books/\(long)") != list("books/42") && list("books/42") != list("books/43"))
+        let nested = try matcher(["users/:user", "users/:user/posts/:post"])
+        let pair = try #require(try nested.match("users/ann/posts/\(long)")).parameterList(in: nested.matcher)
+        let restricted = pair.restricted(to: nested.matcher.parameterNames[0])
+        #expect(restricted.dictionary == ["user": "ann"] && restricted == Parameters(["user": "ann"]))
+        if case .shortOne = restricted.storage {} else { Issue.record("a short pair left alone is held as bytes") }
     }
 
     @Test func aScreenBelowTheMatchKeepsOnlyItsOwnNames() throws {
