@@ -84,12 +84,13 @@ struct Parameters: Equatable, Sendable {
         case .two(let firstName, let first, let secondName, let second):
             if firstName == name { return first }
             return secondName == name ? second : nil
+        // As strings: `name` may be longer than a ShortText and still equal (the Kelvin sign
+        // is canonically a K).
         case .shortOne(let own, let value):
-            return own == ShortText(name) ? value.string : nil
+            return own.string == name ? value.string : nil
         case .shortTwo(let firstName, let first, let secondName, let second):
-            guard let name = ShortText(name) else { return nil }
-            if firstName == name { return first.string }
-            return secondName == name ? second.string : nil
+            if firstName.string == name { return first.string }
+            return secondName.string == name ? second.string : nil
         }
     }
 
