@@ -116,7 +116,9 @@ public final class HeadlessPresentable {
     /// The journal generation this presentable was last recorded in, whole and by its
     /// activation alone.
     @exclusivity(unchecked) var recordedGeneration = 0
-    @exclusivity(unchecked) var activationRecordedGeneration = 0
+    // Checked: unchecked saved 7 instructions a dispatch (8,168 → 8,161, callgrind,
+    // `LunaBench dispatches none`), not worth an escape.
+    var activationRecordedGeneration = 0
 
     /// Every change goes through here: the journal records the presentable first.
     private func change(_ body: (inout Snapshot) -> Void) {
@@ -154,6 +156,12 @@ final class PresentableJournal {
     @exclusivity(unchecked) private(set) var isRecording = false
     @usableFromInline init() {}
     @exclusivity(unchecked) private var generation = 0
+    // Unchecked: the journal belongs to one presenter and is used on its router's one thread;
+    // `entries` is only appended to, emptied and iterated by the journal's own methods, none of
+    // which calls back into another while it accesses them (rollback's restores set the
+    // presentables' state directly, not through the recording setters). With the check, a
+    // dispatch without callback is 8,523 instructions against 8,161 (callgrind, `LunaBench
+    // dispatches none 42000` minus `2000`): every re-activation appends and empties it.
     @exclusivity(unchecked) private var entries: [Entry] = []
 
     private enum Entry {

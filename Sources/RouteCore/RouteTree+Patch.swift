@@ -40,7 +40,7 @@ extension RouteTree {
         for change in changes {
             let index = change.index
             let declaration = change.declaration
-            guard index < nodes.count, change.ancestors.count == depth(of: index, in: nodes) else { return nil }
+            guard index < nodes.count, change.ancestors.count == previous.depth(of: index) - 1 else { return nil }
             let old = nodes[index]
             guard old.kind == declaration.kind, old.presenter == declaration.presenterName,
                 declaration.initial == nil || (index == 0 && declaration.initial == previous.initial),
@@ -118,17 +118,6 @@ extension RouteTree {
             }
         }
         return tree
-    }
-
-    /// The number of nodes above `index`.
-    private static func depth(of index: Int, in nodes: [Node]) -> Int {
-        var count = 0
-        var parent = nodes[index].parent
-        while let node = parent {
-            count += 1
-            parent = nodes[node].parent
-        }
-        return count
     }
 
     /// The route definition of an endpoint's declaration, and whether it is the one `endpoint`

@@ -67,6 +67,7 @@ struct DeclarationEdit: Equatable {
         let shorter = min(old.count, new.count)
         var prefix = 0
         while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        // Two empty texts (no base address to compare above).
         if prefix == old.count && prefix == new.count { return nil }
         var suffix = 0
         while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
@@ -85,16 +86,11 @@ struct DeclarationEdit: Equatable {
         guard token.start <= prefix, new.count - token.end <= suffix else { return nil }
         var oldLexer = LuaLexer(old)
         oldLexer.position = token.start
+        // Both tokens are then the common prefix, the change and the common suffix, and the
+        // change has no line break: every node after the string keeps its line.
         guard let oldToken = oldLexer.next(), oldToken.kind == .string,
             old.count - oldToken.end == new.count - token.end
         else { return nil }
-        // The same line breaks, so every node after the string keeps its line.
-        for mark in [UInt8(ascii: "\n"), UInt8(ascii: "\r")] {
-            guard
-                new[token.start..<token.end].count(where: { $0 == mark })
-                    == old[oldToken.start..<oldToken.end].count(where: { $0 == mark })
-            else { return nil }
-        }
         return DeclarationEdit(
             line: place.line, kind: place.kind, field: place.field,
             oldLiteral: String(decoding: old[oldToken.start..<oldToken.end], as: UTF8.self),

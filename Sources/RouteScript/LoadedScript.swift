@@ -202,18 +202,12 @@ final class LoadedScript {
         // The nodes the builder call made (a node placed twice has a copy), with the
         // declarations above them.
         var found: [RouteTree.ChangedDeclaration] = []
-        let nodes = previous.tree.nodes
-        guard declarations.placed.count == nodes.count else { return nil }
+        guard declarations.placed.count == previous.tree.nodes.count else { return nil }
         for (index, line) in declarations.lines.enumerated() where line == edit.line {
             let declaration = declarations.placed[index]
             guard declaration.kind == edit.kind else { continue }
-            var above: [Declaration] = []
-            var parent = nodes[index].parent
-            while let node = parent {
-                above.append(declarations.placed[node])
-                parent = nodes[node].parent
-            }
-            found.append(.init(index: index, declaration: declaration, ancestors: above.reversed()))
+            let above = previous.tree.chain(to: index).dropLast().map { declarations.placed[$0] }
+            found.append(.init(index: index, declaration: declaration, ancestors: above))
         }
         guard !found.isEmpty,
             found.allSatisfy({ $0.declaration[keyPath: keyPath]?.utf8.elementsEqual(old.utf8) == true })

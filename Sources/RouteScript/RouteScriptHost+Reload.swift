@@ -200,11 +200,9 @@ extension RouteScriptHost {
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
         // A patched script has its script's presenters.
         if fresh.ownsState {
-            for node in newTree.nodes {
+            for node in newTree.nodes where !changed.contains(node.id) {
                 guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
-                if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]),
-                    !changed.contains(node.id)
-                {
+                if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
                     changed.append(node.id)
                 }
             }
