@@ -246,7 +246,8 @@ extension SessionState {
             if twin.state.presented != nil { _ = try twin.restore(.initial) }
             return
         }
-        if twin.state.request?.original != request { _ = try twin.dispatch(request) }
+        // The host accepted the request: its twin follows it.
+        if twin.state.request?.original != request { _ = try twin.dispatch(request, reresolving: true) }
     }
 }
 

@@ -366,7 +366,7 @@ final class SessionState {
             if target.generation == generation {
                 outcome = try host.restore(target.state)
             } else if let request = target.state.requested ?? target.state.request?.original {
-                outcome = try host.dispatch(request)
+                outcome = try host.dispatch(request, reresolving: true)
             } else {
                 outcome = try host.restore(.initial)
             }

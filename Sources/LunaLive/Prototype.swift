@@ -253,6 +253,7 @@ private struct Explorer {
                     result.append(sequence)
                 }
                 if let modal = presentable.modal {
+                    // Closing the sheet: back to the screen under it, shown before.
                     if let request = requestOf(presentable) { result.append([.dispatch(request, keep: false)]) }
                     walk(modal)
                 }

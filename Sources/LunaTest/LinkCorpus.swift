@@ -8,18 +8,72 @@ import RouteScript
 ///
 /// ```text
 /// # shop.links — links the shop app must open (script: shop.lua beside this file)
+/// flags: signedIn=yes
 /// https://shop.example/product/42?ref=mail   product/:id
 /// myshop://account/orders/7                  account/orders/:id
 /// https://shop.example/checkout              -
 /// https://evil.example/product/42            -
 /// ```
 ///
-/// The expected column is the route the link opens, as `luna routes` shows it (`/` for the
-/// root), or `-` when the link must not open the app: a host or scheme the script does not
-/// declare, no match, a guard that refuses it, or a route with `link = false`. Each link is
-/// dispatched on a fresh start of the script (an app launched by the link). `script: PATH`
-/// names the script (relative to the file); without it, the file's name with `.lua`.
+/// The expected column is the route the link itself matches, as `luna routes` shows it (`/`
+/// for the root) — the route iOS opens the app for and `link = false` is judged on — or `-`
+/// when the link is refused: a host or scheme the script does not declare, no match, a
+/// route with `link = false`, or a guard that refuses it with no fallback. A guard's
+/// fallback does not change the line's route; the case prints it (`account/orders/:id →
+/// signin (fallback of junction 'shop' at shop.lua:17)`). Each link is dispatched on a
+/// fresh start of the script (an app launched by the link), with the flags of the corpus's
+/// `flags: NAME=VALUE …` line on top of `luna test --flag`. `script: PATH` names the script
+/// (relative to the file); without it, the file's name with `.lua`.
 enum LinkCorpus {
+    struct Line {
+        var number: Int
+        var link: String
+        var expected: String
+    }
+
+    /// A corpus that cannot be read: its message names the file and line.
+    struct Malformed: Error {
+        var message: String
+    }
+
+    /// The corpus's lines, `script:` and `flags:`; or the load error.
+    static func parse(
+        _ text: String, file: String
+    ) -> Result<(lines: [Line], script: String?, flags: [(String, String)]), Malformed> {
+        var lines: [Line] = []
+        var script: String?
+        var flags: [(String, String)] = []
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: " \t\r")
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            if line.hasPrefix("script:") {
+                script = String(line.dropFirst("script:".count)).trimmingCharacters(in: " \t")
+                continue
+            }
+            if line.hasPrefix("flags:") {
+                for pair in line.dropFirst("flags:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard parts.count == 2, !parts[0].isEmpty else {
+                        return .failure(
+                            Malformed(message: "\(file):\(offset + 1): flags: takes NAME=VALUE pairs (got '\(pair)')"))
+                    }
+                    flags.append((String(parts[0]), String(parts[1])))
+                }
+                continue
+            }
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard fields.count == 2 else {
+                return .failure(
+                    Malformed(
+                        message:
+                            "\(file):\(offset + 1): a line is a link and the route it opens, or - (got \(fields.count) fields)"
+                    ))
+            }
+            lines.append(Line(number: offset + 1, link: fields[0], expected: fields[1]))
+        }
+        return .success((lines, script, flags))
+    }
+
     static func run(_ file: String, runner: TestRunner) -> TestRunner.FileResult {
         let text: String
         do { text = try runner.readText(file) } catch {
@@ -28,27 +82,16 @@ enum LinkCorpus {
         let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         func beside(_ name: String) -> String { folder.isEmpty || name.hasPrefix("/") ? name : folder + "/" + name }
         let base = String(file.split(separator: "/").last ?? Substring(file)).dropLast(".links".count)
-        var script = beside(base + ".lua")
-        var lines: [(number: Int, link: String, expected: String)] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: " \t\r")
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.hasPrefix("script:") {
-                script = beside(String(line.dropFirst("script:".count)).trimmingCharacters(in: " \t"))
-                continue
-            }
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard fields.count == 2 else {
-                return TestRunner.FileResult(
-                    file: file,
-                    loadError:
-                        "\(file):\(offset + 1): a line is a link and the route it opens, or - (got \(fields.count) fields)",
-                    cases: [])
-            }
-            lines.append((offset + 1, fields[0], fields[1]))
+        let parsed: (lines: [Line], script: String?, flags: [(String, String)])
+        switch parse(text, file: file) {
+        case .success(let value): parsed = value
+        case .failure(let error): return TestRunner.FileResult(file: file, loadError: error.message, cases: [])
         }
+        let script = beside(parsed.script ?? base + ".lua")
+        var options = runner.options.scriptOptions
+        for (name, value) in parsed.flags { options.flags[name] = value }
         let host: RouteScriptHost
-        do { host = try RouteScriptHost(contentsOf: script, options: runner.options.scriptOptions) } catch {
+        do { host = try RouteScriptHost(contentsOf: script, options: options) } catch {
             return TestRunner.FileResult(file: file, loadError: Failure(error).message, cases: [])
         }
         guard let tree = host.routeTree else {
@@ -57,34 +100,36 @@ enum LinkCorpus {
         var reached: Set<Int> = []
         var cases: [TestRunner.CaseResult] = []
         let clock = ContinuousClock()
-        for (number, link, expected) in lines {
-            if let filter = runner.options.filter, !link.contains(filter) { continue }
+        for line in parsed.lines {
+            if let filter = runner.options.filter, !line.link.contains(filter) { continue }
             let start = clock.now
             var result = TestRunner.CaseResult(
-                name: "link \(link)", line: "\(file):\(number)", status: .passed, milliseconds: 0)
-            let opened: String
+                name: "link \(line.link)", line: "\(file):\(line.number)", status: .passed, milliseconds: 0)
+            // The route the line is judged on (nil: refused), and what the app then shows.
+            var matched: String?
+            var opened: String
             do {
                 _ = try host.restore(.initial)
-                let outcome = try host.dispatch(link)
-                let route = outcome.resolution.route
-                if tree[route].linkable {
-                    opened = outcome.route
-                    reached.insert(route.index)
-                } else {
-                    opened = "- (\(outcome.route) has link = false)"
+                let outcome = try host.dispatch(line.link)
+                let route = try tree.routeMatched(by: line.link) ?? outcome.resolution.route
+                let shown = Lint.show(tree[route].definition.displayText)
+                matched = shown
+                reached.insert(route.index)
+                opened = shown
+                if route != outcome.resolution.route {
+                    opened += " → \(outcome.route) (\(detour(of: route, to: outcome.resolution, in: tree)))"
                 }
             } catch {
                 let failure = Failure(error)
-                opened = "- (\(failure.kind): \(failure.message))"
+                opened = "not opened (\(failure.kind): \(failure.message))"
             }
-            let opens = !opened.hasPrefix("-")
-            let matches = expected == "-" ? !opens : opened == expected
+            let matches = line.expected == "-" ? matched == nil : matched == line.expected
             if !matches {
                 result.status = .failed
-                result.location = "\(file):\(number)"
+                result.location = "\(file):\(line.number)"
                 result.message =
-                    "\(link): expected " + (expected == "-" ? "not to open the app" : expected) + ", got "
-                    + (opens ? opened : "not opened " + opened.dropFirst(2))
+                    "\(line.link): expected " + (line.expected == "-" ? "not to open the app" : line.expected)
+                    + ", got " + opened
             }
             result.milliseconds = LiveSession.milliseconds(clock.now - start)
             cases.append(result)
@@ -98,6 +143,19 @@ enum LinkCorpus {
             "links reach \(linkable.count - missed.count) of \(linkable.count) linkable routes"
                 + (missed.isEmpty ? "" : "; no line opens " + missed.joined(separator: ", ")))
         return TestRunner.FileResult(file: file, loadError: nil, cases: cases, notes: notes)
+    }
+
+    /// Why a link that matched `route` shows another: the fallback of the guard that refused
+    /// it, or a redirect, named with its node and place (`fallback of junction 'shop' at
+    /// shop.lua:17`).
+    static func detour(of route: RouteID, to resolution: Resolution, in tree: RouteTree) -> String {
+        let firstHop = resolution.redirects.count > 1 ? resolution.redirects[1] : resolution.request.original
+        let guards = tree.endpoints[route.index].guards
+        let sender = guards.first { $0.fallback == firstHop } ?? guards.first { $0.redirect != nil }
+        guard let sender else { return "redirected" }
+        let node = tree.nodes[sender.node]
+        let what = sender.fallback == firstHop ? "fallback" : "redirect"
+        return "\(what) of \(node.kind.rawValue) '\(node.id)'" + (node.location.map { " at \($0)" } ?? "")
     }
 }
 

@@ -35,7 +35,14 @@ public struct DispatchOptions: Equatable, Sendable {
     /// MonarchRouter's `junctionsOnly`: when the request is a junction option's root, only the
     /// selection changes and the option's deeper stack stays.
     public var keepStack = false
-    public init(keepStack: Bool = false) { self.keepStack = keepStack }
+    /// The request was accepted before and is resolved again (a flag change re-resolving the
+    /// kept request): a link to a `link = false` route is not refused again
+    /// (``RouteTree/resolve(_:reresolving:)``).
+    public var reresolving = false
+    public init(keepStack: Bool = false, reresolving: Bool = false) {
+        self.keepStack = keepStack
+        self.reresolving = reresolving
+    }
 }
 
 /// A computed state change: the new state and the plan that gets the presentables there.

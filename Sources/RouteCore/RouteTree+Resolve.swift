@@ -153,12 +153,48 @@ extension RouteTree {
         }
     }
 
+    /// Whether `string` is a link: a URL with a scheme (`myapp://…`, `https://host/…`), as
+    /// opposed to a plain path or a named request, which are requests from inside the app.
+    public static func isLink(_ string: String) -> Bool {
+        var text = string
+        return text.withUTF8 { bytes in
+            let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.count
+            return Bytes.pathStart(afterSchemeIn: bytes, end: end) != nil
+        }
+    }
+
+    /// The route a link itself matches, before any guard, redirect or fallback runs (the
+    /// route that `link = false` is judged on); nil when it matches none.
+    ///
+    /// - Throws: ``RouteError`` (`invalidRequest`) for a malformed request or a host or
+    ///   scheme the tree does not declare; `unknownRoute` for a named request's unknown name.
+    public func routeMatched(by string: String) throws(RouteError) -> RouteID? {
+        let (request, isNamed) = try parseRequest(string)
+        return try (isNamed ? matcher.match(request) : matcher.match(string)).map { RouteID($0.route) }
+    }
+
+    /// The error for a link to a route with `link = false` (README, "Deep links").
+    private func closedToLinks(_ route: Int) -> RouteError {
+        let endpoint = endpoints[route]
+        let node = nodes[endpoint.node]
+        return RouteError(
+            .invalidRequest,
+            "route '\(endpoint.definition.displayText)' has link = false"
+                + (node.location.map { " (\($0))" } ?? "") + ": a link cannot open it",
+            location: node.location)
+    }
+
     /// Resolves a request string to an endpoint: parse, match, then guards, fallbacks and
     /// redirects (at most 8 steps).
     ///
+    /// A link (``isLink(_:)``) whose own match is a route with `link = false` is refused
+    /// before any guard runs; a guard's fallback or a redirect may still land on such a
+    /// route. `reresolving` skips that check for a request that was accepted before and is
+    /// resolved again (a flag change, a step back to a screen shown before).
+    ///
     /// - Throws: ``RouteError`` of kind `noMatch` (with the closest routes), `invalidRequest`,
     ///   `disabled`, `redirectLoop`, `unknownRoute` or `script` (a guard failed).
-    public func resolve(_ string: String) throws(RouteError) -> Resolution {
+    public func resolve(_ string: String, reresolving: Bool = false) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
         // The guard node whose fallback sent `current` (named in its errors only).
@@ -176,6 +212,9 @@ extension RouteTree {
             // A path request is matched on its raw bytes (the matcher's allocation-free path).
             guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
                 throw RouteError(.noMatch, from(explainMiss(request)))
+            }
+            if !reresolving, chain.isEmpty, !isNamed, !endpoints[match.route].linkable, Self.isLink(current) {
+                throw closedToLinks(match.route)
             }
             let params = match.parameterList(in: matcher)
             var next: (target: String, fallbackOf: Int?)?

@@ -61,7 +61,7 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
-        let resolution = try tree.resolve(request)
+        let resolution = try tree.resolve(request, reresolving: options.reresolving)
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
@@ -126,7 +126,8 @@ public final class Router<P: Presenter> {
     /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
     private func goBack(to node: NodeID, _ activation: Activation?, change: () throws -> Void) throws -> Result {
         let request = try tree.request(showing: node, activation: activation)
-        let resolution = try tree.resolve(request.original)
+        // A screen shown before: its request was accepted then.
+        let resolution = try tree.resolve(request.original, reresolving: true)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)

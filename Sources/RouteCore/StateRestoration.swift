@@ -253,7 +253,8 @@ extension RouteTree {
             wasCatchAll || self[resolution.route].definition.pattern?.isBareCatchAll != true
         }
         func attempt(_ string: String) throws(RouteError) -> Resolution? {
-            do { return try resolve(string) } catch {
+            // A state shown before (a reload, a restoration): its request was accepted then.
+            do { return try resolve(string, reresolving: true) } catch {
                 if error.kind == .script || error.kind == .redirectLoop { throw error }
                 return nil
             }

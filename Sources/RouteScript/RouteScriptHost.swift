@@ -266,9 +266,14 @@ public final class RouteScriptHost {
     // MARK: Dispatch
 
     /// Resolves, reduces and applies a request.
+    ///
+    /// `reresolving` says the request was accepted before (a flag change, history travel):
+    /// a link to a route with `link = false` is then not refused again.
     @discardableResult
-    public func dispatch(_ request: String, keepStack: Bool = false) throws -> Outcome {
-        try run(request) { router in try router.dispatch(request, options: .init(keepStack: keepStack)) }
+    public func dispatch(_ request: String, keepStack: Bool = false, reresolving: Bool = false) throws -> Outcome {
+        try run(request) { router in
+            try router.dispatch(request, options: .init(keepStack: keepStack, reresolving: reresolving))
+        }
     }
 
     /// Records a change the UI already made.
@@ -391,7 +396,7 @@ public final class RouteScriptHost {
         options.flags[name] = value
         if !sharesScript { script?.callbacks.setFlag(name, value) }
         guard let current = state.requested ?? state.request?.original else { return nil }
-        do { return try dispatch(current) } catch {
+        do { return try dispatch(current, reresolving: true) } catch {
             options.flags[name] = previous
             if !sharesScript { script?.callbacks.setFlag(name, previous) }
             throw error

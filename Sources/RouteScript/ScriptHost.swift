@@ -183,8 +183,10 @@ public final class ScriptHost<App: Presenter> {
     }
 
     @discardableResult
-    public func dispatch(_ request: String, keepStack: Bool = false) throws -> RouteScriptHost.Outcome {
-        try core.dispatch(request, keepStack: keepStack)
+    public func dispatch(
+        _ request: String, keepStack: Bool = false, reresolving: Bool = false
+    ) throws -> RouteScriptHost.Outcome {
+        try core.dispatch(request, keepStack: keepStack, reresolving: reresolving)
     }
 
     @discardableResult

@@ -352,3 +352,46 @@ import Testing
         #expect(usage.stderr.contains("'id' is not KEY=VALUE"))
     }
 }
+
+/// `link = false` through the command line's roads: `luna dispatch`, the REPL's `go` and
+/// `sync`, and `luna test`'s `app:go`; a plain path to the same screen is the app's own.
+@Suite struct ClosedToLinksCommandTests {
+    @Test func dispatchAndTheREPLRefuseALinkIntoAClosedRoute() throws {
+        let dispatched = try luna(["dispatch", "examples/shop.lua", "myshop://checkout/pay", "checkout/pay", "--json"])
+        #expect(dispatched.status == 1)
+        let lines = dispatched.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(
+            lines.first?.contains(
+                #""kind":"invalidRequest","message":"route 'checkout/pay' has link = false (shop.lua:38): a link cannot open it""#
+            )
+                == true, "\(dispatched.stdout)")
+        #expect(lines.last?.contains(#""route":"checkout/pay""#) == true)
+
+        let repl = try luna(
+            ["repl", "examples/shop.lua", "--no-watch"],
+            input: "go https://shop.example/checkout\nsync myshop://checkout\nstate\n")
+        #expect(
+            repl.stdout.components(
+                separatedBy: "route 'checkout' has link = false (shop.lua:37): a link cannot open it"
+            )
+            .count == 3, "\(repl.stdout)")
+        #expect(!repl.stdout.contains("screen checkout"))
+    }
+
+    @Test func lunaTestsAppGoIsRefusedToo() throws {
+        let folder = ScriptFolder()
+        folder.write("shop.lua", try String(contentsOfFile: example("shop.lua"), encoding: .utf8))
+        folder.write(
+            "links_test.lua",
+            """
+            local app = luna.open('shop.lua')
+            test('closed', function()
+              expect(function() app:go('myshop://checkout/pay') end).to_fail_with('invalidRequest')
+              app:go('checkout/pay')
+            end)
+            """)
+        let result = try luna(["test", folder.path + "/links_test.lua"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}

@@ -39,12 +39,42 @@ import Testing
         #expect(messages.count == 3)
         #expect(
             messages[0]
-                == "https://shop.example/checkout: expected checkout, got not opened (checkout has link = false)")
+                == "https://shop.example/checkout: expected checkout, got not opened (invalidRequest: route 'checkout' has link = false (shop.lua:37): a link cannot open it)"
+        )
         #expect(
             messages[1].hasPrefix(
                 "https://evil.example/home: expected home, got not opened (invalidRequest: 'evil.example' is not one of this app's link hosts"
             ))
         #expect(messages[2] == "myshop://home: expected not to open the app, got home")
+    }
+
+    /// A corpus states the app's flags (a signed-in user); a line is judged on the route the
+    /// link matched, and a guard's fallback is printed as one, never as "not opened".
+    @Test func aCorpusHasItsOwnFlagsAndAFallbackIsPrintedAsOne() throws {
+        let folder = try TestFolder()
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/examples/shop.lua", toPath: folder.path + "/shop.lua")
+        let signedOut = folder.write(
+            "shop.links",
+            """
+            flags: signedIn=no
+            myshop://account/orders/7       account/orders/:id
+            myshop://home                   -
+            myshop://checkout               -
+            """)
+        let result = Self.run(signedOut)
+        #expect(result.loadError == nil)
+        #expect(result.cases.map(\.status) == [.passed, .failed, .passed])
+        #expect(
+            result.cases[1].message
+                == "myshop://home: expected not to open the app, got home → signin (fallback of junction 'junction:home' at shop.lua:16)"
+        )
+        let signedIn = folder.write("in.links", "script: shop.lua\nflags: signedIn=yes\nmyshop://account/orders/7 -\n")
+        #expect(
+            Self.run(signedIn).cases.first?.message
+                == "myshop://account/orders/7: expected not to open the app, got account/orders/:id")
+        let malformed = folder.write("bad.links", "script: shop.lua\nflags: signedIn\n")
+        #expect(Self.run(malformed).loadError == "\(malformed):2: flags: takes NAME=VALUE pairs (got 'signedIn')")
     }
 
     @Test func aMalformedCorpusOrAMissingScriptDoesNotLoad() throws {

@@ -1,0 +1,41 @@
+import Foundation
+import LunaInspector
+import LunaLive
+import RouteCore
+import RouteScript
+import Testing
+
+/// `link = false` on the page's and the device's roads (examples/shop.lua closes checkout and
+/// payment to links): the page's address bar (and its `?path=`, which sends the same
+/// `dispatch`), a linked device's `dispatch` and `sync`, and the session `luna go` drives.
+@Suite(.serialized) struct ClosedToLinksRoadsTests {
+    @Test func thePageAndADeviceCannotLinkIntoAClosedRoute() throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        try served.session.dispatch("cart")
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+        try page.send(#"{"id":1,"op":"dispatch","request":"myshop://checkout/pay"}"#)
+        let reply = object(try page.next(containing: #""type":"reply""#))
+        #expect(reply["ok"] as? Bool == false)
+        let error = reply["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "invalidRequest")
+        #expect((error?["message"] as? String)?.contains("route 'checkout/pay' has link = false") == true)
+        // The app's own request for the same screen opens it.
+        try page.send(#"{"id":2,"op":"dispatch","request":"checkout/pay"}"#)
+        #expect(object(try page.next(containing: #""id":2"#))["ok"] as? Bool == true)
+
+        try served.session.dispatch("cart")
+        let device = try DeviceLinkTests.connect(served)
+        defer { device.close() }
+        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        _ = try device.next(containing: #""type":"plan""#)
+        for (id, type) in [(3, "dispatch"), (4, "sync")] {
+            try device.send(#"{"id":\#(id),"type":"\#(type)","request":"https://shop.example/checkout"}"#)
+            let answer = object(try device.next(containing: #""type":"reply""#))
+            #expect(answer["ok"] as? Bool == false && answer["id"] as? Int == id, "\(answer)")
+        }
+        #expect(served.session.withHost { $0.state.request?.original } == "cart")
+    }
+}
