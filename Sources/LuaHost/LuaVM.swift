@@ -304,15 +304,10 @@ public final class LuaVM {
         return L
     }
 
-    /// How many calls into Lua were made from Swift (chunks run, functions called), failed
-    /// ones included: a host compares two counts to know whether any Lua ran in between.
-    public private(set) var callCount = 0
-
     /// Calls the function pushed above `top` with its arguments and collects its results.
     func finishCall(
         _ L: OpaquePointer, top: Int32, argumentCount: Int, limits: LuaLimits?
     ) throws -> [LuaValue] {
-        callCount &+= 1
         let limits = limits ?? options.callLimits
         var limit: Int32 = 0
         let status = clua_pcall(

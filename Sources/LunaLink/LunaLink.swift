@@ -206,7 +206,7 @@ public final class LunaLink<P: Presenter> {
         for id in strings(message["vanished"]) {
             guard let presentable = presentables.removeValue(forKey: id) else { continue }
             decorations[id] = nil
-            if let node = oldTree?[NodeID(id)] { setAside.append((presentable, node)) }
+            if let node = NodeID(existing: id).flatMap({ oldTree?[$0] }) { setAside.append((presentable, node)) }
         }
         if let exported = message["tree"] {
             do { tree = try RouteTree(exported: exported, hooks: RouteHooks(), requiringHooks: false) } catch {
@@ -244,7 +244,9 @@ public final class LunaLink<P: Presenter> {
 
     private func apply(_ name: String, _ id: String, _ operation: JSONValue, tree: RouteTree) throws {
         func node(_ id: String) throws -> RouteTree.Node {
-            guard let node = tree[NodeID(id)] else { throw LinkError("no node '\(id)' in the session's tree") }
+            guard let node = NodeID(existing: id).flatMap({ tree[$0] }) else {
+                throw LinkError("no node '\(id)' in the session's tree")
+            }
             return node
         }
         func existing(_ id: String) throws -> P.Presentable {

@@ -97,7 +97,7 @@ package final class DeviceLink: @unchecked Sendable {
             if case .screen(let node, let activation?, _) = item { activations[node.rawValue] = activation }
         }
         for operation in plan.operations {
-            let node = current[NodeID(operation.id)]
+            let node = NodeID(existing: operation.id).flatMap { current[$0] }
             var fields: [String: String] = [:]
             switch operation {
             case .create(let id):

@@ -297,7 +297,12 @@ final class SessionState {
 
     /// The request that opens endpoint `id` with `params`.
     private func filled(_ id: String, _ params: [String: String]) throws -> String {
-        try loadedTree().request(for: NodeID(id), params: params).original
+        // An id from outside is looked up, never stored (a page could send any number).
+        guard let node = NodeID(existing: id) else {
+            let shown = id.utf8.count > 80 ? String(id.prefix(60)) + "… (\(id.utf8.count) bytes)" : id
+            throw RouteError(.unknownRoute, "no node '\(shown)' in the tree")
+        }
+        return try loadedTree().request(for: node, params: params).original
     }
 
     /// The route table of `tree`, from the last one made where it can (``RouteTable``).

@@ -114,7 +114,7 @@ package struct Lint {
             x.definition.validators.count == y.definition.validators.count
         else { return false }
         for (name, validator) in x.definition.validators {
-            guard let other = y.definition.validators[name], other.source == validator.source,
+            guard let other = y.definition.validators[name], Pattern.sameBytes(other.source, validator.source),
                 other.isPredicate == validator.isPredicate
             else { return false }
         }
@@ -417,14 +417,14 @@ extension Lint {
         guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
         else { return false }
         for (x, y) in zip(a.endpoints, b.endpoints) {
-            guard x.name == y.name, x.linkable == y.linkable, sameDefinition(x, y) else {
+            guard Pattern.sameBytes(x.name, y.name), x.linkable == y.linkable, sameDefinition(x, y) else {
                 return false
             }
         }
         let (left, right) = (a.ownGuards(), b.ownGuards())
         guard left.count == right.count else { return false }
         for (node, guardian) in left {
-            guard let other = right[node], other.fallback == guardian.fallback,
+            guard let other = right[node], Pattern.sameBytes(other.fallback, guardian.fallback),
                 (other.enabled == nil) == (guardian.enabled == nil),
                 (other.redirect == nil) == (guardian.redirect == nil)
             else { return false }

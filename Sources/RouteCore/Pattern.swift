@@ -65,6 +65,17 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
         return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
+    /// ``sameBytes(_:_:)-(String,String)`` for optional strings: both nil, or the same bytes.
+    /// Everything a reload keeps from the tree before is compared this way, so a reload gives
+    /// the saved file's own spelling (`Café` precomposed or decomposed), as a fresh load does.
+    package static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let x?, let y?): sameBytes(x, y)
+        default: false
+        }
+    }
+
     /// Whether two byte buffers are equal (a plain loop: the generic `elementsEqual` over
     /// buffer slices cost the matcher's build 13 M instructions at 10k routes).
     @inline(__always)

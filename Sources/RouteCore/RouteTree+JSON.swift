@@ -120,7 +120,7 @@ extension RouteTree {
     }
 
     /// The guard each node declares itself (not the inherited ones), by node index.
-    func ownGuards() -> [Int: Guard] {
+    package func ownGuards() -> [Int: Guard] {
         var result: [Int: Guard] = [:]
         for endpoint in endpoints {
             for item in endpoint.guards { result[item.node] = item }

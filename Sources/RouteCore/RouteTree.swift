@@ -3,10 +3,15 @@
 /// same declarations, so what is on screen (``Presented``), the presentables and a reload are
 /// keyed by it.
 ///
-/// Each distinct id string is stored once, the first time the process sees it (and kept for
-/// the process's life: a few dozen bytes per distinct id); an identity is a pointer to it, so
+/// Each distinct id string is stored once, the first time a tree declares it (and kept for the
+/// process's life: a few dozen bytes per distinct id); an identity is a pointer to it, so
 /// identities compare and hash as pointers and are copied without reference counting — a
-/// dispatch looks nodes up by identity without comparing strings.
+/// dispatch looks nodes up by identity without comparing strings. Ids are told apart by their
+/// UTF-8 bytes (`Café` precomposed and decomposed are two ids), as a tree's text is.
+///
+/// An id that arrives from outside — a restoration string, a linked device, a page — is only
+/// looked up (``init(existing:)``), never stored: a peer cannot make the process keep ids no
+/// tree declares.
 public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One distinct id string, made once and kept by the process-wide table for good, so an
     /// identity can point at it without owning it.
@@ -21,8 +26,20 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
 
     public var rawValue: String { interned._withUnsafeGuaranteedRef { $0.rawValue } }
 
+    /// The identity of `rawValue`, stored the first time (for ids a tree declares; an id from
+    /// outside is looked up with ``init(existing:)``).
     public init(_ rawValue: String) { self = Self.intern(CollectionOfOne(rawValue))[0] }
     public init(stringLiteral value: String) { self.init(value) }
+
+    /// The identity of an id some tree declared; nil for any other (nothing is stored).
+    public init?(existing rawValue: String) {
+        guard let interned = Self.table.withLock({ $0[Key(rawValue)] }) else { return nil }
+        self.init(interned)
+    }
+
+    /// The identity of an id no tree declares (its text is empty, which no node's id is): what
+    /// an unknown id from outside reads as, found in no tree.
+    public static let unknown = NodeID("")
 
     private init(_ interned: Interned) { self.interned = Unmanaged.passUnretained(interned) }
 
@@ -30,15 +47,24 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
     static func intern(_ ids: some Collection<String>) -> [NodeID] {
         table.withLock { table in
             ids.map { id in
-                if let interned = table[id] { return NodeID(interned) }
+                let key = Key(id)
+                if let interned = table[key] { return NodeID(interned) }
                 let interned = Interned(id)
-                table[id] = interned
+                table[key] = interned
                 return NodeID(interned)
             }
         }
     }
 
-    private static let table = Locked<[String: Interned]>([:])
+    /// An id as the table keys it: by its bytes.
+    private struct Key: Hashable {
+        let text: String
+        init(_ text: String) { self.text = text }
+        static func == (lhs: Key, rhs: Key) -> Bool { Pattern.sameBytes(lhs.text, rhs.text) }
+        func hash(into hasher: inout Hasher) { Pattern.hashBytes(0, text, into: &hasher) }
+    }
+
+    private static let table = Locked<[Key: Interned]>([:])
 
     @inlinable public static func == (lhs: NodeID, rhs: NodeID) -> Bool {
         lhs.interned.toOpaque() == rhs.interned.toOpaque()
@@ -278,21 +304,6 @@ public final class RouteTree: Sendable {
         }
     }
 
-    /// A tree of parts already made and checked (``patching(_:changes:)``).
-    init(
-        nodes: [Node], endpoints: [Endpoint], matcher: Matcher, links: LinkDomains?, initial: String?,
-        tabInitials: [Int: Resolution], nodeIndex: [String: Int], routeNames: [String: RouteID]
-    ) {
-        self.nodes = nodes
-        self.endpoints = endpoints
-        self.matcher = matcher
-        self.links = links
-        self.initial = initial
-        self.tabInitials = tabInitials
-        self.nodeIndex = nodeIndex
-        self.routeNames = routeNames
-    }
-
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
     /// order, and the same validators by source, none of them a closure (a closure may differ,
     /// or belong to a Lua state that is closed after the reload).
@@ -374,8 +385,8 @@ struct TreeBuilder {
         func isFrozen(as node: RouteTree.Node, id nodeID: NodeID, routeText: String?) -> Bool {
             node.index == index && node.nodeID == nodeID && node.kind == kind && node.parent == parent
                 && node.relation == relation && node.route?.index == route && node.children == children
-                && node.modals == modals && node.title == shownTitle && node.location == location
-                && node.routeText == routeText && node.presenter == presenter
+                && node.modals == modals && Pattern.sameBytes(node.title, shownTitle) && node.location == location
+                && Pattern.sameBytes(node.routeText, routeText) && Pattern.sameBytes(node.presenter, presenter)
         }
 
         func frozen(id nodeID: NodeID, routeText: String?) -> RouteTree.Node {
@@ -459,7 +470,8 @@ struct TreeBuilder {
             }
             // The previous tree's endpoint object itself when nothing in it changed (no guards:
             // a guard is a closure of its own script's state).
-            if let old = unchanged, old.node == index, old.guards.isEmpty, guards.isEmpty, old.name == node.name,
+            if let old = unchanged, old.node == index, old.guards.isEmpty, guards.isEmpty,
+                Pattern.sameBytes(old.name, node.name),
                 old.linkable == node.linkable
             {
                 endpoints.append(old)
@@ -596,7 +608,7 @@ struct TreeBuilder {
     private func idsChanging(_ previous: RouteTree) -> (index: [String: Int], ids: [NodeID])? {
         guard previous.nodes.count == nodes.count else { return nil }
         var changed: [Int] = []
-        for position in nodes.indices where nodes[position].id != previous.nodes[position].id {
+        for position in nodes.indices where !Pattern.sameBytes(nodes[position].id, previous.nodes[position].id) {
             changed.append(position)
             if changed.count > 64 { return nil }
         }

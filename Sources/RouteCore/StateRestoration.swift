@@ -141,7 +141,9 @@ extension RouterState {
         guard case .array(let parts) = value, parts.count >= 2, let tag = parts[0].string,
             let id = parts[1].string, !id.isEmpty
         else { throw bad("is not [kind, id, …]") }
-        let node = NodeID(id)
+        // Looked up, never stored: an id no tree declares is the unknown node (found in no
+        // tree, so restoring drops it).
+        let node = NodeID(existing: id) ?? .unknown
         func children(_ index: Int) throws(RouteError) -> [Presented] {
             guard parts.count > index, case .array(let items) = parts[index] else {
                 throw bad("has no list of children")

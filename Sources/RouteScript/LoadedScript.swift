@@ -20,54 +20,11 @@ final class LoadedScript {
     let declaredActions: [Int: [ScreenAction]]
     /// `sample = { id = { "42", "7" } }` by node index: values for the endpoint's parameters.
     let declaredSamples: [Int: [(name: String, values: [String])]]
-    /// The samples as declared, with where (checked against the patterns again when patched).
-    private let sampleDeclarations: [(Int, [(name: String, values: [String])], SourceLocation?)]
     /// Every file the script loaded (the script first), for watching.
     let files: [String]
     let path: String
     /// Kept for `require` calls made later, from callbacks.
     let environment: ScriptEnvironment
-    /// The text, root declaration and load conditions of a script that runs no Lua after its
-    /// load (nil for any other): what a later save's ``DeclarationEdit`` is applied to.
-    var declarations: Declarations?
-    /// False for a script patched from another (``init(patching:edit:source:)``): the Lua
-    /// state is the other's, and a failed reload gives the declarations their strings back
-    /// instead of closing it.
-    let ownsState: Bool
-    /// The declarations' strings before an edit, to put back if the reload fails.
-    private var replaced: [(Declaration, ReferenceWritableKeyPath<Declaration, String?>, String)]
-    /// The tree of the script this one was patched from, which its environment gets back then
-    /// (until the reload succeeded: held longer, it would keep a second tree alive).
-    private var previousTree: RouteTree?
-
-    struct Declarations {
-        let source: String
-        /// The declaration at each node index (the root first), and the line of its builder call.
-        let placed: [Declaration]
-        let lines: [Int32]
-        let conditions: LoadConditions
-        /// The Lua state's ``LuaHost/LuaVM/callCount`` once the declarations were made: a call
-        /// since (Lua typed into the REPL) may have left state a run of the script would not.
-        var calls: Int
-    }
-
-    /// What a load's result depends on besides the text, for a script that reads no globals.
-    struct LoadConditions: Equatable {
-        var hostPresenters: Set<String>
-        var headlessUnknown: Bool
-        var sandbox: LuaSandbox
-        var loadLimits: LuaLimits
-        var memoryLimit: Int
-
-        init(options: RouteScriptOptions, hostPresenters: Set<String>) {
-            self.hostPresenters = hostPresenters
-            headlessUnknown = options.unknownHostPresentersAreHeadless
-            sandbox = options.sandbox
-            loadLimits = options.loadLimits
-            memoryLimit = options.memoryLimit
-        }
-    }
-
     var vm: LuaVM { callbacks.vm }
 
     /// Loads `path` with `options`; `hostPresenters` are the names a script may use.
@@ -77,18 +34,8 @@ final class LoadedScript {
         path: String, options: RouteScriptOptions, hostPresenters: Set<String>, reusing previous: RouteTree? = nil
     ) throws(RouteScriptError) {
         try self.init(
-            path: path, text: try Self.read(path), options: options, hostPresenters: hostPresenters,
-            reusing: previous)
-    }
-
-    /// Loads `text`, read from `path` (``read(_:)``).
-    convenience init(
-        path: String, text: String, options: RouteScriptOptions, hostPresenters: Set<String>,
-        reusing previous: RouteTree? = nil
-    ) throws(RouteScriptError) {
-        try self.init(
-            source: text, name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path), path: path,
-            options: options, hostPresenters: hostPresenters, reusing: previous)
+            source: try Self.read(path), name: ScriptFile.name(of: path), folder: ScriptFile.folder(of: path),
+            path: path, options: options, hostPresenters: hostPresenters, reusing: previous)
     }
 
     /// The text of the script at `path`.
@@ -170,113 +117,13 @@ final class LoadedScript {
         self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
-        self.sampleDeclarations = preparer.samples
         self.declaredSamples = try Self.samples(preparer.samples, in: tree)
-        self.ownsState = true
-        self.replaced = []
-        self.previousTree = nil
-        self.declarations =
-            Self.runsNoLua(presenters: presenters, tree: tree)
-            ? Declarations(
-                source: source, placed: preparer.placed, lines: preparer.lines,
-                conditions: LoadConditions(options: options, hostPresenters: hostPresenters), calls: vm.callCount)
-            : nil
     }
 
-    /// The script `previous` with `edit` applied to its declarations, its tree built again,
-    /// sharing its Lua state: nil when the declarations do not hold the edit's old string at
-    /// its line (then the script must run). `source` is the edited text.
-    ///
-    /// - Throws: what loading `source` would throw once it ran: ``RouteScriptError`` of kind
-    ///   `load` for a pattern the tree refuses or a sample naming no parameter.
-    init?(patching previous: LoadedScript, edit: DeclarationEdit, source: String) throws(RouteScriptError) {
-        guard let declarations = previous.declarations, let root = declarations.placed.first,
-            previous.vm.callCount == declarations.calls, let keyPath = edit.field.keyPath
-        else { return nil }
-        let old = Self.string(edit.oldLiteral, in: previous.vm)
-        let new = Self.string(edit.newLiteral, in: previous.vm)
-        // Those two reads ran in the state and left nothing there: not calls that make it differ
-        // from a fresh one.
-        previous.declarations?.calls = previous.vm.callCount
-        guard let old, let new else { return nil }
-        // The nodes the builder call made (a node placed twice has a copy), with the
-        // declarations above them.
-        var found: [RouteTree.ChangedDeclaration] = []
-        guard declarations.placed.count == previous.tree.nodes.count else { return nil }
-        for (index, line) in declarations.lines.enumerated() where line == edit.line {
-            let declaration = declarations.placed[index]
-            guard declaration.kind == edit.kind else { continue }
-            let above = previous.tree.chain(to: index).dropLast().map { declarations.placed[$0] }
-            found.append(.init(index: index, declaration: declaration, ancestors: above))
-        }
-        guard !found.isEmpty,
-            found.allSatisfy({ $0.declaration[keyPath: keyPath]?.utf8.elementsEqual(old.utf8) == true })
-        else { return nil }
-        // What the builder would refuse is left to the builder: the script runs and says so.
-        if edit.field == .named("id"), new.isEmpty { return nil }
-        for change in found { change.declaration[keyPath: keyPath] = new }
-        let replaced = found.map { ($0.declaration, keyPath, old) }
-        do {
-            // Only what the change reaches is made again; else (or to say what is wrong) the
-            // whole tree is built from the declarations.
-            let tree =
-                try RouteTree.patching(previous.tree, changes: found)
-                ?? RouteTree(declaration: root, reusing: previous.tree)
-            self.tree = tree
-            self.declaredSamples = try Self.samples(previous.sampleDeclarations, in: tree)
-        } catch let error as RouteDefinitionError {
-            Self.revert(replaced)
-            throw RouteScriptError(.load, error.message, location: error.location)
-        } catch {
-            Self.revert(replaced)
-            throw error as? RouteScriptError ?? RouteScriptError(.load, "\(error)")
-        }
-        callbacks = previous.callbacks
-        environment = previous.environment
-        environment.tree = tree
-        presenters = previous.presenters
-        headlessHostPresenters = previous.headlessHostPresenters
-        declaredAttributes = previous.declaredAttributes
-        declaredRows = previous.declaredRows
-        declaredActions = previous.declaredActions
-        sampleDeclarations = previous.sampleDeclarations
-        files = previous.files
-        path = previous.path
-        self.declarations = Declarations(
-            source: source, placed: declarations.placed, lines: declarations.lines,
-            conditions: declarations.conditions, calls: previous.vm.callCount)
-        ownsState = false
-        self.replaced = replaced
-        previousTree = previous.tree
-    }
-
-    /// The reload that made this script succeeded: what a failure would have put back goes.
-    func kept() {
-        replaced = []
-        previousTree = nil
-    }
-
-    /// Puts the declarations' strings back after a failed reload (a patched script), or
-    /// closes the Lua state (a script of its own).
+    /// Closes the Lua state of a script that failed to become the host's (freed in the
+    /// background).
     func discard() {
-        if ownsState {
-            vm.closeFreeingInBackground()
-        } else {
-            Self.revert(replaced)
-            environment.tree = previousTree
-        }
-    }
-
-    private static func revert(_ replaced: [(Declaration, ReferenceWritableKeyPath<Declaration, String?>, String)]) {
-        for (declaration, keyPath, old) in replaced { declaration[keyPath: keyPath] = old }
-    }
-
-    /// A string literal's value, as Lua reads it (escapes and long brackets included).
-    private static func string(_ literal: String, in vm: LuaVM) -> String? {
-        guard case .string(let text)? = try? vm.run("return " + literal, chunkName: "=literal").first else {
-            return nil
-        }
-        return text
+        vm.closeFreeingInBackground()
     }
 
     /// Declared samples by node index, in each pattern's parameter order; every sampled name

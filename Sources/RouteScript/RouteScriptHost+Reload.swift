@@ -15,10 +15,6 @@ public struct ReloadSummary: Sendable, Equatable {
     public var plan: Plan
     /// The lint's warnings about the new tree (`luna check`'s lines, with file:line).
     public var lint: [String] = []
-    /// False when the save changed one string of one declaration of a script that runs no
-    /// Lua, and the reload applied it to the kept declarations without running the script
-    /// (README: hot reload).
-    public var scriptRan = true
 
     /// `reloaded in 3.1 ms: 1 added, 0 removed, 2 changed`.
     public var line: String {
@@ -35,11 +31,9 @@ public struct ReloadSummary: Sendable, Equatable {
 }
 
 extension RouteScriptHost {
-    /// Reloads the script into a fresh Lua state — or, when the save changed one string of one
-    /// declaration of a script that is only declarations, applies that string to the
-    /// declarations kept from the last load without running the script, with the same result
-    /// (``ReloadSummary/scriptRan`` is false then; README: hot reload). On success the new tree replaces the old
-    /// one and the current request is dispatched again (or its longest matching prefix, with
+    /// Reloads the script into a fresh Lua state: the script runs again, so a reload always
+    /// equals a fresh load of the saved file (README: hot reload). On success the new tree
+    /// replaces the old one and the current request is dispatched again (or its longest matching prefix, with
     /// a warning): presentables whose node id still exists are kept and get `update`,
     /// vanished ones are unwound, new ones are created lazily. On failure nothing changes.
     @discardableResult
@@ -62,14 +56,8 @@ extension RouteScriptHost {
         let (oldScript, oldRouter) = try loaded()
         let fresh: LoadedScript
         if let path {
-            let text = try LoadedScript.read(path)
-            if let patched = try patched(oldScript, source: text) {
-                fresh = patched
-            } else {
-                fresh = try LoadedScript(
-                    path: path, text: text, options: options, hostPresenters: hostPresenterNames,
-                    reusing: oldScript.tree)
-            }
+            fresh = try LoadedScript(
+                path: path, options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
         } else if let source {
             fresh = try LoadedScript(
                 source: source.text, name: source.name, folder: source.folder, path: "", options: options,
@@ -77,23 +65,9 @@ extension RouteScriptHost {
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
-        // A save gets what `luna check` would say: errors fail the reload, warnings are shown.
-        // A tree whose lint inputs did not change (a title, a presenter) has the same findings.
-        // One whose route definitions changed in a few places is linted again only where
-        // they can change the findings.
-        let report: Lint.Report
-        if let cached = lintCache, Lint.sameInputs(cached.tree, fresh.tree) {
-            report = Lint(tree: fresh.tree).report(reusing: cached)
-        } else {
-            report = Lint(tree: fresh.tree).report(previous: lintCache)
-        }
+        let report = try Self.lint(fresh, previous: lintCache, options: options)
         lintCache = report
         let findings = report.findings
-        let errors = findings.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            fresh.discard()
-            throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
-        }
         busy = true
         defer { busy = false }
         let newTree = fresh.tree
@@ -188,41 +162,20 @@ extension RouteScriptHost {
         // A sibling's old script is shared with other hosts: it stays open for them. Else it
         // is closed now and freed on a background thread (its node objects and Lua's memory:
         // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
-        fresh.kept()
-        if !fresh.ownsState {
-            // The declarations are the new script's now.
-            oldScript.declarations = nil
-        } else if !sharesScript {
-            oldScript.vm.closeFreeingInBackground()
-        }
+        if !sharesScript { oldScript.vm.closeFreeingInBackground() }
         sharesScript = false
         var (added, removed, changed) = Self.compare(oldTree, newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
-        // A patched script has its script's presenters.
-        if fresh.ownsState {
-            for node in newTree.nodes where !changed.contains(node.id) {
-                guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
-                if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
-                    changed.append(node.id)
-                }
+        for node in newTree.nodes where !changed.contains(node.id) {
+            guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
+            if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
+                changed.append(node.id)
             }
         }
         changed.sort()
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
-            plan: plan, lint: findings.map(\.line), scriptRan: fresh.ownsState)
-    }
-
-    /// The loaded script with the save's one edited declaration string applied, when the save
-    /// is such an edit (``DeclarationEdit``) of a script that runs no Lua, loaded under the
-    /// same conditions, and not shared with another host; nil when the script must run.
-    private func patched(_ script: LoadedScript, source: String) throws(RouteScriptError) -> LoadedScript? {
-        guard !sharesScript, let declarations = script.declarations,
-            declarations.conditions
-                == LoadedScript.LoadConditions(options: options, hostPresenters: hostPresenterNames),
-            let edit = DeclarationEdit.find(old: declarations.source, new: source)
-        else { return nil }
-        return try LoadedScript(patching: script, edit: edit, source: source)
+            plan: plan, lint: findings.map(\.line))
     }
 
     /// Endpoint ids added, removed and changed between two trees: changed means another
@@ -232,13 +185,20 @@ extension RouteScriptHost {
         var added: [String] = []
         var changed: [String] = []
         var kept = 0
+        // Guards are compared where they are declared (a junction's `fallback` changes the
+        // junction, not every screen under it).
+        let (oldGuards, newGuards) = (old.ownGuards(), new.ownGuards())
         for node in new.nodes {
             guard let oldIndex = index(of: node, in: old) else {
                 added.append(node.id)
                 continue
             }
             kept += 1
-            if !same(old.nodes[oldIndex], in: old, node, in: new) { changed.append(node.id) }
+            if !same(old.nodes[oldIndex], in: old, node, in: new)
+                || !sameGuard(oldGuards[oldIndex], newGuards[node.index])
+            {
+                changed.append(node.id)
+            }
         }
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
         // Else each old node is looked for in place first: hashing every id cost a one-route
@@ -266,17 +226,56 @@ extension RouteScriptHost {
         }
     }
 
+    /// What `luna check` says of a loaded script: its errors fail the load (a fresh one or a
+    /// reload alike, so a reload equals a fresh load of the saved file) and close the script's
+    /// state; the report, warnings included, otherwise. A tree whose lint inputs did not change
+    /// since `previous` (a title, a presenter) has the same findings; one whose route
+    /// definitions changed in a few places is linted again only where they can change them.
+    static func lint(
+        _ loaded: LoadedScript, previous: Lint.Report?, options: RouteScriptOptions
+    ) throws(RouteScriptError) -> Lint.Report {
+        let report: Lint.Report
+        if let previous, Lint.sameInputs(previous.tree, loaded.tree) {
+            report = Lint(tree: loaded.tree).report(reusing: previous)
+        } else {
+            report = Lint(tree: loaded.tree).report(previous: previous)
+        }
+        let errors = report.findings.filter { $0.severity == .error }
+        if !errors.isEmpty, options.lintErrorsFailTheLoad {
+            loaded.discard()
+            throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
+        }
+        return report
+    }
+
+    /// Whether a node's own guard kept its kinds and its fallback (the functions themselves are
+    /// a new state's, and cannot be compared).
+    private static func sameGuard(_ a: RouteTree.Guard?, _ b: RouteTree.Guard?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let x?, let y?):
+            Pattern.sameBytes(x.fallback, y.fallback) && (x.enabled == nil) == (y.enabled == nil)
+                && (x.redirect == nil) == (y.redirect == nil)
+        default: false
+        }
+    }
+
     /// Whether a node kept its kind, route, name, title, validators, guards and parent.
     private static func same(_ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree) -> Bool {
         // A node the new tree kept from the old one (the same object) has the same fields.
-        guard a === b || (a.kind == b.kind && a.title == b.title && a.routeText == b.routeText) else { return false }
+        // By bytes, as a fresh load would spell them (`Café` precomposed or decomposed).
+        guard
+            a === b
+                || (a.kind == b.kind && Pattern.sameBytes(a.title, b.title)
+                    && Pattern.sameBytes(a.routeText, b.routeText))
+        else { return false }
         guard (a.parent.map { old.nodes[$0].nodeID }) == (b.parent.map { new.nodes[$0].nodeID }) else { return false }
         switch (a.route, b.route) {
         case (nil, nil): return true
         case (let x?, let y?):
             let first = old[x]
             let second = new[y]
-            return first.name == second.name && first.guards.count == second.guards.count
+            return Pattern.sameBytes(first.name, second.name) && first.guards.count == second.guards.count
                 && Lint.sameDefinition(first, second)
         default: return false
         }

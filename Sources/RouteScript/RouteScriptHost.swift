@@ -85,6 +85,7 @@ public final class RouteScriptHost {
         let loaded: LoadedScript
         do {
             loaded = try LoadedScript(path: path, options: options, hostPresenters: hostPresenterNames)
+            lintCache = try Self.lint(loaded, previous: nil, options: options)
         } catch {
             if script == nil { self.path = path }
             throw error
@@ -201,6 +202,7 @@ public final class RouteScriptHost {
         let loaded = try LoadedScript(
             source: source, name: name, folder: folder, path: "", options: options,
             hostPresenters: hostPresenterNames)
+        lintCache = try Self.lint(loaded, previous: nil, options: options)
         self.path = nil
         self.source = (source, name, folder)
         install(loaded, state: .initial, presentables: [:])

@@ -28,6 +28,10 @@ public struct RouteScriptOptions: Sendable {
     /// script the app runs. The names stay (an export keeps them); ``RouteScriptHost``'s
     /// `headlessHostPresenters` lists them.
     public var unknownHostPresentersAreHeadless = false
+    /// Whether the lint's errors (two routes of one pattern) fail a load and a reload alike
+    /// (the default: a reload equals a fresh load of the saved file). `luna check` turns it
+    /// off to report every finding.
+    public var lintErrorsFailTheLoad = true
 
     public init() {}
 }

@@ -24,10 +24,6 @@ struct ScriptNodePreparer {
     /// Declared sample parameter values (`sample = {…}`) by node index, with where.
     private(set) var samples: [(Int, [(name: String, values: [String])], SourceLocation?)] = []
     private var counter = 0
-    /// The declaration the tree reads at each node index, and the line of its builder call (0:
-    /// none): where a declaration edit finds the node its line names.
-    private(set) var placed: [Declaration] = []
-    private(set) var lines: [Int32] = []
     /// The declarations given hooks (guards, redirects, function validators): closures that
     /// call the state, on declarations its nodes hold. ``detachHooks()`` takes them off.
     private var hooked: [Declaration] = []
@@ -49,8 +45,6 @@ struct ScriptNodePreparer {
         counter += 1
         let declaration = node.isPrepared ? node.declaration.copy() : node.declaration
         node.isPrepared = true
-        placed.append(declaration)
-        lines.append(Int32(truncatingIfNeeded: node.location?.line ?? 0))
         if case .host(let name) = node.presenter, !hostPresenters.contains(name), headlessUnknown {
             if !headless.contains(name) { headless.append(name) }
         } else if case .host(let name) = node.presenter, !hostPresenters.contains(name) {

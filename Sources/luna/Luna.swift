@@ -107,12 +107,15 @@ struct ScriptOptions: ParsableArguments {
 
     /// Loads the script or exits with status 2 and the error.
     func load(
-        _ path: String, output: (@Sendable (String) -> Void)? = nil, json: Bool = false
+        _ path: String, output: (@Sendable (String) -> Void)? = nil, json: Bool = false,
+        lintErrorsFailTheLoad: Bool = true
     ) throws
         -> RouteScriptHost
     {
         do {
-            let host = try RouteScriptHost(contentsOf: path, options: routeScriptOptions(output: output))
+            var options = routeScriptOptions(output: output)
+            options.lintErrorsFailTheLoad = lintErrorsFailTheLoad
+            let host = try RouteScriptHost(contentsOf: path, options: options)
             noteHeadlessPresenters(host)
             return host
         } catch {
@@ -220,7 +223,8 @@ struct Check: ParsableCommand {
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
-        let host = try options.load(script, json: json)
+        // Every finding is reported, errors included (which fail any other load).
+        let host = try options.load(script, json: json, lintErrorsFailTheLoad: false)
         guard let tree = host.routeTree else { return }
         let findings = Lint(tree: tree).findings()
         let errors = findings.filter { $0.severity == .error }.count

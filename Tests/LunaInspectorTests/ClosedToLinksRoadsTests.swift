@@ -39,3 +39,32 @@ import Testing
         #expect(served.session.withHost { $0.state.request?.original } == "cart")
     }
 }
+
+/// What a peer sends is looked up, never kept: ids in a device's hello and a page's `open`
+/// that no tree declares are not stored by the server.
+@Suite(.serialized) struct OutsideIDsServerTests {
+    @Test func helloStatesAndPageOpensOfUnknownIdsAreNotKept() throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let page = try PageClient.connect(port: served.port, token: served.token)
+        defer { page.close() }
+        _ = try page.next(containing: #""type":"snapshot""#)
+        let ids = (0..<20).map { "peer-\($0)-" + UUID().uuidString }
+        for (number, id) in ids.enumerated() {
+            try page.send(#"{"id":\#(number),"op":"open","node":"\#(id)"}"#)
+            let reply = object(try page.next(containing: #""id":\#(number),"#))
+            #expect(reply["ok"] as? Bool == false)
+        }
+        for id in ids.prefix(5) {
+            let device = try DeviceLinkTests.connect(served)
+            let state = #"{\"v\":1,\"r\":\"books\",\"p\":[\"k\",\"\#(id)-d\",[]]}"#
+            try device.send(#"{"type":"hello","idiom":"phone","holds":["\#(id)-h"],"state":"\#(state)"}"#)
+            _ = try device.next(containing: #""type":"plan""#)
+            device.close()
+        }
+        for id in ids {
+            #expect(NodeID(existing: id) == nil && NodeID(existing: id + "-d") == nil)
+            #expect(NodeID(existing: id + "-h") == nil)
+        }
+    }
+}

@@ -78,11 +78,6 @@ extension Bench {
                     "reload \(k) routes, one route edited (ms)", f(one, 2), anchor,
                     s["reload_one_route_vs_lua_load_\(k)"] ?? one / load)
             }
-            if let ran = s["reload_one_route_script_ran_\(k)_ms"] {
-                row(
-                    "reload \(k) routes, the same edit with the script run (ms)", f(ran, 2), anchor,
-                    s["reload_one_route_script_ran_vs_lua_load_\(k)"] ?? ran / load)
-            }
             if let json = s["tree_from_json_\(k)_ms"] {
                 row(
                     "RouteTree(json:) of the \(k)-route script's export (ms)", f(json, 2), anchor,
