@@ -12,30 +12,67 @@ extension RouteTree {
         public var comment: String
     }
 
-    /// The `applinks` components of the routes a link can reach, in the order the router ranks
-    /// them (Apple takes the first component that matches, so a route that must not open the
-    /// app shadows only what ranks below it, as in the router). A parameter becomes `?*` (one
-    /// or more characters: Apple's patterns have no single-segment wildcard, so `books/?*` also
-    /// takes `books/4/2`, which the app then refuses with `noMatch`), a catch-all `*`. Regex
-    /// routes cannot be written in Apple's syntax: they are left out and named in `notes`.
+    /// The `applinks` components of the routes a link can reach. Apple takes the first
+    /// component that matches, so the order decides: it is the router's rank order, changed
+    /// only where Apple's patterns take paths the router gives another route (see
+    /// `RouteTree+AppLinkOrder.swift`): an exclusion nested under an included route comes before
+    /// it, and where a parameter's `?*` takes deeper paths the router decides otherwise, a
+    /// component for those (`/accounts/?*/?*`, excluded) comes before the route. A parameter becomes `?*`
+    /// (one or more characters), a catch-all `*`. Regex routes cannot be written in Apple's
+    /// syntax: they are left out and named in `notes`, as is any path of a route the file
+    /// cannot decide as the router does (a validator Apple cannot express, say).
     public func appLinkComponents() -> (components: [AppLinkComponent], notes: [String]) {
-        var components: [AppLinkComponent] = []
+        var candidates: [AppLinkCandidate] = []
+        var probes: [AppLinkProbe] = []
         var notes: [String] = []
+        func add(_ path: String, exclude: Bool, route: Int, comment: String) {
+            let prefix = Array(path.utf8.prefix { $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: "?") })
+            candidates.append(
+                AppLinkCandidate(
+                    component: AppLinkComponent(path: path, exclude: exclude, comment: comment), route: route,
+                    prefix: prefix, glob: Array(path.utf8)))
+        }
         for route in rankOrder() {
-            let endpoint = self[route]
+            let endpoint = endpoints[route.index]
             guard let pattern = endpoint.definition.pattern else {
                 notes.append(
                     "\(nodes[endpoint.node].id): a regex route has no form in apple-app-site-association; left out")
                 continue
             }
-            var prefix = ""
-            for segment in pattern.segments {
-                switch segment {
-                case .constant(let text): prefix += "/" + Self.escapedForAppLinks(text)
-                case .parameter, .wildcard: prefix += "/?*"
-                case .catchAll: break
+            let (own, values) = appLinkProbePaths(pattern, route: route.index)
+            for path in own { probes.append(AppLinkProbe(path: path, opens: endpoint.linkable, route: route.index)) }
+            // Where a parameter's `?*` takes deeper paths (it spans segments) that the router
+            // decides otherwise (another route, or none), a component for that depth, deciding
+            // as the router does, is added; and so on for its own deeper paths, a few levels.
+            func deeper(_ segments: [Pattern.Segment], values: [String], opens: Bool, level: Int) {
+                guard level < 3 else { return }
+                for (position, segment) in segments.enumerated() where segment.isParameterLike {
+                    var spanned = segments
+                    spanned.insert(segment, at: position)
+                    var spannedValues = values
+                    spannedValues.insert(values[position], at: position)
+                    // A catch-all's two components (`/x` and `/x/*`) are probed apart.
+                    let glob = Self.appLinkPattern(spanned)
+                    let variants =
+                        pattern.endsInCatchAll ? [(glob, [""]), (glob + "/*", ["a", "a/b"])] : [(glob, [""])]
+                    for (variant, remainders) in variants {
+                        var differs: Bool?
+                        for remainder in remainders {
+                            let path = Self.appLinkPath(spanned, values: spannedValues, remainder: remainder)
+                            let decision = appLinkDecision(path)
+                            probes.append(AppLinkProbe(path: path, opens: decision.opens, route: decision.route))
+                            if differs == nil, decision.opens != opens { differs = decision.opens }
+                        }
+                        guard let decided = differs else { continue }
+                        deeper(spanned, values: spannedValues, opens: decided, level: level + 1)
+                        add(
+                            variant, exclude: !decided, route: route.index,
+                            comment: pattern.description + " (deeper paths)")
+                    }
                 }
             }
+            deeper(pattern.segments, values: values, opens: endpoint.linkable, level: 0)
+            let prefix = Self.appLinkPattern(pattern.segments)
             var paths = [prefix.isEmpty ? "/" : prefix]
             if pattern.endsInCatchAll {
                 // `books/...` takes `books` and everything below it (`/books*` would also take
@@ -43,9 +80,18 @@ extension RouteTree {
                 paths = prefix.isEmpty ? ["/*"] : [prefix, prefix + "/*"]
             }
             for path in paths {
-                components.append(
-                    AppLinkComponent(path: path, exclude: !endpoint.linkable, comment: pattern.description))
+                add(path, exclude: !endpoint.linkable, route: route.index, comment: pattern.description)
             }
+        }
+        let (order, wrong) = Self.orderedAppLinks(candidates, probes: probes)
+        let components = order.map { candidates[$0].component }
+        var noted: Set<String> = []
+        for probe in wrong where noted.insert(probe.path).inserted {
+            let opens = !probe.opens
+            let route = probe.route.map { "route '\(endpoints[$0].definition.displayText)'" } ?? "no route"
+            notes.append(
+                "'\(probe.path)': the router gives it \(route) and \(probe.opens ? "opens" : "does not open") the app; "
+                    + "the file \(opens ? "opens" : "does not open") it (Apple's patterns cannot say it)")
         }
         return (components, notes)
     }
@@ -59,7 +105,13 @@ extension RouteTree {
     /// The `apple-app-site-association` file for `appIDs` (`TEAMID.bundle.id`): the `applinks`
     /// details with ``appLinkComponents()``, as Apple documents them (iOS 13 and later).
     public func appSiteAssociation(appIDs: [String]) -> String {
-        let components = appLinkComponents().components.map { component -> String in
+        appSiteAssociation(appIDs: appIDs, components: appLinkComponents().components)
+    }
+
+    /// The file with `components` already made (``appLinkComponents()``, whose notes the
+    /// caller shows).
+    public func appSiteAssociation(appIDs: [String], components: [AppLinkComponent]) -> String {
+        let components = components.map { component -> String in
             var fields = [("/", JSONWriter.quoted(component.path))]
             if component.exclude { fields.append(("exclude", "true")) }
             fields.append(("comment", JSONWriter.quoted(component.comment)))

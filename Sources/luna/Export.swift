@@ -93,8 +93,9 @@ struct Export: ParsableCommand {
                     "luna: warning: the script declares no link hosts (links = { hosts = { … } }): serve this file on each host the app's Associated Domains name"
                 )
             }
-            for note in tree.appLinkComponents().notes { writeError("luna: note: " + note) }
-            text = tree.appSiteAssociation(appIDs: appIDs)
+            let (components, notes) = tree.appLinkComponents()
+            for note in notes { writeError("luna: note: " + note) }
+            text = tree.appSiteAssociation(appIDs: appIDs, components: components)
         } else if format == "plist" {
             if tree.links?.schemes.isEmpty ?? true {
                 writeError("luna: warning: the script declares no URL schemes (links = { schemes = { … } })")
