@@ -20,9 +20,27 @@ public enum SwiftExport {
         "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
     ]
 
+    /// Names a backticked identifier cannot take in the file: a static member `init` or
+    /// `self` would be read as the initializer or the metatype. They get a `_` instead.
+    static let reserved: Set<String> = [
+        "init", "deinit", "subscript", "self", "Self", "super", "Type", "Protocol", "_",
+    ]
+
     /// A Swift identifier for a script name: `all_news` → `allNews`, `book-id` → `bookId`,
-    /// `2fa` → `_2fa`, `default` → a backticked `default`.
+    /// `2fa` → `_2fa`, `default` → a backticked `default`, `init` → `init_`.
     public static func identifier(_ name: String) -> String {
+        quoted(bareIdentifier(name))
+    }
+
+    /// `name` as written in the file: a keyword backticked, a reserved name with a `_`.
+    static func quoted(_ bare: String) -> String {
+        if reserved.contains(bare) { return bare + "_" }
+        return keywords.contains(bare) ? "`\(bare)`" : bare
+    }
+
+    /// The identifier's letters, before keywords are quoted: word characters only (ASCII
+    /// letters and digits, Unicode identifier characters), starting with a letter or `_`.
+    static func bareIdentifier(_ name: String) -> String {
         var result = ""
         var upperNext = false
         for scalar in name.unicodeScalars {
@@ -38,21 +56,77 @@ public enum SwiftExport {
             upperNext = false
         }
         if result.isEmpty { result = "route" }
-        if let first = result.unicodeScalars.first, ("0"..."9").contains(Character(first)) { result = "_" + result }
-        return keywords.contains(result) ? "`\(result)`" : result
+        // A digit or a combining mark cannot start an identifier.
+        if let first = result.unicodeScalars.first, first != "_", !first.properties.isXIDStart {
+            result = "_" + result
+        }
+        return result
+    }
+
+    /// Whether `name` is a plain Swift identifier (a `--type` name, say): ASCII letters,
+    /// digits and `_`, not starting with a digit, not a keyword.
+    public static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+        }
+            && !keywords.contains(name) && !reserved.contains(name)
+    }
+
+    /// `text` as a Swift string literal: quotes, backslashes and every control or line
+    /// separator character escaped (`\u{7}`), so nothing in it can end the literal.
+    static func stringLiteral(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if isBreaking(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// `text` for a `//` comment: every control or line separator character written as
+    /// `\u{…}`, so nothing in it can end the comment and become code.
+    static func commentText(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isBreaking(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Control characters and the line and paragraph separators.
+    private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// The file's text. `typeName` is the generated struct (`Route`); `source` names the
     /// script in the header.
     public static func source(for tree: RouteTree, typeName: String = "Route", source: String) -> String {
         var lines = [
-            "// Typed routes of \(source), written by `luna export swift \(source)`.",
+            "// Typed routes of \(commentText(source)), written by `luna export swift \(commentText(source))`.",
             "// Do not edit: export again when the script's named routes change.",
             "// swift-format-ignore-file",
             "",
             "import RouteCore",
             "",
-            "/// A named route of \(source), filled in: dispatch its ``path``, or put it in a link.",
+            "/// A named route of \(commentText(source)), filled in: dispatch its ``path``, or put it in a link.",
             "public struct \(typeName): Hashable, Sendable {",
             "    /// The route's name in the script (`name|{json}` requests use it).",
             "    public let name: String",
@@ -77,23 +151,27 @@ public enum SwiftExport {
             lines.append("")
             guard let pattern = definition.pattern, !pattern.segments.contains(.wildcard) else {
                 lines.append(
-                    "    // '\(name)' (\(Lint.show(definition.displayText))) cannot be filled in: a regex or ':_'.")
+                    "    // '\(commentText(name))' (\(commentText(Lint.show(definition.displayText)))) cannot be filled in: "
+                        + "a regex or ':_'.")
                 continue
             }
-            var function = identifier(name)
-            while used.contains(function.trimmingBackticks) { function += "_" }
-            used.insert(function.trimmingBackticks)
+            // Collisions are resolved on the bare names, then a keyword is quoted.
+            var bare = bareIdentifier(name)
+            while used.contains(bare) || reserved.contains(bare) { bare += "_" }
+            used.insert(bare)
+            let function = quoted(bare)
             var labels: Set<String> = ["query", "fragment"]
             var arguments: [String] = []
             var parts: [String] = []
             for segment in pattern.segments {
                 switch segment {
                 case .constant(let text):
-                    parts.append(JSONWriter.quoted(text))
+                    parts.append(stringLiteral(text))
                 case .parameter(let parameter), .catchAll(let parameter?):
-                    var label = identifier(parameter)
-                    while labels.contains(label.trimmingBackticks) { label += "_" }
-                    labels.insert(label.trimmingBackticks)
+                    var bareLabel = bareIdentifier(parameter)
+                    while labels.contains(bareLabel) || reserved.contains(bareLabel) { bareLabel += "_" }
+                    labels.insert(bareLabel)
+                    let label = quoted(bareLabel)
                     arguments.append("\(label): String")
                     if case .catchAll = segment { parts.append("contentsOf: \(label)") } else { parts.append(label) }
                 case .catchAll(nil), .wildcard:
@@ -103,10 +181,10 @@ public enum SwiftExport {
             arguments.append("query: [String: String] = [:]")
             arguments.append("fragment: String? = nil")
             let segments = segmentsExpression(parts)
-            lines.append("    /// `\(Lint.show(definition.displayText))`")
+            lines.append("    /// `\(commentText(Lint.show(definition.displayText)))`")
             lines.append("    public static func \(function)(\(arguments.joined(separator: ", "))) -> \(typeName) {")
             lines.append(
-                "        \(typeName)(name: \(JSONWriter.quoted(name)), segments: \(segments), query: query, fragment: fragment)"
+                "        \(typeName)(name: \(stringLiteral(name)), segments: \(segments), query: query, fragment: fragment)"
             )
             lines.append("    }")
         }
@@ -130,11 +208,5 @@ public enum SwiftExport {
         }
         if !literal.isEmpty || pieces.isEmpty { pieces.append("[" + literal.joined(separator: ", ") + "]") }
         return pieces.joined(separator: " + ")
-    }
-}
-
-extension String {
-    fileprivate var trimmingBackticks: String {
-        hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
     }
 }

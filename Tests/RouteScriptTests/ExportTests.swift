@@ -1,3 +1,4 @@
+import Foundation
 import RouteCore
 import RouteCoreOracle
 import Testing
@@ -311,5 +312,82 @@ import Testing
         #expect(source.contains(#"segments: ["files"] + path.split(separator: "/").map(String.init)"#))
         #expect(source.contains("public static func `default`(`class`: String, "))
         #expect(source.contains(#"segments: ["default", `class`]"#))
+    }
+}
+
+/// `luna export swift` on hostile names and patterns: every string from the script is
+/// escaped for where it lands (a string literal, a comment), every generated name is a valid
+/// identifier, and the file parses and typechecks against RouteCore under Swift 6 with
+/// warnings as errors (`swiftc`).
+@Suite struct HostileSwiftExportTests {
+    static let hostile: [(pattern: String, name: String)] = [
+        ("inj\n}\nextension Never { static func pwned() { print(\"pwned\") } }\n//", "injected"),
+        ("a\u{2028}b/:id", "init"),
+        ("bell\u{7}/:x", "ring\u{7}"),
+        ("q\"uote\\/:self", "self"),
+        ("c\r/:Type", "Type"),
+        ("d\u{85}e/:in", "class"),
+        ("e/:x", "\u{301}accent"),
+        ("f/:init", "2fa"),
+        ("g/:y", "_"),
+        ("h/:z", "a\"b\n}\nlet boom = 1\n//"),
+        ("i*/*/:default", "default"),
+    ]
+
+    /// The folder SwiftPM builds the modules in (beside the test bundle).
+    static var modules: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let beside = bundle.appendingPathComponent("Modules").path
+        return FileManager.default.fileExists(atPath: beside + "/RouteCore.swiftmodule")
+            ? beside : repositoryRoot + "/.build/debug/Modules"
+    }
+
+    static func swiftc(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func hostileNamesAndPatternsGiveAFileThatTypechecks() throws {
+        let tree = try RouteTree(
+            root: .stack(Self.hostile.map { NodeSpec.endpoint($0.pattern, name: $0.name) }))
+        let source = SwiftExport.source(for: tree, typeName: "Route", source: "evil\n}\nlet x = 1 //.lua")
+        // The injected text is inside literals and comments, never a line of code.
+        for line in source.split(separator: "\n") {
+            let code = line.drop { $0 == " " }
+            #expect(!code.hasPrefix("extension Never") && !code.hasPrefix("let boom") && !code.hasPrefix("let x"))
+        }
+        #expect(!source.contains("\u{7}") && !source.contains("\u{2028}") && !source.contains("\u{85}"))
+        let folder = NSTemporaryDirectory() + "luna-swift-export-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/Route.swift"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        // A use of every constructor, so a name that is not what it seems fails to compile.
+        let use = folder + "/Use.swift"
+        try """
+        import RouteCore
+        let paths = [
+            Route.injected().path, Route.init_(id: "1").path, Route.ring(x: "1").path,
+            Route.self_(self_: "1").path, Route.Type_(Type_: "1").path, Route.`class`(in: "1").path,
+            Route._\u{301}accent(x: "1").path, Route._2fa(init_: "1").path, Route.route(y: "1").path,
+            Route.aBLetBoom1(z: "1").path, Route.`default`(default: "1").path,
+        ]
+        """.write(toFile: use, atomically: true, encoding: .utf8)
+        let (parsed, parseOutput) = try Self.swiftc(["-parse", file])
+        #expect(parsed == 0, "\(parseOutput)\n\(source)")
+        let (checked, output) = try Self.swiftc([
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules, file, use,
+        ])
+        #expect(checked == 0, "\(output)\n\(source)")
+        // The constructors build the paths the router matches.
+        #expect(source.contains(#"name: "injected", segments: ["inj\n}\nextension Never"#))
     }
 }
