@@ -143,11 +143,17 @@ struct Settler {
 
 #if os(Linux)
     /// inotify on the folders that hold the files: a watch on a file itself dies when an
-    /// editor renames a new file over it.
+    /// editor renames a new file over it. A file reached through symbolic links is watched at
+    /// every path it goes through and at the file it names (its folder too): a save through
+    /// the link writes the target, and so does a save at the target.
     package final class InotifyWatcher: FileWatcher {
         private let fd: Int32
         private var folders: [Int32: String] = [:]
         private var files: [String] = []
+        /// Every path whose change is a change of a watched file (the files, the links they
+        /// go through and the files those name), each written as its folder's real path and
+        /// its name, as events are matched.
+        private var aliases: Set<String> = []
         package var watchedFiles: [String] { files }
         private var settler: Settler
 
@@ -169,7 +175,8 @@ struct Settler {
         /// same watch), so a save that lands while the set is renewed is not lost.
         package func watch(_ files: [String]) {
             self.files = files.map(Self.absolute)
-            let needed = Set(self.files.map(Self.folder))
+            aliases = Set(self.files.flatMap(Self.aliases))
+            let needed = Set(aliases.map(Self.folder))
             for (watch, folder) in folders where !needed.contains(folder) {
                 inotify_rm_watch(fd, watch)
                 folders[watch] = nil
@@ -197,7 +204,7 @@ struct Settler {
                         return (event.wd, event.mask, Int(event.len), String(decoding: bytes, as: UTF8.self))
                     }
                     offset += MemoryLayout<inotify_event>.size + length
-                    if let folder = folders[watch], files.contains(folder + "/" + name) {
+                    if let folder = folders[watch], aliases.contains(folder + "/" + name) {
                         // Closed after writing, or renamed into place: the save is done.
                         let complete = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0
                         settler.noteChange(at: now, complete: complete)
@@ -223,6 +230,38 @@ struct Settler {
         static func folder(_ path: String) -> String {
             guard let slash = path.lastIndex(of: "/") else { return "." }
             return slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+
+        /// `path` (absolute), each symbolic link it goes through and the file they name, at
+        /// most 16 links deep, each as its folder's real path and its name.
+        static func aliases(_ path: String) -> [String] {
+            var result: [String] = []
+            var current = path
+            for _ in 0...16 {
+                let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
+                let folder = realPath(Self.folder(current)) ?? Self.folder(current)
+                let canonical = (folder == "/" ? "" : folder) + "/" + name
+                if result.contains(canonical) { break }
+                result.append(canonical)
+                guard let target = linkTarget(canonical) else { break }
+                current = target.hasPrefix("/") ? target : folder + "/" + target
+            }
+            return result
+        }
+
+        /// The target a symbolic link names, or nil when `path` is not one.
+        static func linkTarget(_ path: String) -> String? {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// The real path of a folder (links resolved), or nil when it does not exist.
+        static func realPath(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
     }
 #endif

@@ -158,6 +158,43 @@ import Testing
         #expect(watcher.settled(now: t0 + .seconds(3)) == nil, "exactly one change")
     }
 
+    /// A script or a module that is a symbolic link to a file in a subfolder: a save through
+    /// the link (it writes the target) and a save at the target (in place or renamed into
+    /// place) each give one change; the link re-pointed does too.
+    @Test(arguments: Kind.allCases, [Save.inPlace, .tempThenRename, .vimBackupRename])
+    func aLinkedScriptIsWatchedThroughTheLinkAndAtItsTarget(kind: Kind, style: Save) throws {
+        let folder = ScriptFolder()
+        let target = folder.write("sub/real.lua", "return endpoint { 'a' }\n")
+        let module = folder.write("sub/deeper/mod.lua", "return 1\n")
+        let script = folder.path + "/main.lua"
+        let linkedModule = folder.path + "/mod.lua"
+        #expect(symlink("sub/real.lua", script) == 0)
+        #expect(symlink(module, linkedModule) == 0)
+        let watcher = Self.watcher(kind)
+        var now = ContinuousClock.now
+        watcher.watch([script, linkedModule])
+        watcher.collect(now: now)
+        func expectOneChange(_ what: String) {
+            now += .seconds(10)
+            watcher.collect(now: now)
+            #expect(watcher.settled(now: now + .seconds(1)) == .modified, "\(what)")
+            watcher.collect(now: now + .seconds(2))
+            #expect(watcher.settled(now: now + .seconds(3)) == nil, "\(what): exactly one change")
+        }
+        // Through the link: writing the path opens the target.
+        try Self.save(.inPlace, script, "return endpoint { 'b' }   \n")
+        expectOneChange("through the link")
+        try Self.save(style, target, "return endpoint { 'c' }    \n")
+        expectOneChange("at the target, \(style)")
+        try Self.save(style, module, "return 2     \n")
+        expectOneChange("a linked module at its target, \(style)")
+        // The link pointed elsewhere.
+        let other = folder.write("sub/other.lua", "return endpoint { 'other' }\n")
+        try FileManager.default.removeItem(atPath: script)
+        #expect(symlink(other, script) == 0)
+        expectOneChange("re-pointed")
+    }
+
     /// The steps of one save seen one at a time, as a fast watch loop sees them: the file
     /// closed empty (truncated first), then written and closed: one report, at the second
     /// close; a mode change after it is not another save.
