@@ -238,7 +238,8 @@ struct Settler {
             var result: [String] = []
             var current = path
             for _ in 0...16 {
-                let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
+                let name =
+                    current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
                 let folder = realPath(Self.folder(current)) ?? Self.folder(current)
                 let canonical = (folder == "/" ? "" : folder) + "/" + name
                 if result.contains(canonical) { break }
