@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import RouteCore
 
 /// Where a link connects: the URL `luna serve` prints (`http://127.0.0.1:PORT/?token=…`) or the
 /// device endpoint itself (`ws://HOST:PORT/device?token=…`).
@@ -61,19 +62,26 @@ public struct LinkError: Error, CustomStringConvertible, Sendable, Equatable {
 package final class LinkConnection: Sendable {
     let channel: any Channel
     package let messages: AsyncStream<String>
+    /// Why the connection was closed by a deadline (``expire(after:because:)``), if it was.
+    private let expiry: Locked<String?>
 
-    private init(channel: any Channel, messages: AsyncStream<String>) {
+    private init(channel: any Channel, messages: AsyncStream<String>, expiry: Locked<String?>) {
         self.channel = channel
         self.messages = messages
+        self.expiry = expiry
     }
 
+    /// Connects and upgrades to a WebSocket within `timeout` each: a server that does not
+    /// accept, or accepts and never answers the upgrade (or answers with a body that never
+    /// ends), fails the link after it instead of holding it forever.
     package static func open(
-        _ address: LinkAddress, path: String = "/device", group: any EventLoopGroup, maximumMessageBytes: Int
+        _ address: LinkAddress, path: String = "/device", group: any EventLoopGroup, maximumMessageBytes: Int,
+        timeout: TimeAmount = .seconds(5)
     ) async throws -> LinkConnection {
         let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let upgraded = group.next().makePromise(of: Void.self)
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(.seconds(5))
+            .connectTimeout(timeout)
             .channelInitializer { channel in
                 let upgrader = NIOWebSocketClientUpgrader(
                     maxFrameSize: maximumMessageBytes,
@@ -99,6 +107,13 @@ package final class LinkConnection: Sendable {
             upgraded.fail(error)
             throw LinkError("cannot connect to \(address.hostHeader): \(error)")
         }
+        // No answer to the upgrade in time: the link fails (completing a promise twice is a
+        // no-op, so a late answer or the close below changes nothing).
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        let deadline = channel.eventLoop.scheduleTask(in: timeout) {
+            upgraded.fail(LinkError("the session did not answer within \(seconds) s (\(address.hostHeader))"))
+            channel.close(promise: nil)
+        }
         channel.closeFuture.whenComplete { _ in
             continuation.finish()
             upgraded.fail(LinkError("the connection closed before the link was set up"))
@@ -111,11 +126,27 @@ package final class LinkConnection: Sendable {
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
         do { try await upgraded.futureResult.get() } catch {
+            deadline.cancel()
             channel.close(promise: nil)
             throw error
         }
-        return LinkConnection(channel: channel, messages: messages)
+        deadline.cancel()
+        return LinkConnection(channel: channel, messages: messages, expiry: Locked(nil))
     }
+
+    /// Closes the connection after `timeout` unless the returned task is cancelled first;
+    /// ``expired`` then says `reason`. A wait on ``messages`` ends (nil) when it fires.
+    package func expire(after timeout: TimeAmount, because reason: String) -> Scheduled<Void> {
+        let channel = self.channel
+        let expiry = self.expiry
+        return channel.eventLoop.scheduleTask(in: timeout) {
+            expiry.withLock { $0 = reason }
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Why a deadline closed the connection, if one did.
+    package var expired: String? { expiry.withLock { $0 } }
 
     package func send(_ text: String) {
         let channel = self.channel
@@ -143,7 +174,10 @@ private final class UpgradeRefusal: ChannelInboundHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): status = head.status
-        case .body(var bytes): body += bytes.readString(length: min(bytes.readableBytes, 512)) ?? ""
+        case .body(var bytes):
+            // Only the start of the reason is kept: a body that never ends takes no memory.
+            let room = max(0, 512 - body.utf8.count)
+            body += bytes.readString(length: min(bytes.readableBytes, room)) ?? ""
         case .end:
             let reason = body.trimmingSuffix()
             promise.fail(
@@ -211,5 +245,46 @@ extension String {
         var text = Substring(self)
         while let last = text.last, last == "\n" || last == "\r" || last == " " { text = text.dropLast() }
         return String(text)
+    }
+}
+
+/// Requests dispatched in a running session as its page does (`luna go`): one connection to
+/// `/socket`, each request sent in turn and its reply awaited.
+package enum SessionRequests {
+    /// The replies (the session's JSON, one per request, in order). The connection and its
+    /// upgrade, and each reply, must come within `timeout`; a reply over
+    /// `maximumMessageBytes` (the page's messages carry the session's snapshot) drops it.
+    ///
+    /// - Throws: ``LinkError`` naming what did not come in time, or why the link failed.
+    package static func dispatch(
+        _ requests: [String], at address: LinkAddress, timeout: TimeAmount = .seconds(10),
+        maximumMessageBytes: Int = 64 << 20, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> [String] {
+        let connection = try await LinkConnection.open(
+            address, path: "/socket", group: group, maximumMessageBytes: maximumMessageBytes, timeout: timeout)
+        defer { connection.close() }
+        var replies: [String] = []
+        var messages = connection.messages.makeAsyncIterator()
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        for (index, request) in requests.enumerated() {
+            let deadline = connection.expire(
+                after: timeout, because: "no reply to '\(request)' within \(seconds) s (\(address.hostHeader))")
+            defer { deadline.cancel() }
+            connection.send(
+                JSONWriter.object([
+                    "id": String(index + 1), "op": JSONWriter.quoted("dispatch"), "request": JSONWriter.quoted(request),
+                ]))
+            while true {
+                guard let message = await messages.next() else {
+                    throw LinkError(connection.expired ?? "the session closed the connection")
+                }
+                let value = try? JSONValue.parse(message)
+                if value?["type"]?.string == "reply", value?["id"]?.integer == index + 1 {
+                    replies.append(message)
+                    break
+                }
+            }
+        }
+        return replies
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import LunaLink
 import LunaLive
-import NIOPosix
+import NIOCore
 import RouteCore
 
 /// `luna go URL REQUEST…`: dispatches requests in a running `luna serve` session, as its page
@@ -20,6 +20,11 @@ struct Go: ParsableCommand {
     @Argument(help: "The session's URL, as luna serve printed it.") var url: String
     @Argument(help: "Paths, URLs or NAME|{json} requests, dispatched in order.") var requests: [String]
     @Flag(help: "Print the replies as JSON, one per line.") var json = false
+    @Option(help: "Seconds to wait for the connection, and then for each reply.") var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout is seconds, more than 0") }
+    }
 
     func run() throws {
         let address: LinkAddress
@@ -30,9 +35,12 @@ struct Go: ParsableCommand {
         let result = Locked<Result<[String], any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let requests = self.requests
+        let timeout = TimeAmount.nanoseconds(Int64(self.timeout * 1e9))
         Task.detached {
             let outcome: Result<[String], any Error>
-            do { outcome = .success(try await Self.dispatch(requests, at: address)) } catch {
+            do {
+                outcome = .success(try await SessionRequests.dispatch(requests, at: address, timeout: timeout))
+            } catch {
                 outcome = .failure(error)
             }
             result.withLock { $0 = outcome }
@@ -62,31 +70,5 @@ struct Go: ParsableCommand {
         case nil:
             throw ExitCode(2)
         }
-    }
-
-    /// Connects as a page, sends each request and waits for its reply.
-    static func dispatch(_ requests: [String], at address: LinkAddress) async throws -> [String] {
-        let connection = try await LinkConnection.open(
-            address, path: "/socket", group: MultiThreadedEventLoopGroup.singleton, maximumMessageBytes: 64 << 20)
-        defer { connection.close() }
-        var replies: [String] = []
-        var messages = connection.messages.makeAsyncIterator()
-        for (index, request) in requests.enumerated() {
-            connection.send(
-                JSONWriter.object([
-                    "id": String(index + 1), "op": JSONWriter.quoted("dispatch"), "request": JSONWriter.quoted(request),
-                ]))
-            while true {
-                guard let message = await messages.next() else {
-                    throw LinkError("the session closed the connection")
-                }
-                let value = try? JSONValue.parse(message)
-                if value?["type"]?.string == "reply", value?["id"]?.integer == index + 1 {
-                    replies.append(message)
-                    break
-                }
-            }
-        }
-        return replies
     }
 }
