@@ -7,9 +7,10 @@ package enum PrototypePage {
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
         let style = String(decoding: PackageResources.app_css, as: UTF8.self)
         let script = String(decoding: PackageResources.app_js, as: UTF8.self)
-        // The data is JSON inside a script element: `</` (only ever inside a JSON string) is
-        // written `<\/`, so no text in it can end the element.
-        let data = prototype.json.replacing("</", with: "<\\/")
+        // The data is JSON inside a script element, whose text ends at `</script` and changes
+        // how it is read at `<!--` and `<script`: every `<` (only ever inside a JSON string) is
+        // written `\u003c`, so no text from the script can end or bend the element.
+        let data = Self.scriptSafe(prototype.json)
         return
             page
             .replacing("<title>Luna inspector</title>", with: "<title>\(escaped(title)) — Luna prototype</title>")
@@ -18,6 +19,22 @@ package enum PrototypePage {
             .replacing(
                 "</body>",
                 with: "<script>window.lunaPrototype = \(data);</script>\n<script>\n\(script)</script>\n</body>")
+    }
+
+    /// JSON text that can stand inside an HTML `<script>` element: `<` written as `\u003c`
+    /// (and the line separators U+2028 and U+2029 as escapes, for older JavaScript parsers).
+    static func scriptSafe(_ json: String) -> String {
+        var result = ""
+        result.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": result += "\\u003c"
+            case "\u{2028}": result += "\\u2028"
+            case "\u{2029}": result += "\\u2029"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     static func escaped(_ text: String) -> String {

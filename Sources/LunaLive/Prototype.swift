@@ -13,10 +13,14 @@ package struct Prototype: Sendable {
     /// keyed by ``Prototype/key(_:)``, each the state it reaches and an index into `plans`, or
     /// the error it gave).
     package var json: String
-    /// States explored, steps recorded, and steps left out because the bound was reached.
+    /// States explored, steps recorded, and steps left out because a bound was reached.
     package var states: Int
     package var moves: Int
     package var leftOut: Int
+    /// Which bound cut the exploration short, if one did.
+    package var cut: Bound?
+    /// Steps taken while exploring (each a dispatch, recorded or not): the work done.
+    package var stepsTaken = 0
     /// Nodes whose Lua code ran while exploring (guards, redirects, validators, presenter
     /// hooks): their effects are frozen as they were at export time.
     package var evaluated: [String]
@@ -44,6 +48,16 @@ package struct Prototype: Sendable {
 
     /// The default bound on states.
     package static let defaultLimit = 2_000
+    /// Steps taken to find the states, at most this many per state of the bound: a screen
+    /// with 200 tabs offers 200 steps from every state, and each costs a dispatch.
+    package static let stepsPerState = 16
+    /// The most bytes of data the page may hold.
+    package static let maximumBytes = 32 << 20
+
+    /// What stopped the exploration: the number of states, the steps taken, or the size.
+    package enum Bound: String, Sendable {
+        case states, steps, size
+    }
 
     /// Explores `host` (a freshly loaded script) from its `initial` request, or from nothing
     /// shown when it declares none. `script` names it on the page.
@@ -79,9 +93,16 @@ private struct Explorer {
     let rows: [String: [(label: String, go: String)]]
     let actions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]]
     var states: [State] = []
+    /// States by their restoration string and flags, and by what the page shows of them
+    /// (snapshot, tree index; flags are in the snapshot).
     var index: [String: Int] = [:]
+    var visible: [String: Int] = [:]
     var leftOut = 0
     var moves = 0
+    /// Steps taken (each a dispatch), and the data's bytes so far, against their bounds.
+    var taken = 0
+    var bytes = 0
+    var cut: Prototype.Bound?
     /// Distinct presentable trees and plans, each written once (states share most of them).
     var trees = Interning()
     var plans = Interning()
@@ -136,16 +157,39 @@ private struct Explorer {
             + flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             .joined(separator: "&")
         if let known = index[identity] { return known }
-        guard states.count < limit else { return nil }
+        // Past a bound no state can be added: a state held already is found by its
+        // restoration string alone (making the views to compare costs a step as much again).
+        guard states.count < limit else {
+            cut = cut ?? .states
+            return nil
+        }
+        guard bytes < Prototype.maximumBytes else {
+            cut = cut ?? .size
+            return nil
+        }
         let view = SnapshotView(
             device: host.options.device, flags: flags, tree: .empty,
             state: StateView(host), current: nil, historyCount: 0, historyDropped: 0, reloadError: nil,
             reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
             screenRows: nil, requests: SnapshotView.requests(host.tree, tree: tree))
-        let tree = trees.add(TreeView(host.tree, forms: .json).json ?? "null")
+        let treeJSON = TreeView(host.tree, forms: .json).json ?? "null"
+        let snapshot = view.json(script: "")
+        // A state that looks the same as one already held (the same snapshot and tree, with
+        // flags) is that state: two ways to the same screens differ only in what the page
+        // never shows (which screens below the top were activated), and holding both grew the
+        // export with the square of a stack's depth.
+        if let knownTree = trees.index[treeJSON], let known = visible[snapshot + "\n" + String(knownTree)] {
+            index[identity] = known
+            return known
+        }
+        let treeCount = trees.items.count
+        let tree = trees.add(treeJSON)
+        if trees.items.count > treeCount { bytes += treeJSON.utf8.count }
         if let screen = view.state?.chain.last, screens[screen] == nil { screens[screen] = states.count }
-        states.append(State(router: host.state, flags: flags, snapshot: view.json(script: ""), tree: tree))
+        bytes += snapshot.utf8.count
+        states.append(State(router: host.state, flags: flags, snapshot: snapshot, tree: tree))
         index[identity] = states.count - 1
+        visible[snapshot + "\n" + String(tree)] = states.count - 1
         return states.count - 1
     }
 
@@ -161,7 +205,13 @@ private struct Explorer {
     /// step failed (the move records the error) or the bound was reached.
     mutating func take(_ step: Prototype.Step, from: Int) throws -> Int? {
         let key = Prototype.key(step)
-        if let taken = states[from].moves[key] { return taken.to }
+        if let known = states[from].moves[key] { return known.to }
+        guard taken < limit * Prototype.stepsPerState else {
+            cut = cut ?? .steps
+            leftOut += 1
+            return nil
+        }
+        taken += 1
         try enter(from)
         var outcome: RouteScriptHost.Outcome?
         do {
@@ -181,7 +231,10 @@ private struct Explorer {
             leftOut += 1
             return nil
         }
-        var fields = ["to": String(to), "plan": String(plans.add(outcome?.plan.json ?? "[]"))]
+        let planCount = plans.items.count
+        let plan = plans.add(outcome?.plan.json ?? "[]")
+        if plans.items.count > planCount { bytes += plans.items[plan].utf8.count }
+        var fields = ["to": String(to), "plan": String(plan)]
         if let outcome { fields["route"] = JSONWriter.quoted(outcome.route) }
         record(from, key, to, JSONWriter.object(fields))
         return to
@@ -190,6 +243,7 @@ private struct Explorer {
     mutating func record(_ state: Int, _ key: String, _ to: Int?, _ json: String) {
         states[state].moves[key] = (to, json)
         moves += 1
+        bytes += key.utf8.count + json.utf8.count
     }
 
     // MARK: What a screen offers (as the inspector page draws it)
@@ -292,10 +346,26 @@ private struct Explorer {
             "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
             "screens": JSONWriter.object(screens.mapValues(String.init)),
             "limit": String(limit), "leftOut": String(leftOut),
+            "cut": cut.map { JSONWriter.quoted(Self.cutSentence($0, limit: limit, leftOut: leftOut)) } ?? "null",
             "evaluated": JSONWriter.array(evaluated.map(JSONWriter.quoted)),
             "flags": JSONWriter.stringObject(states.first?.flags ?? [:]),
         ])
-        return Prototype(json: json, states: states.count, moves: moves, leftOut: leftOut, evaluated: evaluated)
+        return Prototype(
+            json: json, states: states.count, moves: moves, leftOut: leftOut, cut: cut, stepsTaken: taken,
+            evaluated: evaluated)
+    }
+
+    /// Where the bound cut the prototype, in plain words for whoever clicks through it.
+    static func cutSentence(_ bound: Prototype.Bound, limit: Int, leftOut: Int) -> String {
+        let why =
+            switch bound {
+            case .states: "it holds at most \(limit) screens' states (luna export html --limit)"
+            case .steps:
+                "exploring stopped after \(limit * Prototype.stepsPerState) taps (\(Prototype.stepsPerState) per state of --limit \(limit))"
+            case .size: "it holds at most \(Prototype.maximumBytes >> 20) MB of screens"
+            }
+        return "This prototype is not the whole app: \(why), so \(leftOut) taps from the screens it shows go "
+            + "nowhere here. Everything else works as in the app."
     }
 
     /// What Lua decided while exploring, by node: its guards, redirects, function validators

@@ -145,10 +145,22 @@ extension Export {
             writeError(
                 "luna: note: Lua was evaluated at export time for " + prototype.evaluated.joined(separator: "; "))
         }
-        if prototype.leftOut > 0 {
+        switch prototype.cut {
+        case .states?:
             writeError(
                 "luna: note: the bound (--limit \(limit)) left out \(prototype.leftOut) steps that lead to further states"
             )
+        case .steps?:
+            writeError(
+                "luna: note: exploring stopped after \(limit * Prototype.stepsPerState) steps "
+                    + "(\(Prototype.stepsPerState) per state of --limit \(limit)); \(prototype.leftOut) steps are left out"
+            )
+        case .size?:
+            writeError(
+                "luna: note: the prototype reached \(Prototype.maximumBytes >> 20) MB; \(prototype.leftOut) steps that "
+                    + "lead to further states are left out")
+        case nil:
+            break
         }
     }
 }

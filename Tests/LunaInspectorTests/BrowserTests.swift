@@ -465,6 +465,41 @@ struct BrowserTests {
         }
     }
 
+    /// Script text that would end or bend the page's data element — `<!--`, `<script`,
+    /// `</script>` in a title, a row and an id — is data: the exported page loads and shows it.
+    @Test func hostileTextInTheScriptCannotBreakAnExportedPrototype() async throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: #"""
+                return stack { initial = "home", endpoint { "home", title = "Home <!--",
+                  rows = { { "see <script> tag docs", go = "home/next" }, { "</script><script>alert(1)</script>", go = "home/next" } },
+                  children = { endpoint { "./next", title = "Next <!-- --> </script>", id = "a<!--b" } } } }
+                """#, name: "hostile.lua")
+        let prototype = try Prototype.explore(host, script: "hostile.lua")
+        let html = PrototypePage.html(prototype, title: "hostile.lua")
+        let data = try #require(html.components(separatedBy: "window.lunaPrototype = ").last)
+        let element = try #require(data.components(separatedBy: ";</script>").first)
+        #expect(!element.contains("<"), "every < in the data is escaped")
+        let folder = ScriptFolder()
+        let path = folder.write("index.html", html)
+        let browser = try await WebDriver()
+        do {
+            try await browser.open("file://" + path)
+            try await browser.wait("home", Self.visible("screen-home"))
+            #expect(
+                try await browser.script("return document.body.textContent.includes('Home <!--');") as? Bool == true)
+            #expect(
+                try await browser.script("return document.body.textContent.includes('see <script> tag docs');")
+                    as? Bool == true)
+            try await browser.click("sample-home-0")
+            try await browser.wait("next", Self.visible("screen-a<!--b"))
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// `luna export html`: the prototype opens from the file system (no server), starts on the
     /// initial screen, and its rows, back, tabs, samples, actions, map, history and undo work; a
     /// step it does not hold says so.

@@ -163,3 +163,47 @@ struct PrototypeExportTests {
         #expect(prototype.evaluated.isEmpty)
     }
 }
+
+/// The work and size of an export are bounded, and grow with the states it holds: states that
+/// look the same are one state (a push chain is one state a level, not one a way of getting
+/// there), the steps taken are at most 16 a state of the bound, the data at most 32 MB.
+@Suite struct PrototypeBoundsTests {
+    static func chain(_ depth: Int) -> String {
+        var node = #"endpoint { "./l\#(depth - 1)", title = "L\#(depth - 1)" }"#
+        for level in stride(from: depth - 2, through: 1, by: -1) {
+            node = #"endpoint { "./l\#(level)", title = "L\#(level)", children = { \#(node) } }"#
+        }
+        return #"return stack { endpoint { "l0", title = "L0", children = { \#(node) } } }"#
+    }
+
+    static func explore(_ source: String, limit: Int = Prototype.defaultLimit) throws -> Prototype {
+        let host = RouteScriptHost()
+        try host.load(source: source, name: "app.lua")
+        return try Prototype.explore(host, script: "app.lua", limit: limit)
+    }
+
+    @Test func aPushChainIsOneStateALevel() throws {
+        let deep = try Self.explore(Self.chain(62))
+        #expect(deep.states == 63, "\(deep.states)")
+        #expect(deep.cut == nil)
+        let half = try Self.explore(Self.chain(31))
+        #expect(half.states == 32)
+        // 1,954 states and 25.7 MB before: a state for every way of reaching each level. Each
+        // state's data is what its screens show (here ids as long as the path, so a state's
+        // part grows with the square of its depth).
+        #expect(deep.json.utf8.count < 4 << 20, "\(deep.json.utf8.count)")
+        #expect(deep.json.utf8.count / deep.states < 64 << 10)
+    }
+
+    @Test func manyTabsStopAtTheStepBound() throws {
+        let tabs = (0..<200).map { #"  stack { title = "T\#($0)", endpoint { "t\#($0)", title = "Tab \#($0)" } },"# }
+        let prototype = try Self.explore("return junction {\n\(tabs.joined(separator: "\n"))\n}", limit: 40)
+        #expect(prototype.stepsTaken <= 40 * Prototype.stepsPerState)
+        #expect(prototype.states <= 40)
+        #expect(prototype.leftOut > 0)
+        #expect(prototype.cut == .states || prototype.cut == .steps)
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(prototype.json.utf8)) as? [String: Any])
+        let sentence = try #require(data["cut"] as? String)
+        #expect(sentence.hasPrefix("This prototype is not the whole app:"), "\(sentence)")
+    }
+}

@@ -964,7 +964,7 @@ function prototypeSend(op, fields) {
     return Promise.resolve({ ok: true, route: shown.route });
   }
   if (move === undefined) {
-    const bound = prototype.leftOut ? ` (exported up to ${prototype.limit} states; ${prototype.leftOut} steps were left out)` : "";
+    const bound = prototype.cut ? ` (${prototype.cut})` : "";
     return Promise.reject({ error: { kind: "notExported", message: `this prototype has no such step from here${bound}` } });
   }
   if (move.error) return Promise.reject({ error: move.error });
@@ -1008,7 +1008,7 @@ function startPrototype() {
   const note = $("note");
   const lines = [`A prototype of ${prototype.script} exported by luna: ${prototype.states.length} states; the steps they offer work without Luna running.`];
   if (prototype.evaluated.length) lines.push(`Evaluated by Lua at export time (flags as then: ${Object.entries(prototype.flags).map(([k, v]) => `${k}=${v}`).join(", ") || "none"}): ${prototype.evaluated.join("; ")}.`);
-  if (prototype.leftOut) lines.push(`Bounded at ${prototype.limit} states: ${prototype.leftOut} steps lead further and are left out.`);
+  if (prototype.cut) lines.push(prototype.cut);
   note.textContent = lines.join("\n");
   note.hidden = false;
   const start = prototype.states[0].snapshot.state;
