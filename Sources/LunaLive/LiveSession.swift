@@ -252,7 +252,11 @@ final class SessionState {
         case .travel(let index): return try travel(to: index, origin: origin)
         case .reset:
             return try failing(origin, request: nil) {
+                // Back to where the app starts: nothing shown, then the script's `initial` (as
+                // `luna.open` and a fresh `luna serve` start), so a test saved from here
+                // starts where its `luna.open` does.
                 _ = try host.restore(.initial)
+                if let initial = host.routeTree?.initial { _ = try host.dispatch(initial) }
                 record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
                 return .reset
             }

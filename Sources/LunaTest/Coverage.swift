@@ -87,6 +87,23 @@ package final class Coverage {
         }
     }
 
+    /// What the app shows or keeps after an action (the start at `initial` included): every
+    /// container and screen in its presentable tree, and every modal presented. A container
+    /// counts once per action that shows it.
+    func shown(_ host: RouteScriptHost) {
+        guard let path = host.path, let root = host.tree else { return }
+        func hit(_ kind: Kind, _ id: String) { scripts[path]?[Self.key(kind, id)]?.hits += 1 }
+        func walk(_ presentable: HeadlessPresentable) {
+            if presentable.kind != .screen { hit(.container, presentable.id) }
+            for child in presentable.children { walk(child) }
+            if let modal = presentable.modal {
+                hit(.modal, modal.id)
+                walk(modal)
+            }
+        }
+        walk(root)
+    }
+
     /// Percentages and the uncovered items, per script.
     package func report(display: (String) -> String) -> [String] {
         var lines: [String] = []

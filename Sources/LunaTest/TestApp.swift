@@ -31,7 +31,9 @@ final class TestApp {
         self.host = host
         self.session = LiveSession(host: host)
         // An app starts where its script says (`initial`), as it does at launch.
-        try session.startAtInitial()
+        let start = try session.startAtInitial()
+        if let outcome = start?.change?.outcome { coverage?.reached(outcome, host: host) }
+        coverage?.shown(host)
     }
 
     private let probe: ScriptProbe
@@ -98,7 +100,9 @@ final class TestApp {
             do {
                 host = try Self.load(path, options, coverage, templates)
                 session = LiveSession(host: host)
-                try session.startAtInitial()
+                let start = try session.startAtInitial()
+                if let outcome = start?.change?.outcome { coverage?.reached(outcome, host: host) }
+                coverage?.shown(host)
             } catch {
                 let failure = Failure(error)
                 return failed(failure.kind, failure.message)
@@ -121,6 +125,7 @@ final class TestApp {
                 lastPlan = view.change?.outcome.plan ?? Plan([])
                 if let outcome = view.change?.outcome { coverage?.reached(outcome, host: host) }
             }
+            coverage?.shown(host)
             lastError = nil
             return nil
         } catch {

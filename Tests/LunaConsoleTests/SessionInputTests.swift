@@ -202,6 +202,24 @@ import Testing
     }
 }
 
+/// `reset` returns to the script's `initial` (as `luna.open` starts), so a test saved after a
+/// reset passes on its first run (examples/shop.lua starts on home).
+@Suite struct ResetTests {
+    @Test func resetReturnsToTheInitialRequestAndASavedTestPasses() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("shop.lua", try String(contentsOfFile: example("shop.lua"), encoding: .utf8))
+        let session = Session(host: try RouteScriptHost(contentsOf: script), json: false, style: .plain)
+        _ = session.execute("go cart")
+        _ = session.execute("reset")
+        #expect(session.live.withHost { $0.state.request?.original } == "home")
+        _ = session.execute("go search")
+        _ = session.execute("save-test afterreset")
+        let result = TestRunner(options: .init()).run(file: folder.path + "/afterreset_test.lua")
+        #expect(result.loadError == nil)
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")")
+    }
+}
+
 @Suite struct ReverseRoutingTests {
     @Test func pathFillsANamedRouteInTheREPL() throws {
         let session = Session(host: try RouteScriptHost(contentsOf: example("books.lua")), json: false, style: .plain)

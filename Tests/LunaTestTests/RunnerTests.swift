@@ -211,6 +211,23 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         #expect(lcov.hasSuffix("end_of_record\n"))
     }
 
+    /// A case on shop.lua (which starts at `initial = "home"`) that goes to search shows the
+    /// switcher, the tab bar and its four stacks, and reached home and search: they are covered
+    /// (the start was not counted, and containers only when a plan created them: 0/6).
+    @Test func coverageCountsWhatACaseShowedFromTheStart() throws {
+        let folder = try TestFolder()
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/examples/shop.lua", toPath: folder.path + "/shop.lua")
+        let file = folder.write(
+            "cov_test.lua", "local app = luna.open('shop.lua')\ntest('s', function() app:go('search') end)\n")
+        let runner = TestRunner(options: .init())
+        _ = runner.run(file: file)
+        let report = runner.coverage.report { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        #expect(report.contains("  containers: 6/6 (100.0%)"), "\(report)")
+        #expect(report.contains("  endpoints: 2/10 (20.0%)"), "\(report)")
+        #expect(!report.contains("    not covered: home  (shop.lua:21)"))
+    }
+
     @Test func coverageCountsGuardBranchesAndHooks() throws {
         let folder = try TestFolder()
         try FileManager.default.copyItem(
