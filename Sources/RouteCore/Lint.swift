@@ -280,22 +280,44 @@ package struct Lint {
     private func fallbackFindings() -> [Finding] {
         var findings: [Finding] = []
         for (nodeIndex, guardian) in tree.ownGuards().sorted(by: { $0.key < $1.key }) {
-            guard let fallback = guardian.fallback, let request = try? tree.request(from: fallback) else { continue }
+            guard let fallback = guardian.fallback else { continue }
             let node = tree.nodes[nodeIndex]
-            let what = "fallback '\(fallback)' of \(node.kind.rawValue) '\(node.id)'"
-            let match: Match?
-            do { match = try tree.matcher.match(request) } catch { continue }  // a script validator decides
-            if let match {
-                guard tree.endpoints[match.route].pattern?.isBareCatchAll == true else { continue }
-                findings.append(
-                    Finding(severity: .warning, location: node.location, message: what + " matches only the catch-all"))
-            } else {
-                findings.append(
-                    Finding(severity: .warning, location: node.location, message: what + " matches no route"))
+            if let finding = targetFinding(
+                fallback, node: nodeIndex, "fallback '\(fallback)' of \(node.kind.rawValue) '\(node.id)'")
+            {
+                findings.append(finding)
             }
         }
         findings += linkFindings()
         return findings
+    }
+
+    /// The finding for a constant request a node sends the user to (a fallback, a row, an
+    /// action): one that matches no route, or only a bare catch-all, goes nowhere useful.
+    /// `what` names it. Nil when it matches a route, or when a script validator decides.
+    private func targetFinding(_ target: String, node nodeIndex: Int, _ what: String) -> Finding? {
+        guard let request = try? tree.request(from: target) else { return nil }
+        let node = tree.nodes[nodeIndex]
+        let match: Match?
+        do { match = try tree.matcher.match(request) } catch { return nil }  // a script validator decides
+        if let match {
+            guard tree.endpoints[match.route].pattern?.isBareCatchAll == true else { return nil }
+            return Finding(severity: .warning, location: node.location, message: what + " matches only the catch-all")
+        }
+        return Finding(severity: .warning, location: node.location, message: what + " matches no route")
+    }
+
+    /// The rows' and actions' requests (a script's `rows = {…}` and `actions = {…}`, by node
+    /// index, each with what names it: `row 'Dune'`), checked as fallbacks are: one that
+    /// matches no route, or only the catch-all, is a warning at its screen's line.
+    package func targetFindings(_ targets: [(node: Int, what: String, request: String)]) -> [Finding] {
+        targets.compactMap { target in
+            guard target.node < tree.nodes.count else { return nil }
+            let node = tree.nodes[target.node]
+            return targetFinding(
+                target.request, node: target.node,
+                "\(target.what) of \(node.kind.rawValue) '\(node.id)' goes to '\(target.request)', which")
+        }
     }
 
     /// Links that can open nothing: `links` with no scheme and no host (every URL is then

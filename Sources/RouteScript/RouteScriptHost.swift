@@ -174,6 +174,20 @@ public final class RouteScriptHost {
         return result
     }
 
+    /// Where each declared row and action goes, by node index, for `luna check`
+    /// (``Lint/targetFindings(_:)``): `row 'Dune'`, `action 'Sign in'`.
+    package var declaredTargets: [(node: Int, what: String, request: String)] {
+        guard let script else { return [] }
+        var targets: [(node: Int, what: String, request: String)] = []
+        for (index, rows) in script.declaredRows.sorted(by: { $0.key < $1.key }) {
+            for row in rows { targets.append((index, "row '\(row.label)'", row.go)) }
+        }
+        for (index, actions) in script.declaredActions.sorted(by: { $0.key < $1.key }) {
+            for action in actions { if let go = action.go { targets.append((index, "action '\(action.label)'", go)) } }
+        }
+        return targets
+    }
+
     /// The headless presentable of a node, if it exists.
     package func presentable(_ id: String) -> HeadlessPresentable? { router?.store[id] }
 

@@ -395,3 +395,35 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
+
+/// `luna check` checks where rows and actions go as it checks fallbacks: a target that
+/// matches no route, or only the catch-all, is a warning at its screen's line.
+@Suite struct CheckTargetsTests {
+    @Test func rowsAndActionsThatGoNowhereAreWarnings() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "bank.lua",
+            """
+            return stack {
+              endpoint { "home",
+                rows = { { "Review", go = "transfer/review?amount=5" }, { "Amount", go = "transfer/amount" } },
+                actions = { { "Send", go = "transfer/review" }, { "Sign out", flag = { signedIn = "no" } } },
+              },
+              endpoint { "transfer/amount", children = { endpoint { "./review" } } },
+              endpoint { "...", title = "Not found" },
+            }
+            """)
+        let result = try luna(["check", script])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "bank.lua:2: warning: row 'Review' of endpoint 'home' goes to 'transfer/review?amount=5', which matches only the catch-all"
+            ), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "bank.lua:2: warning: action 'Send' of endpoint 'home' goes to 'transfer/review', which matches only the catch-all"
+            ))
+        #expect(!result.stdout.contains("'Amount'"))
+        #expect(result.stdout.contains("4 routes, 0 errors, 2 warnings"), "\(result.stdout)")
+    }
+}
