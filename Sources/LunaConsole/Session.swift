@@ -239,7 +239,7 @@ package final class Session {
     /// A failed load or reload: `{"reload":{"error":…}}` in JSON, a labelled message in text.
     private func reloadFailure(_ failure: Failure, label: String, note: String) -> Result {
         if json { return Result(lines: ["{\"reload\":{\"error\":\(failure.errorJSON)}}"], failed: true) }
-        return Result(lines: [style.red(label) + failure.message, style.dim(note)], failed: true)
+        return Result(lines: [style.red(label) + failure.locatedMessage, style.dim(note)], failed: true)
     }
 
     /// `path NAME k=v…`: reverse routing, as `luna.path` does in scripts.
@@ -314,7 +314,7 @@ package final class Session {
 
     private func failure(_ failure: Failure) -> Result {
         if json { return Result(lines: [failure.json], failed: true) }
-        return Result(lines: [style.red("error: ") + failure.message], failed: true)
+        return Result(lines: [style.red("error: ") + failure.locatedMessage], failed: true)
     }
 
     private func closest(_ word: String, among names: [String]) -> String? {

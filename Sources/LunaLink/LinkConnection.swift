@@ -80,6 +80,9 @@ package final class LinkConnection: Sendable {
     ) async throws -> LinkConnection {
         let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let upgraded = group.next().makePromise(of: Void.self)
+        // Set on the channel's event loop when the upgrade is done, where the deadline below
+        // runs too: a deadline that fires after it leaves the connection alone.
+        let isUpgraded = Locked(false)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(timeout)
             .channelInitializer { channel in
@@ -91,6 +94,7 @@ package final class LinkConnection: Sendable {
                             channel.pipeline.syncOperations.removeHandler(refusal, promise: nil)
                             try channel.pipeline.syncOperations.addHandler(
                                 FrameReader(continuation: continuation, maximumMessageBytes: maximumMessageBytes))
+                            isUpgraded.withLock { $0 = true }
                             upgraded.succeed(())
                         }
                     })
@@ -111,6 +115,7 @@ package final class LinkConnection: Sendable {
         // no-op, so a late answer or the close below changes nothing).
         let seconds = Double(timeout.nanoseconds) / 1e9
         let deadline = channel.eventLoop.scheduleTask(in: timeout) {
+            guard !isUpgraded.withLock({ $0 }) else { return }
             upgraded.fail(LinkError("the session did not answer within \(seconds) s (\(address.hostHeader))"))
             channel.close(promise: nil)
         }

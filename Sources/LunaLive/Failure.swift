@@ -47,6 +47,14 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
 
     package var description: String { message }
 
+    /// The message as a line of text: with `file:line: ` first when the error points into a
+    /// script and the message does not already start there (a tree's or a sample's error
+    /// carries its place apart from its text).
+    package var locatedMessage: String {
+        guard let location, SourceLocation(leadingIn: message) == nil else { return message }
+        return "\(location): " + message
+    }
+
     /// The location and message as the user gave the script: a chunk name relative to the
     /// script's folder becomes a path from the working directory (in the message's text too,
     /// traceback lines included).

@@ -121,7 +121,7 @@ enum LinkCorpus {
                 }
             } catch {
                 let failure = Failure(error)
-                opened = "not opened (\(failure.kind): \(failure.message))"
+                opened = "not opened (\(failure.kind): \(failure.locatedMessage))"
             }
             let matches = line.expected == "-" ? matched == nil : matched == line.expected
             if !matches {

@@ -179,8 +179,7 @@ extension RouteTree {
         let node = nodes[endpoint.node]
         return RouteError(
             .invalidRequest,
-            "route '\(endpoint.definition.displayText)' has link = false"
-                + (node.location.map { " (\($0))" } ?? "") + ": a link cannot open it",
+            "route '\(endpoint.definition.displayText)' has link = false: a link cannot open it",
             location: node.location)
     }
 

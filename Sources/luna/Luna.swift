@@ -142,7 +142,7 @@ func noteHeadlessPresenters(_ host: RouteScriptHost) {
 
 /// Prints `luna: error: …` on standard error, locations as the user gave the script.
 func fail(_ error: any Error, script: String? = nil) {
-    let message = Failure(error).message
+    let message = Failure(error).locatedMessage
     writeError("luna: error: " + (script.map { ScriptPaths.relocate(message, script: $0) } ?? message))
 }
 

@@ -363,7 +363,7 @@ import Testing
         #expect(lines.count == 2)
         #expect(
             lines.first?.contains(
-                #""kind":"invalidRequest","message":"route 'checkout/pay' has link = false (shop.lua:38): a link cannot open it""#
+                #""kind":"invalidRequest","message":"route 'checkout/pay' has link = false: a link cannot open it","file":"shop.lua","line":38"#
             )
                 == true, "\(dispatched.stdout)")
         #expect(lines.last?.contains(#""route":"checkout/pay""#) == true)
@@ -373,7 +373,7 @@ import Testing
             input: "go https://shop.example/checkout\nsync myshop://checkout\nstate\n")
         #expect(
             repl.stdout.components(
-                separatedBy: "route 'checkout' has link = false (shop.lua:37): a link cannot open it"
+                separatedBy: "shop.lua:37: route 'checkout' has link = false: a link cannot open it"
             )
             .count == 3, "\(repl.stdout)")
         #expect(!repl.stdout.contains("screen checkout"))
@@ -425,5 +425,25 @@ import Testing
             ))
         #expect(!result.stdout.contains("'Amount'"))
         #expect(result.stdout.contains("4 routes, 0 errors, 2 warnings"), "\(result.stdout)")
+    }
+}
+
+/// Every load error names its place in text as in JSON: a tree's or a sample's error carries
+/// its place apart from its message, and the text puts it first.
+@Suite struct LocatedErrorTests {
+    @Test(arguments: [
+        (
+            #"return stack { endpoint { "cards/:card", sample = { cardId = { "1" } } } }"#,
+            "sample names 'cardId', which is not a parameter of 'cards/:card' (its parameters: card)"
+        ),
+        ("return stack { initial = \"nowhere\",\n endpoint { \"a\" } }", "initial 'nowhere' matches no route"),
+    ])
+    func aLoadErrorPrintsItsPlace(source: String, message: String) throws {
+        let folder = ScriptFolder()
+        let script = folder.write("app.lua", source)
+        let result = try luna(["dispatch", script, "a"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(":1: " + message), "\(result.stderr)")
+        #expect(result.stderr.contains("app.lua:1: "), "\(result.stderr)")
     }
 }

@@ -76,9 +76,9 @@ import Testing
     @Test func aServerThatNeverAnswersFailsAtTheTimeout() async throws {
         let server = try RawServer(serve: nil)  // accepts nothing: the kernel's backlog connects
         defer { server.stop() }
-        let (message, elapsed) = await Self.failure(server.port, timeout: .milliseconds(500))
-        #expect(message?.hasPrefix("the session did not answer within 0.5 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(5))
+        let (message, elapsed) = await Self.failure(server.port, timeout: .seconds(2))
+        #expect(message?.hasPrefix("the session did not answer within 2.0 s") == true, "\(message ?? "")")
+        #expect(elapsed < .seconds(15))
     }
 
     @Test func anEndlessBodyIsNotKeptAndFailsAtTheTimeout() async throws {
@@ -95,9 +95,9 @@ import Testing
             }
         }
         defer { server.stop() }
-        let (message, elapsed) = await Self.failure(server.port, timeout: .milliseconds(700))
-        #expect(message?.hasPrefix("the session did not answer within 0.7 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(5))
+        let (message, elapsed) = await Self.failure(server.port, timeout: .seconds(2))
+        #expect(message?.hasPrefix("the session did not answer within 2.0 s") == true, "\(message ?? "")")
+        #expect(elapsed < .seconds(15))
         #expect(sent.value > 1 << 20, "the server sent \(sent.value) bytes")
     }
 
@@ -113,10 +113,10 @@ import Testing
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
-        let (message, elapsed) = await Self.failure(port, timeout: .milliseconds(500))
+        let (message, elapsed) = await Self.failure(port, timeout: .seconds(2))
         try await server.close().get()
-        #expect(message?.hasPrefix("no reply to 'home' within 0.5 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(5))
+        #expect(message?.hasPrefix("no reply to 'home' within 2.0 s") == true, "\(message ?? "")")
+        #expect(elapsed < .seconds(15))
     }
 }
 

@@ -39,7 +39,7 @@ import Testing
         #expect(messages.count == 3)
         #expect(
             messages[0]
-                == "https://shop.example/checkout: expected checkout, got not opened (invalidRequest: route 'checkout' has link = false (shop.lua:37): a link cannot open it)"
+                == "https://shop.example/checkout: expected checkout, got not opened (invalidRequest: shop.lua:37: route 'checkout' has link = false: a link cannot open it)"
         )
         #expect(
             messages[1].hasPrefix(
