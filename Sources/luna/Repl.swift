@@ -32,7 +32,10 @@ struct Repl: ParsableCommand {
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
-        let interactive = isatty(STDIN_FILENO) != 0
+        // Line editing draws on the terminal it writes to: with standard output a pipe
+        // (`luna repl app.lua | tee log`) libedit read keys and answered nothing, so lines are
+        // read plainly then (the terminal echoes what is typed).
+        let interactive = isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
         let json = self.json
         let host = RouteScriptHost(
             options: options.routeScriptOptions(output: { text in

@@ -17,7 +17,7 @@ import Testing
         let pid: pid_t
         private(set) var screen = ""
 
-        init(_ arguments: [String], home: String) throws {
+        init(_ arguments: [String], home: String, standardOutput: Int32? = nil) throws {
             master = posix_openpt(O_RDWR | O_NOCTTY)
             guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
                 throw POSIXError(.ENOTTY)
@@ -26,7 +26,7 @@ import Testing
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)
-            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, standardOutput ?? 0, 1)
             posix_spawn_file_actions_adddup2(&actions, 0, 2)
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
@@ -103,6 +103,31 @@ import Testing
     }
 
     @Suite struct InteractiveTests {
+        /// `luna repl app.lua | tee log`: typed at on a terminal, writing to a pipe. It answered
+        /// nothing (not `state`, `quit` or Ctrl-D) and had to be killed.
+        @Test func aTerminalWritingToAPipeIsAnswered() throws {
+            let home = ScriptFolder()
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let terminal = try TerminalSession(
+                ["repl", example("shop.lua"), "--no-watch"], home: home.path, standardOutput: ends[1])
+            close(ends[1])
+            terminal.type("state\r")
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+            var output = Data()
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(ends[0], &chunk, chunk.count)
+                if count <= 0 { break }
+                output.append(contentsOf: chunk[0..<count])
+            }
+            close(ends[0])
+            let text = String(decoding: output, as: UTF8.self)
+            #expect(text.contains("└── stack stack:account \"Account\""), "\(text)")
+            #expect(text.contains("home"))
+        }
+
         @Test func historyCompletionCtrlCAndCtrlDOnARealTerminal() throws {
             let home = ScriptFolder()
             let terminal = try TerminalSession(["repl", example("books.lua"), "--no-watch"], home: home.path)

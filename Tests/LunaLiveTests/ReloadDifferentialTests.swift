@@ -371,3 +371,26 @@ final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// The reload summary lists a guard whose `fallback` changed, on the node that declares it
+/// (it said `0 changed`).
+@Suite struct ReloadSummaryGuardTests {
+    @Test func aChangedFallbackIsAChangeOfItsNode() throws {
+        let folder = TemporaryFolder()
+        func script(_ fallback: String) -> String {
+            """
+            return switcher {
+              endpoint { "signin" }, endpoint { "welcome" },
+              junction { id = "tabs", enabled = function() return flags.signedIn == "yes" end, fallback = "\(fallback)",
+                stack { endpoint { "home" } } },
+            }
+            """
+        }
+        let host = try RouteScriptHost(contentsOf: folder.write("app.lua", script("signin")))
+        folder.write("app.lua", script("welcome"))
+        let summary = try host.reload()
+        #expect(summary.changed == ["tabs"], "\(summary.line)")
+        folder.write("app.lua", script("welcome"))
+        #expect(try host.reload().changed.isEmpty, "the same guard again")
+    }
+}
