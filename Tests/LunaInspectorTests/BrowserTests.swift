@@ -500,6 +500,36 @@ struct BrowserTests {
         await browser.quit()
     }
 
+    /// An exported prototype shows a flag's × only where it holds the step that clears it:
+    /// an action set the flag, nothing in the prototype clears it, so no × answers "this
+    /// prototype has no such step".
+    @Test func anExportedPrototypeOffersNoFlagButtonItCannotFollow() async throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: #"""
+                return stack { initial = "home",
+                  endpoint { "home", actions = { { "Beta on", flag = { beta = "on" } } } } }
+                """#, name: "flags.lua")
+        let prototype = try Prototype.explore(host, script: "flags.lua")
+        let folder = ScriptFolder()
+        let path = folder.write("index.html", PrototypePage.html(prototype, title: "flags.lua"))
+        let browser = try await WebDriver()
+        do {
+            try await browser.open("file://" + path)
+            try await browser.wait("home", Self.visible("screen-home"))
+            try await browser.click("action-home-0")
+            try await browser.wait(
+                "the flag", "document.querySelector('[data-testid=\"flags\"]').textContent.includes('beta=on')")
+            #expect(
+                try await browser.script("return document.querySelector('[data-testid=\"clear-flag-beta\"]') === null;")
+                    as? Bool == true)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// `luna export html`: the prototype opens from the file system (no server), starts on the
     /// initial screen, and its rows, back, tabs, samples, actions, map, history and undo work; a
     /// step it does not hold says so.

@@ -438,7 +438,14 @@ function renderFlags() {
   const flags = Object.entries(state.snapshot.flags || {});
   if (!flags.length) list.append(element("li", { className: "dim" }, "(no flags)"));
   for (const [name, value] of flags) {
+    // An exported prototype offers × only where it holds that step from the state shown.
+    const move = prototype ? prototype.states[proto.current].moves[`flag ${name}=`] : null;
+    if (prototype && (!move || move.error)) {
+      list.append(element("li", {}, `${name}=${value}`));
+      continue;
+    }
     const clear = element("button", { type: "button", title: "clear" }, "×");
+    clear.dataset.testid = `clear-flag-${name}`;
     clear.onclick = () => run("flag", { name, value: "" }, `flag ${name}=`);
     list.append(element("li", {}, `${name}=${value} `, clear));
   }
