@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLuaShims"]),
         .testTarget(
             name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
-        .testTarget(name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive", "RouteScript"], exclude: ["Fixtures"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
         .testTarget(
             name: "LunaInspectorTests",

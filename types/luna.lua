@@ -53,7 +53,7 @@
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
----@field actions { [1]: string, flag: table<string, string>?, go: string? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`.
+---@field actions { [1]: string, flag: table<string, string>?, go: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`; with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
 ---@field rows { [1]: string, go: string }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request.
 ---@field sample table<string, (string|integer)[]>? Values a prototype offers for this screen's parameters (`{ id = { "42", "7" } }`): the screen that opens it lists one row per combination instead of asking for them.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
@@ -160,6 +160,11 @@ function App:reload() end
 ---Back to the script's initial state.
 ---@return luna.App
 function App:reset() end
+---Taps a button the shown screen declares (`actions`), by its label: its flags, then its
+---request (with `continue = true`, the request a guard kept when there is one).
+---@param label string
+---@return luna.App
+function App:tap(label) end
 ---The ids of a stack's screens, root first.
 ---@param id string
 ---@return string[]?

@@ -91,7 +91,7 @@ private struct Explorer {
     let entries: [String: String]
     let samples: [String: [[String: String]]]
     let rows: [String: [(label: String, go: String)]]
-    let actions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]]
+    let actions: [String: [DeclaredAction]]
     var states: [State] = []
     /// States by their restoration string and flags, and by what the page shows of them
     /// (snapshot, tree index; flags are in the snapshot).
@@ -303,7 +303,10 @@ private struct Explorer {
                 }
                 for action in actions[presentable.id] ?? [] {
                     var sequence = action.flags.map { Prototype.Step.flag($0.name, $0.value) }
-                    if let request = action.go { sequence.append(.dispatch(request, keep: false)) }
+                    // As the page decides it: continue to a kept request, else go.
+                    if let request = action.request(keepsARequest: host.keepsARequest) {
+                        sequence.append(.dispatch(request, keep: false))
+                    }
                     result.append(sequence)
                 }
                 if let modal = presentable.modal {

@@ -145,7 +145,8 @@ package struct StateView: Sendable, Equatable {
 
     package var json: String {
         JSONWriter.ordered([
-            ("request", JSONWriter.quoted(request)), ("path", JSONWriter.quoted(path)),
+            ("request", JSONWriter.quoted(request)), ("resolved", JSONWriter.quoted(resolved)),
+            ("path", JSONWriter.quoted(path)),
             ("route", JSONWriter.quoted(route)), ("name", name.map(JSONWriter.quoted) ?? "null"),
             ("params", JSONWriter.stringObject(params)), ("query", JSONWriter.stringObject(query)),
             ("fragment", fragment.map(JSONWriter.quoted) ?? "null"),

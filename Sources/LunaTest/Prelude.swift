@@ -125,6 +125,7 @@ enum Prelude {
         function methods.device(app, kind) return act(app, "device", kind) end
         function methods.reload(app) return act(app, "reload") end
         function methods.reset(app) return act(app, "reset") end
+        function methods.tap(app, label) return act(app, "tap", label) end
         function methods.stack(app, id) return host.node(app.__handle, "stack", id) end
         function methods.selected(app, id) return host.node(app.__handle, "selected", id) end
         function methods.modal(app) return host.node(app.__handle, "modal") end

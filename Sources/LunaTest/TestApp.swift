@@ -96,6 +96,26 @@ final class TestApp {
             }
             command = .device(device)
         case "reload": command = .reload
+        case "tap":
+            // A button the script declares on the screen shown (`actions = {…}`), by label: its
+            // flags, then its request (or, with `continue = true`, the request a guard kept).
+            guard let label = string(0) else { return failed("usage", "tap needs an action's label") }
+            guard let screen = StateView(host)?.chain.last else {
+                return failed("usage", "tap: nothing is shown yet")
+            }
+            let declared = host.declaredActions[screen] ?? []
+            guard let action = declared.first(where: { $0.label == label }) else {
+                let known = declared.map { "'\($0.label)'" }.joined(separator: ", ")
+                return failed(
+                    "usage",
+                    "tap: screen '\(screen)' has no action '\(label)'" + (known.isEmpty ? "" : " (actions: \(known))"))
+            }
+            let keeps = host.keepsARequest
+            for (name, value) in action.flags {
+                if let failure = act("flag", [.string(name), .string(value)]) { return failure }
+            }
+            if let request = action.request(keepsARequest: keeps) { return act("go", [.string(request)]) }
+            return nil
         case "reset":
             do {
                 host = try Self.load(path, options, coverage, templates)

@@ -204,7 +204,8 @@ struct Builders {
             let list = try items(value, builder, "field 'actions' must be a list of actions")
             for (offset, item) in list.enumerated() {
                 let index = offset + 1
-                let shape = "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\" }"
+                let shape =
+                    "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\", continue = true }"
                 guard case .table = item, case .string(let label) = try vm.rawGet(item, index: 1) else {
                     throw failure(builder, shape)
                 }
@@ -213,6 +214,7 @@ struct Builders {
                     switch (key, field) {
                     case (.integer(1), _): continue
                     case (.string("go"), .string(let request)): action.go = request
+                    case (.string("continue"), .boolean(let continues)): action.continues = continues
                     case (.string("flag"), .table):
                         for (name, flagValue) in try vm.entries(field) {
                             guard case .string(let flag) = name, case .string(let text) = flagValue else {

@@ -158,6 +158,7 @@ public final class RouteScriptHost {
                         "label": JSONWriter.quoted(action.label),
                         "flags": JSONWriter.ordered(action.flags.map { ($0.name, JSONWriter.quoted($0.value)) }),
                         "go": action.go.map(JSONWriter.quoted) ?? "null",
+                        "continue": action.continues ? "true" : "false",
                     ])
                 })
         }
@@ -165,13 +166,22 @@ public final class RouteScriptHost {
 
     /// The actions each screen declares, by node id: their flags in name order (an empty value
     /// clears one), then the request they go to.
-    package var declaredActions: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]] {
+    package var declaredActions: [String: [DeclaredAction]] {
         guard let script else { return [:] }
-        var result: [String: [(label: String, flags: [(name: String, value: String)], go: String?)]] = [:]
+        var result: [String: [DeclaredAction]] = [:]
         for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
-            result[script.tree.nodes[index].id] = actions.map { ($0.label, $0.flags, $0.go) }
+            result[script.tree.nodes[index].id] = actions.map {
+                DeclaredAction(label: $0.label, flags: $0.flags, go: $0.go, continues: $0.continues)
+            }
         }
         return result
+    }
+
+    /// Whether a guard kept a request the user was going to (a fallback or redirect shows
+    /// another screen): what a `continue = true` action continues to.
+    package var keepsARequest: Bool {
+        guard let requested = state.requested, let request = state.request else { return false }
+        return requested != request.original
     }
 
     /// Where each declared row and action goes, by node index, for `luna check`
@@ -477,5 +487,21 @@ public final class RouteScriptHost {
         let shown = try vm.call(show, values, limits: options.callLimits)
         guard case .table = shown.first else { return try values.map { try vm.toString($0) } }
         return try (0..<values.count).map { try vm.toString(try vm.rawGet(shown[0], index: $0 + 1)) }
+    }
+}
+
+/// A screen's action as a script declares it (`actions = { { "Sign in", flag = {…}, go = "home",
+/// continue = true } }`): its flags in name order (an empty value clears one), then its request.
+package struct DeclaredAction: Sendable {
+    package var label: String
+    package var flags: [(name: String, value: String)]
+    package var go: String?
+    /// After the flags, continue to the request a guard kept when there is one; `go` otherwise.
+    package var continues: Bool
+
+    /// The request the action dispatches after its flags: none when it continues to a kept
+    /// request (`keepsARequest`, read before the flags), else `go`.
+    package func request(keepsARequest: Bool) -> String? {
+        continues && keepsARequest ? nil : go
     }
 }

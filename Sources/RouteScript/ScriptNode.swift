@@ -107,4 +107,7 @@ struct ScreenAction {
     var label: String
     var flags: [(name: String, value: String)]
     var go: String?
+    /// `continue = true`: after the flags, continue to the request a guard kept (the one the
+    /// user was going to) when there is one; go to `go` only otherwise.
+    var continues = false
 }

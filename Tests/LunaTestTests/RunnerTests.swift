@@ -1,6 +1,7 @@
 import Foundation
 import LuaHost
 import LunaLive
+import RouteScript
 import Testing
 
 @testable import LunaTest
@@ -298,5 +299,71 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
         let vm = try LuaVM()
         let value = try vm.run("return " + TestSource.quoted(text), chunkName: "=quoted")
         #expect(value == [.string(text)])
+    }
+}
+
+/// `continue = true`: a sign-in button that continues to where the user was going (the
+/// request a guard kept), or goes to its `go` when nothing was kept — in `luna test`
+/// (`app:tap`) and in the exported prototype.
+@Suite struct ContinueActionTests {
+    static let script = """
+        return switcher { initial = "orders/7",
+          endpoint { "signin", title = "Sign in",
+            actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home", continue = true } } },
+          junction { id = "tabs", enabled = function() return flags.signedIn == "yes" end, fallback = "signin",
+            stack { endpoint { "home", children = { endpoint { "orders/:id" } } } } },
+        }
+        """
+
+    @Test func aContinuingActionGoesWhereTheUserWasGoingElseToItsGo() throws {
+        let folder = try TestFolder()
+        _ = folder.write("app.lua", Self.script)
+        let file = folder.write(
+            "continue_test.lua",
+            """
+            local app = luna.open("app.lua")
+            test("continues to the kept link", function()
+              expect(app.route).to_be("signin")
+              app:tap("Sign in")
+              expect(app.route).to_be("orders/:id")
+            end)
+            test("goes home when nothing was kept", function()
+              app:flag("signedIn", nil)
+              app:go("signin")
+              app:tap("Sign in")
+              expect(app.route).to_be("home")
+            end)
+            test("an unknown button says which there are", function()
+              app:flag("signedIn", nil)
+              app:go("signin")
+              expect(function() app:tap("Register") end).to_fail_with("usage")
+            end)
+            """)
+        let result = TestRunner(options: .init()).run(file: file)
+        #expect(result.loadError == nil, "\(result.loadError ?? "")")
+        #expect(
+            result.cases.map(\.status) == [.passed, .passed, .passed],
+            "\(result.cases.compactMap(\.message))")
+    }
+
+    @Test func theExportedPrototypeContinuesToo() throws {
+        let host = RouteScriptHost()
+        try host.load(source: Self.script, name: "app.lua")
+        let prototype = try Prototype.explore(host, script: "app.lua")
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(prototype.json.utf8)) as? [String: Any])
+        let states = try #require(data["states"] as? [[String: Any]])
+        let start = try #require(states[0]["moves"] as? [String: [String: Any]])
+        // From the sign-in screen a link sent to, the button's flag continues to the order.
+        let signedIn = try #require(start["flag signedIn=yes"])
+        #expect(signedIn["route"] as? String == "orders/:id")
+        // The explorer and the page decide alike: with a kept request the button's `go` is
+        // not taken; without one it is.
+        let fresh = RouteScriptHost()
+        try fresh.load(source: Self.script, name: "app.lua")
+        _ = try fresh.dispatch("orders/7")
+        let button = try #require(fresh.declaredActions["signin"]?.first)
+        #expect(fresh.keepsARequest && button.request(keepsARequest: fresh.keepsARequest) == nil)
+        _ = try fresh.dispatch("signin")
+        #expect(!fresh.keepsARequest && button.request(keepsARequest: fresh.keepsARequest) == "home")
     }
 }

@@ -313,8 +313,12 @@ function requestOf(presentable) {
   return requests[presentable.id] === undefined ? null : requests[presentable.id];
 }
 
-/** A screen action: its flags in order (an empty value clears one), then its request. */
+/** A screen action: its flags in order (an empty value clears one), then its request — or,
+ *  with `continue = true`, the request a guard kept when there was one (the flags have
+ *  resolved it again by then). */
 async function perform(action) {
+  const shown = state.snapshot && state.snapshot.state;
+  const kept = !!shown && shown.request !== shown.resolved;
   for (const [name, value] of Object.entries(action.flags || {})) {
     try {
       await send("flag", { name, value });
@@ -322,7 +326,8 @@ async function perform(action) {
       return showResult(`${action.label}: flag ${name}: ${(failure.error || failure).message}`, true);
     }
   }
-  if (action.go) run("dispatch", { request: action.go }, `${action.label} → ${action.go}`);
+  if (action.continue && kept) showResult(`${action.label} → ${shown.request}`, false);
+  else if (action.go) run("dispatch", { request: action.go }, `${action.label} → ${action.go}`);
   else showResult(action.label, false);
 }
 
