@@ -9,7 +9,9 @@ import Testing
 /// `luna go` against servers that misbehave: one that never answers, one that answers with a
 /// body that never ends, one that upgrades and then says nothing. Each fails within its
 /// timeout with what did not come, and memory stays bounded.
-@Suite(.serialized) struct GoTimeoutTests {
+/// (No timing is asserted: the message says the deadline fired; the suite's time limit
+/// catches a hang.)
+@Suite(.serialized, .timeLimit(.minutes(2))) struct GoTimeoutTests {
     /// A listening socket on loopback; `serve` (on a thread of its own) gets each accepted
     /// connection, or nothing is accepted at all.
     final class RawServer: @unchecked Sendable {
@@ -76,9 +78,8 @@ import Testing
     @Test func aServerThatNeverAnswersFailsAtTheTimeout() async throws {
         let server = try RawServer(serve: nil)  // accepts nothing: the kernel's backlog connects
         defer { server.stop() }
-        let (message, elapsed) = await Self.failure(server.port, timeout: .seconds(2))
+        let (message, _) = await Self.failure(server.port, timeout: .seconds(2))
         #expect(message?.hasPrefix("the session did not answer within 2.0 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(15))
     }
 
     @Test func anEndlessBodyIsNotKeptAndFailsAtTheTimeout() async throws {
@@ -95,9 +96,8 @@ import Testing
             }
         }
         defer { server.stop() }
-        let (message, elapsed) = await Self.failure(server.port, timeout: .seconds(2))
+        let (message, _) = await Self.failure(server.port, timeout: .seconds(2))
         #expect(message?.hasPrefix("the session did not answer within 2.0 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(15))
         #expect(sent.value > 1 << 20, "the server sent \(sent.value) bytes")
     }
 
@@ -113,10 +113,9 @@ import Testing
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
-        let (message, elapsed) = await Self.failure(port, timeout: .seconds(2))
+        let (message, _) = await Self.failure(port, timeout: .seconds(2))
         try await server.close().get()
         #expect(message?.hasPrefix("no reply to 'home' within 2.0 s") == true, "\(message ?? "")")
-        #expect(elapsed < .seconds(15))
     }
 }
 
