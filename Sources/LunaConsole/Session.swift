@@ -74,6 +74,7 @@ package final class Session {
         ("=", "= EXPR", "evaluate a Lua expression in the script's environment"),
         ("lua", "lua CHUNK", "run a Lua chunk in the script's environment"),
         ("help", "help", "this list"),
+        ("clear", "clear", "clear the terminal (nothing in a pipe or with --json)"),
         ("quit", "quit", "leave (Ctrl-D too)"),
     ]
 
@@ -140,6 +141,9 @@ package final class Session {
             return lua(argument, prefix: "")
         case "help": return help()
         case "quit", "exit": return Result(lines: [], quit: true)
+        // Home, erase the screen and its scrollback: only on a terminal, never into a log.
+        case "clear":
+            return Result(lines: continuation == .interactive && !json ? ["\u{1B}[H\u{1B}[2J\u{1B}[3J"] : [])
         default:
             if command.contains("/") || command.contains("|") || command.contains("?") {
                 return failure(

@@ -64,6 +64,11 @@ struct Export: ParsableCommand {
                 }
             }
         }
+        if format == "plist", urlName == nil, appIDs.isEmpty {
+            // CFBundleURLName is by convention the app's bundle id, which only the user knows.
+            throw ValidationError(
+                "plist needs --name com.example.app (the app's bundle id) or --app-id TEAMID.bundle.id")
+        }
         guard SwiftExport.identifier(typeName) == typeName, typeName.first?.isUppercase == true else {
             throw ValidationError("--type must be a Swift type name (like Route or BooksRoute)")
         }
@@ -101,7 +106,7 @@ struct Export: ParsableCommand {
                 writeError("luna: warning: the script declares no URL schemes (links = { schemes = { … } })")
             }
             text = tree.urlTypesPropertyList(
-                name: urlName ?? appIDs.first.map { String($0.drop { $0 != "." }.dropFirst()) } ?? "links")
+                name: urlName ?? appIDs.first.map { String($0.drop { $0 != "." }.dropFirst()) } ?? "")
         } else {
             text = SwiftExport.source(for: tree, typeName: typeName, source: ScriptPaths.display(script))
         }

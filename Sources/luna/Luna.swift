@@ -255,6 +255,8 @@ struct Graph: ParsableCommand {
 
     @Argument(help: "The route script.") var script: String
     @Option(help: "dot, or svg/png rendered through Graphviz's dot.") var format: String = "dot"
+    @Option(name: [.short, .customLong("output")], help: "Write to FILE instead of standard output.")
+    var output: String?
     @OptionGroup var options: ScriptOptions
 
     func validate() throws {
@@ -266,10 +268,17 @@ struct Graph: ParsableCommand {
         guard let tree = host.routeTree else { return }
         let dot = LunaConsole.Graph.dot(tree, title: ScriptFile.name(script))
         if format == "dot" {
-            emit(dot)
+            guard let output else {
+                emit(dot)
+                return
+            }
+            do { try Render.write(dot, to: output) } catch {
+                fail(error)
+                throw ExitCode(2)
+            }
             return
         }
-        do { try Render.throughDot(dot, format: format) } catch {
+        do { try Render.throughDot(dot, format: format, to: output) } catch {
             fail(error)
             throw ExitCode(2)
         }

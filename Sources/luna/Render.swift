@@ -6,7 +6,15 @@ enum Render {
         var description: String
     }
 
-    static func throughDot(_ dot: String, format: String) throws {
+    /// Writes `text` to the file at `path`.
+    static func write(_ text: String, to path: String) throws {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw Failure(description: "cannot write '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Renders `dot` as `format` to standard output, or to the file `output`.
+    static func throughDot(_ dot: String, format: String, to output: String? = nil) throws {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard
             let executable = paths.map({ "\($0)/dot" }).first(where: {
@@ -17,7 +25,7 @@ enum Render {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-T" + format]
+        process.arguments = ["-T" + format] + (output.map { ["-o", $0] } ?? [])
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.standardOutput

@@ -1,5 +1,8 @@
 import Foundation
+import LunaConsole
+import LunaLive
 import RouteCore
+import RouteScript
 import Testing
 
 /// Golden tests of the `luna` binary on examples/ (exact output, exit status).
@@ -445,5 +448,31 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains(":1: " + message), "\(result.stderr)")
         #expect(result.stderr.contains("app.lua:1: "), "\(result.stderr)")
+    }
+}
+
+/// Small things a new user ran into: `graph -o` (as `export -o`), a plist that needs the app's
+/// bundle id instead of writing `links`, and the REPL's `clear`.
+@Suite struct NewUserCommandTests {
+    @Test func graphWritesAFileAndPlistNeedsTheBundleID() throws {
+        let folder = ScriptFolder()
+        let dot = folder.path + "/shop.dot"
+        let graph = try luna(["graph", "examples/shop.lua", "-o", dot])
+        #expect(graph.status == 0 && graph.stdout.isEmpty, "\(graph.stderr)")
+        #expect(try String(contentsOfFile: dot, encoding: .utf8).hasPrefix("digraph \"shop.lua\" {"))
+        let plist = try luna(["export", "plist", "examples/shop.lua"])
+        #expect(plist.status != 0)
+        #expect(plist.stderr.contains("plist needs --name com.example.app"), "\(plist.stderr)")
+        let named = try luna(["export", "plist", "examples/shop.lua", "--name", "com.example.shop"])
+        #expect(named.stdout.contains("<string>com.example.shop</string>") && !named.stdout.contains(">links<"))
+    }
+
+    @Test func clearClearsATerminalOnly() throws {
+        let session = Session(host: try RouteScriptHost(contentsOf: example("books.lua")), json: false, style: .plain)
+        session.continuation = .interactive
+        #expect(session.execute("clear").lines == ["\u{1B}[H\u{1B}[2J\u{1B}[3J"])
+        session.continuation = .none
+        #expect(session.execute("clear").lines.isEmpty)
+        #expect(session.execute("help").lines.contains { $0.contains("clear") })
     }
 }
