@@ -10,7 +10,7 @@ package enum PrototypePage {
         // The data is JSON inside a script element, whose text ends at `</script` and changes
         // how it is read at `<!--` and `<script`: every `<` (only ever inside a JSON string) is
         // written `\u003c`, so no text from the script can end or bend the element.
-        let data = Self.scriptSafe(prototype.json)
+        let data = Self.scriptSafe(PrototypeCompaction.compact(prototype.json) ?? prototype.json)
         return
             page
             .replacing("<title>Luna inspector</title>", with: "<title>\(escaped(title)) — Luna prototype</title>")

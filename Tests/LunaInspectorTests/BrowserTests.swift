@@ -500,6 +500,42 @@ struct BrowserTests {
         await browser.quit()
     }
 
+    /// The page file holds the prototype in its compact form (each distinct presentable,
+    /// snapshot and step once); the page rebuilds exactly the data the exporter made.
+    @Test func theCompactPrototypeDecodesToTheExportedData() async throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua")
+        let prototype = try Prototype.explore(host, script: "shop.lua")
+        let html = PrototypePage.html(prototype, title: "shop.lua")
+        #expect(html.contains(#""format":"compact-1""#))
+        #expect(
+            html.utf8.count * 3 < prototype.json.utf8.count, "\(html.utf8.count) against \(prototype.json.utf8.count)")
+        let folder = ScriptFolder()
+        let path = folder.write("index.html", html)
+        let browser = try await WebDriver()
+        do {
+            try await browser.open("file://" + path)
+            try await browser.wait("home", Self.visible("screen-home"))
+            let same =
+                try await browser.script(
+                    """
+                    const same = (a, b) => {
+                      if (a === b) return true;
+                      if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+                      if (Array.isArray(a) !== Array.isArray(b)) return false;
+                      const keys = (o) => Object.keys(o).filter((k) => o[k] !== undefined).sort();
+                      const [ka, kb] = [keys(a), keys(b)];
+                      return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same(a[k], b[k]));
+                    };
+                    return same(prototype, JSON.parse(arguments[0]));
+                    """, [prototype.json]) as? Bool
+            #expect(same == true)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// An exported prototype shows a flag's × only where it holds the step that clears it:
     /// an action set the flag, nothing in the prototype clears it, so no × answers "this
     /// prototype has no such step".

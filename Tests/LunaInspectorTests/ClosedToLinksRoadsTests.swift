@@ -68,3 +68,17 @@ import Testing
         }
     }
 }
+
+/// A modest app's whole prototype fits in a page file of at most 1 MB (the banking app the
+/// new user built, `../shared/fixtures/bank.lua`: 3,964 states, 12.6 MB written plainly).
+@Suite struct PrototypeSizeTests {
+    @Test func theBankingAppsWholePrototypeIsUnderOneMegabyte() throws {
+        let script = repositoryRoot + "/../shared/fixtures/bank.lua"
+        try #require(FileManager.default.fileExists(atPath: script), "the fixture is beside the repository")
+        let prototype = try Prototype.explore(
+            try RouteScriptHost(contentsOf: script), script: "bank.lua", limit: 20_000)
+        #expect(prototype.cut == nil, "the whole prototype: \(prototype.states) states")
+        let html = PrototypePage.html(prototype, title: "bank.lua")
+        #expect(html.utf8.count <= 1 << 20, "\(html.utf8.count) bytes")
+    }
+}

@@ -7,7 +7,57 @@ window.addEventListener("error", (event) => { (window.lunaErrors = window.lunaEr
 
 const token = new URLSearchParams(location.search).get("token") || "";
 // A static prototype (`luna export html`) carries its states and steps in the page itself.
-const prototype = window.lunaPrototype || null;
+const prototype = decodePrototype(window.lunaPrototype || null);
+
+/** The exported prototype's data as the page reads it (`states[i].snapshot`, `.tree`,
+ *  `.moves`, `trees[i]`): the compact form `luna export html` writes (`format: "compact-1"`:
+ *  each distinct presentable, snapshot, step key and error once, referred to by number) is
+ *  rebuilt; anything else is taken as it is. */
+function decodePrototype(data) {
+  if (!data || data.format !== "compact-1") return data;
+  const expand = (index, requests) => {
+    const [field, children, modal] = data.nodes[index];
+    const object = Object.assign({}, data.fields[field]);
+    if ("request" in object) {
+      requests[object.id] = object.request;
+      delete object.request;
+    }
+    if (children !== null) object.children = children.map((child) => expand(child, requests));
+    if (modal === -1) object.modal = null;
+    else if (modal >= 0) object.modal = expand(modal, requests);
+    return object;
+  };
+  const trees = [];
+  const treeRequests = [];
+  for (const root of data.trees) {
+    const requests = {};
+    trees.push(expand(root, requests));
+    treeRequests.push(requests);
+  }
+  const states = data.states.map((row) => {
+    const snapshot = Object.assign({}, data.snapshots[row[0]]);
+    const tree = row[1];
+    if (!snapshot.requests) snapshot.requests = treeRequests[tree];
+    const moves = {};
+    for (let i = 2; i + 3 < row.length; i += 4) {
+      const [key, to, plan, route] = [data.keys[row[i]], row[i + 1], row[i + 2], row[i + 3]];
+      moves[key] = to < 0 ? { error: data.errors[-1 - to] } : { to, plan, route: route >= 0 ? data.stepRoutes[route] : undefined };
+    }
+    return { snapshot, tree, moves };
+  });
+  // A step's route is the route of the state it reaches unless written.
+  for (const state of states) {
+    for (const move of Object.values(state.moves)) {
+      if (move.to !== undefined && move.route === undefined) {
+        const shown = states[move.to].snapshot.state;
+        move.route = shown ? shown.route : undefined;
+      }
+    }
+  }
+  const result = Object.assign({}, data, { states, trees });
+  for (const key of ["format", "fields", "nodes", "snapshots", "keys", "stepRoutes", "errors"]) delete result[key];
+  return result;
+}
 const $ = (id) => document.getElementById(id);
 const state = {
   socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {}, rows: {},
