@@ -26,11 +26,23 @@ package struct HistoryEntry: Sendable, Equatable {
     /// Which loaded tree the state belongs to (a reload starts a new one).
     var generation: Int
 
-    /// `3  12.5 ms  dispatch books/42 → books/:id (4 ops)`.
+    /// `3  +12.5 s  dispatch books/42 → books/:id  (4 ops)`: when, since the session started
+    /// (`+2:05` past a minute), what, and how many presenter operations its plan had.
     package var line: String {
         let what = [kind.rawValue, detail, request].compactMap { $0 }.joined(separator: " ")
-        let rounded = (milliseconds * 10).rounded() / 10
-        return "\(index)  \(rounded) ms  \(what)" + (route.map { " → \($0)" } ?? "") + "  (\(planSize) ops)"
+        let operations = planSize == 1 ? "1 op" : "\(planSize) ops"
+        return "\(index)  \(Self.sinceStart(milliseconds))  \(what)" + (route.map { " → \($0)" } ?? "")
+            + "  (\(operations))"
+    }
+
+    /// Session time as a person reads it: `+0.4 s`, `+12.5 s`, `+2:05`, `+1:02:05`.
+    package static func sinceStart(_ milliseconds: Double) -> String {
+        let seconds = max(0, milliseconds / 1000)
+        if seconds < 60 { return "+" + String((seconds * 10).rounded() / 10) + " s" }
+        let whole = Int(seconds)
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "+\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "+\(minutes):\(twoDigits(rest))"
     }
 
     /// `{"index":…,"ms":…,"kind":…,"request":…,"route":…,"plan":N,"detail":…}`.

@@ -108,6 +108,9 @@ func books() throws -> LiveSession {
         #expect(session.history.map(\.kind) == [.dispatch, .back, .flag, .device, .reload])
         #expect(session.history.map(\.route) == ["books/:id", "books", "books", "books", "books"])
         #expect(session.history[0].line.hasSuffix("dispatch books/42 → books/:id  (11 ops)"))
+        #expect(session.history[0].line.contains("  +0."), "\(session.history[0].line)")
+        #expect(HistoryEntry.sinceStart(12_669.4) == "+12.7 s" && HistoryEntry.sinceStart(125_000) == "+2:05")
+        #expect(HistoryEntry.sinceStart(3_725_000) == "+1:02:05")
         #expect(session.history[2].detail == "beta=on")
     }
 

@@ -612,7 +612,7 @@ function renderHistory() {
   }
   for (const entry of state.history) {
     const text = [entry.kind, entry.detail, entry.request].filter(Boolean).join(" ")
-      + (entry.route ? ` → ${entry.route}` : "") + `  (${entry.plan} ops)`;
+      + (entry.route ? ` → ${entry.route}` : "") + `  (${entry.plan === 1 ? "1 op" : `${entry.plan} ops`})`;
     const item = element("li", { value: entry.index, className: entry.index === state.snapshot.current ? "current" : "" }, text);
     item.dataset.testid = `history-${entry.index}`;
     item.onclick = () => run("travel", { index: entry.index }, `goto ${entry.index}`);
