@@ -44,6 +44,10 @@ struct BrowserTests {
             try await browser.type("param-id", "42\u{E007}")
             try await browser.wait("the book", Self.visible("screen-books/:id"))
             #expect(served.session.withHost { $0.state.request?.path } == "books/42")
+            // The plan's header in words, not the event's internal name.
+            #expect(
+                try await browser.script("return document.getElementById('plan-origin').textContent;") as? String
+                    == "dispatched in the page")
             #expect(
                 try await browser.script(
                     "return window.lunaRow === document.querySelector('[data-testid=\"route-books/:id\"]') && window.lunaRow.classList.contains('current');"

@@ -630,10 +630,17 @@ function renderHistory() {
   }
 }
 
+/** A plan's header in words: `flagChanged` from `page` → "flag changed in the page". */
+function planHeader(event, origin) {
+  const what = String(event || "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const where = { page: "in the page", repl: "in the REPL", watcher: "by a save", device: "in a linked app" }[origin];
+  return `${what} ${where || (origin ? `(${origin})` : "")}`.trim();
+}
+
 function showPlan(plan, origin, event) {
   const list = $("plan");
   list.replaceChildren();
-  $("plan-origin").textContent = `${event} from ${origin}`;
+  $("plan-origin").textContent = planHeader(event, origin);
   if (!plan.length) list.append(element("li", { className: "dim" }, "nothing to do"));
   for (const op of plan) {
     const rest = Object.entries(op).filter(([key]) => key !== "op" && key !== "id")
