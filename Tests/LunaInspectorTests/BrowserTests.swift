@@ -341,6 +341,30 @@ struct BrowserTests {
         }
     }
 
+    /// The flow map of a six-level app fits a 1,400-pixel window: the map scrolls inside its
+    /// own frame and the page never scrolls sideways (the banking app's route table ended at
+    /// x = 1429).
+    @Test func aDeepFlowMapFitsTheWindow() async throws {
+        let bank = try String(contentsOfFile: repositoryRoot + "/../shared/fixtures/bank.lua", encoding: .utf8)
+        let served = try ServedScript(example: "bank.lua", source: bank)
+        defer { served.stop() }
+        try served.session.dispatch("accounts/1234")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.click("view-map")
+            try await browser.wait("the map", Self.visible("map-node-accounts"))
+            let width =
+                try await browser.script(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];") as? [Int] ?? []
+            #expect(width.count == 2 && width[0] <= width[1], "page \(width)")
+            let table =
+                try await browser.script(
+                    "const r = document.getElementById('routes').getBoundingClientRect(); return [Math.round(r.right), window.innerWidth];"
+                ) as? [Int] ?? []
+            #expect(table.count == 2 && table[0] <= table[1], "route table \(table)")
+            try await Self.keep(browser, "inspector-map-deep.png")
+        }
+    }
+
     /// The flow map: every screen, tab bar and switcher of shop.lua joined by its push, modal,
     /// tab, section and guard edges; the screen shown and those a tap away marked; a click goes.
     @Test func theFlowMapDrawsTheTreeAndGoesWhereClicked() async throws {
