@@ -325,7 +325,7 @@ final class SessionState {
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(routeRows) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
-            requests: SnapshotView.requests(host.tree, tree: tree))
+            requests: SnapshotView.requests(host.tree, tree: tree), links: routes ? tree?.links : nil)
     }
 
     private func recording(_ name: String) throws -> RecordingView {

@@ -492,6 +492,9 @@ package struct SnapshotView: Sendable {
     package var screenRows: String?
     /// The request that shows each screen on screen, by node id.
     package var requests: [String: String]
+    /// The link schemes and hosts the script declares (with the route table): what the
+    /// address bar's example shows.
+    package var links: LinkDomains?
 
     /// History entries in a snapshot, and in each older page a page asks for.
     package static let historyPage = 100
@@ -510,6 +513,12 @@ package struct SnapshotView: Sendable {
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
         if let screenRows { fields["rows"] = screenRows }
+        if let links {
+            fields["links"] = JSONWriter.object([
+                "schemes": JSONWriter.array(links.schemes.map(JSONWriter.quoted)),
+                "hosts": JSONWriter.array(links.hosts.map(JSONWriter.quoted)),
+            ])
+        }
         return JSONWriter.object(fields)
     }
 

@@ -373,6 +373,9 @@ struct BrowserTests {
         try served.session.dispatch("home")
         try await WebDriver.withPage(served) { browser in
             try await browser.wait("home", Self.visible("screen-home"))
+            // The address bar's example is the script's own: a path, its scheme, a named route.
+            let placeholder = try await browser.script("return document.getElementById('request').placeholder;")
+            #expect(placeholder as? String == "signin · myshop://signin · order|{…}", "\(placeholder ?? "")")
             try await browser.click("view-map")
             try await browser.wait("the map", Self.visible("map-node-home"))
             let errors = try await browser.script("return window.lunaErrors || [];") as? [String]

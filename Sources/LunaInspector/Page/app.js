@@ -133,9 +133,25 @@ function receive(message) {
   }
 }
 
+/** The address bar's example, from the script itself: a path it has, a link in its scheme (or
+ *  on its host), a named request (`accounts · lunabank://accounts · bill|{…}`). */
+function addressExample(routes, links) {
+  const plain = routes.find((route) => !route.params.length && !route.pattern.includes("...")) || routes[0];
+  const path = plain ? plain.pattern : "";
+  const schemes = (links && links.schemes) || [];
+  const hosts = ((links && links.hosts) || []).filter((host) => !host.startsWith("*."));
+  const link = schemes.length ? `${schemes[0]}://${path}` : hosts.length ? `https://${hosts[0]}/${path}` : null;
+  const named = routes.find((route) => route.name);
+  return [path, link, named ? `${named.name}|{…}` : null].filter(Boolean).join(" · ");
+}
+
 function apply(snapshot) {
   state.snapshot = snapshot;
-  if (snapshot.routes) { state.routes = snapshot.routes; state.changedRoutes = null; }
+  if (snapshot.routes) {
+    state.routes = snapshot.routes;
+    state.changedRoutes = null;
+    if (!prototype) $("request").placeholder = addressExample(snapshot.routes, snapshot.links);
+  }
   if (snapshot.entries) state.entries = snapshot.entries;
   if (snapshot.rows) state.rows = snapshot.rows;
   if (snapshot.history) state.history = snapshot.history;
