@@ -471,7 +471,11 @@ final class SessionState {
             request: request, route: StateView.route(of: host),
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
             state: state, generation: generation)
-        undoStack.append(position)
+        // A reload that changed nothing on screen (the same presentation) is in
+        // the history but is no undo step: Undo after it goes where it went before it.
+        let shown = position.flatMap { $0 >= dropped && $0 - dropped < entries.count ? entries[$0 - dropped] : nil }
+        let unchangedReload = kind == .reload && shown.map { $0.state.presented == state.presented } == true
+        if !unchangedReload { undoStack.append(position) }
         redoStack.removeAll()
         if undoStack.count > maximumHistory * 2 { undoStack.removeFirst(maximumHistory) }
         entries.append(entry)

@@ -123,6 +123,18 @@ func books() throws -> LiveSession {
         #expect(session.withHost { $0.state.request?.path } == "books/42")
     }
 
+    /// A reload that changed nothing on screen is in the history but is no undo step: Undo
+    /// after it goes back to what was shown before the last visible change (it did nothing).
+    @Test func undoSkipsAReloadThatChangedNothingShown() throws {
+        let session = try books()
+        try session.dispatch("books/42")
+        try session.dispatch("today")
+        try session.perform(.reload)
+        #expect(session.history.map(\.kind) == [.dispatch, .dispatch, .reload])
+        try session.undo()
+        #expect(session.withHost { $0.state.request?.path } == "books/42")
+    }
+
     @Test func observersSeeEveryEventInOrder() throws {
         let session = try books()
         let seen = Box<[String]>([])
