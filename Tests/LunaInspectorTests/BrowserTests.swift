@@ -479,10 +479,22 @@ struct BrowserTests {
             )
             try await browser.wait("the form closed", "document.getElementById('params').hidden")
             #expect(served.session.withHost { $0.state.request?.original } == "account")
-            // Phone sizes: the screen is the chosen size in points (scaled to fit the window).
-            try await browser.script(
-                "const s = document.getElementById('size'); s.value = 'iPhone SE'; s.dispatchEvent(new Event('change'));"
-            )
+            // Phone sizes: the screen is the chosen size in points (scaled to fit the window),
+            // every size at one scale: the SE is drawn smaller than the 16 (it was larger).
+            func drawnHeight(_ name: String) async throws -> Double {
+                try await browser.script(
+                    "const s = document.getElementById('size'); s.value = '\(name)'; s.dispatchEvent(new Event('change'));"
+                )
+                return try await browser.script(
+                    "return document.getElementById('screen').getBoundingClientRect().height;") as? Double ?? 0
+            }
+            // In a short window each size alone would be fitted to its height.
+            try await browser.resize(width: 1400, height: 700)
+            let sixteen = try await drawnHeight("iPhone 16")
+            let se = try await drawnHeight("iPhone SE")
+            // Drawn in proportion to their points (667 against 852), not each fitted alone.
+            #expect(abs(se / sixteen - 667.0 / 852.0) < 0.03, "SE \(se) px, 16 \(sixteen) px")
+            try await browser.resize(width: 1400, height: 900)
             let size =
                 try await browser.script(
                     """

@@ -83,6 +83,11 @@ final class WebDriver: @unchecked Sendable {
         waitpid(pid, &status, 0)
     }
 
+    /// Sets the window's outer size.
+    func resize(width: Int, height: Int) async throws {
+        _ = try await call("POST", "/session/\(session)/window/rect", ["width": width, "height": height])
+    }
+
     func open(_ url: String) async throws {
         _ = try await call("POST", "/session/\(session)/url", ["url": url])
     }

@@ -767,9 +767,11 @@ function applySize(device, force = false) {
   frame.style.setProperty("--height", `${height}px`);
   frame.dataset.size = name;
   // Scaled down (never up) to fit the window's height below the frame's top, and the stage's
-  // share of its width.
+  // share of its width — by the largest size of the device, so every size of it is drawn at
+  // one scale and a smaller phone looks smaller (the SE was drawn larger than the 16).
   const top = Math.max(0, frame.getBoundingClientRect().top + window.scrollY);
-  const scale = Math.min(1, (window.innerHeight - top - 12) / (height + 28), (window.innerWidth * 0.62) / (width + 28));
+  const largest = [Math.max(...sizes[device].map((size) => size[1])), Math.max(...sizes[device].map((size) => size[2]))];
+  const scale = Math.min(1, (window.innerHeight - top - 12) / (largest[1] + 28), (window.innerWidth * 0.62) / (largest[0] + 28));
   frame.style.zoom = String(Math.max(0.35, scale));
 }
 
