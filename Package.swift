@@ -87,7 +87,7 @@ let package = Package(
             name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
         .testTarget(
             name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive", "RouteScript"], exclude: ["Fixtures"]),
-        .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore"]),
+        .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore", "RouteCoreOracle"]),
         .testTarget(
             name: "LunaInspectorTests",
             dependencies: [

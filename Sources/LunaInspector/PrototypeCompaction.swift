@@ -1,3 +1,4 @@
+import LunaLive
 import RouteCore
 
 /// The exported prototype's data written compactly for the page file (`luna export html`):
@@ -80,26 +81,13 @@ enum PrototypeCompaction {
         return JSONWriter.ordered(fields)
     }
 
-    /// Texts numbered in the order they first appear.
-    struct Table {
-        var items: [String] = []
-        var index: [String: Int] = [:]
-
-        mutating func add(_ item: String) -> Int {
-            if let known = index[item] { return known }
-            items.append(item)
-            index[item] = items.count - 1
-            return items.count - 1
-        }
-    }
-
     struct Encoder {
-        var fields = Table()
-        var nodes = Table()
-        var snapshots = Table()
-        var keys = Table()
-        var routes = Table()
-        var errors = Table()
+        var fields = NumberedTexts()
+        var nodes = NumberedTexts()
+        var snapshots = NumberedTexts()
+        var keys = NumberedTexts()
+        var routes = NumberedTexts()
+        var errors = NumberedTexts()
         /// The number of a presentable's subtree (a tree of the inspector's `TreeView` JSON,
         /// each node with its request from `requests` as `request`); -1 for null.
         mutating func node(_ value: JSONValue, requests: JSONValue?) -> Int {

@@ -104,21 +104,10 @@ private struct Explorer {
     var bytes = 0
     var cut: Prototype.Bound?
     /// Distinct presentable trees and plans, each written once (states share most of them).
-    var trees = Interning()
-    var plans = Interning()
+    var trees = NumberedTexts()
+    var plans = NumberedTexts()
     /// The first state (breadth first: the fewest steps from the start) showing each screen.
     var screens: [String: Int] = [:]
-
-    struct Interning {
-        var items: [String] = []
-        var index: [String: Int] = [:]
-        mutating func add(_ item: String) -> Int {
-            if let known = index[item] { return known }
-            items.append(item)
-            index[item] = items.count - 1
-            return items.count - 1
-        }
-    }
 
     init(host: RouteScriptHost, tree: RouteTree, limit: Int) {
         self.host = host
@@ -386,5 +375,22 @@ private struct Explorer {
             result.append("the presenter hooks of \(tree.nodes[index].id) (\(names.sorted().joined(separator: ", ")))")
         }
         return result
+    }
+}
+
+/// Texts numbered in the order they first appear, each kept once (the prototype's trees and
+/// plans, and the page file's compact tables).
+package struct NumberedTexts: Sendable {
+    package private(set) var items: [String] = []
+    package private(set) var index: [String: Int] = [:]
+
+    package init() {}
+
+    /// The number of `item`, given to it when it is new.
+    package mutating func add(_ item: String) -> Int {
+        if let known = index[item] { return known }
+        items.append(item)
+        index[item] = items.count - 1
+        return items.count - 1
     }
 }

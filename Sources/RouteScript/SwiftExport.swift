@@ -74,24 +74,16 @@ public enum SwiftExport {
             && !keywords.contains(name) && !reserved.contains(name)
     }
 
-    /// `text` as a Swift string literal: quotes, backslashes and every control or line
-    /// separator character escaped (`\u{7}`), so nothing in it can end the literal.
+    /// `text` as a Swift string literal: quotes and backslashes escaped, and every control or
+    /// line-separator character written `\u{…}` (`\u{a}` for a newline), so nothing in it can
+    /// end the literal.
     static func stringLiteral(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            default:
-                if isBreaking(scalar) {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            if scalar == "\"" || scalar == "\\" {
+                result += "\\" + String(scalar)
+            } else {
+                append(scalar, to: &result)
             }
         }
         return result + "\""
@@ -101,14 +93,17 @@ public enum SwiftExport {
     /// `\u{…}`, so nothing in it can end the comment and become code.
     static func commentText(_ text: String) -> String {
         var result = ""
-        for scalar in text.unicodeScalars {
-            if isBreaking(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in text.unicodeScalars { append(scalar, to: &result) }
         return result
+    }
+
+    /// `scalar` as it is, or as `\u{…}` when it is a control or line-separator character.
+    private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
+        if isBreaking(scalar) {
+            result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
     }
 
     /// Control characters and the line and paragraph separators.

@@ -523,11 +523,7 @@ struct BrowserTests {
         let data = try #require(html.components(separatedBy: "window.lunaPrototype = ").last)
         let element = try #require(data.components(separatedBy: ";</script>").first)
         #expect(!element.contains("<"), "every < in the data is escaped")
-        let folder = ScriptFolder()
-        let path = folder.write("index.html", html)
-        let browser = try await WebDriver()
-        do {
-            try await browser.open("file://" + path)
+        try await WebDriver.withFile(html) { browser in
             try await browser.wait("home", Self.visible("screen-home"))
             #expect(
                 try await browser.script("return document.body.textContent.includes('Home <!--');") as? Bool == true)
@@ -536,11 +532,7 @@ struct BrowserTests {
                     as? Bool == true)
             try await browser.click("sample-home-0")
             try await browser.wait("next", Self.visible("screen-a<!--b"))
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     /// The page file holds the prototype in its compact form (each distinct presentable,
@@ -552,11 +544,7 @@ struct BrowserTests {
         #expect(html.contains(#""format":"compact-1""#))
         #expect(
             html.utf8.count * 3 < prototype.json.utf8.count, "\(html.utf8.count) against \(prototype.json.utf8.count)")
-        let folder = ScriptFolder()
-        let path = folder.write("index.html", html)
-        let browser = try await WebDriver()
-        do {
-            try await browser.open("file://" + path)
+        try await WebDriver.withFile(html) { browser in
             try await browser.wait("home", Self.visible("screen-home"))
             let same =
                 try await browser.script(
@@ -572,11 +560,7 @@ struct BrowserTests {
                     return same(prototype, JSON.parse(arguments[0]));
                     """, [prototype.json]) as? Bool
             #expect(same == true)
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     /// An exported prototype shows a flag's × only where it holds the step that clears it:
@@ -590,11 +574,7 @@ struct BrowserTests {
                   endpoint { "home", actions = { { "Beta on", flag = { beta = "on" } } } } }
                 """#, name: "flags.lua")
         let prototype = try Prototype.explore(host, script: "flags.lua")
-        let folder = ScriptFolder()
-        let path = folder.write("index.html", PrototypePage.html(prototype, title: "flags.lua"))
-        let browser = try await WebDriver()
-        do {
-            try await browser.open("file://" + path)
+        try await WebDriver.withFile(PrototypePage.html(prototype, title: "flags.lua")) { browser in
             try await browser.wait("home", Self.visible("screen-home"))
             try await browser.click("action-home-0")
             try await browser.wait(
@@ -602,11 +582,7 @@ struct BrowserTests {
             #expect(
                 try await browser.script("return document.querySelector('[data-testid=\"clear-flag-beta\"]') === null;")
                     as? Bool == true)
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     /// `luna export html`: the prototype opens from the file system (no server), starts on the

@@ -183,4 +183,20 @@ extension WebDriver {
         }
         await browser.quit()
     }
+
+    /// Opens a page file (an exported prototype) from the file system in a fresh browser, runs
+    /// `body`, and always quits the browser.
+    static func withFile(_ html: String, _ body: (WebDriver) async throws -> Void) async throws {
+        let folder = ScriptFolder()
+        let path = folder.write("index.html", html)
+        let browser = try await WebDriver()
+        do {
+            try await browser.open("file://" + path)
+            try await body(browser)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }

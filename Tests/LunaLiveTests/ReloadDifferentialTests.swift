@@ -1,6 +1,7 @@
 import Foundation
 import LunaLive
 import RouteCore
+import RouteCoreOracle
 import RouteScript
 import Testing
 
@@ -10,20 +11,6 @@ import Testing
 /// byte, with every node's line), the same route table (`luna routes --json`), the same
 /// answer to every route's request, or the same error with the reloading app as it was.
 @Suite struct ReloadDifferentialTests {
-    /// SplitMix64: the same edits on every machine.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-        mutating func chance(_ oneIn: Int) -> Bool { int(1...oneIn) == 1 }
-    }
-
     /// How builder calls are written: the name and its `{` on one line, the `{` on the next
     /// line (the builder's name at the end of the line before, where Lua records the call at
     /// the `{`), parentheses, `;` separators, or the whole script on one line.
@@ -39,12 +26,12 @@ import Testing
         }
 
         var pieces: [Piece] = []
-        var generator: Generator
+        var generator: SeededGenerator
         let style: Style
         var next = 0
 
         init(seed: UInt64, style: Style) {
-            generator = Generator(state: seed)
+            generator = SeededGenerator(seed: seed)
             self.style = style
         }
 
@@ -228,7 +215,7 @@ import Testing
     /// next edit starts from it), against fresh loads of each saved text.
     @Test(arguments: Style.allCases)
     func everyReloadEqualsAFreshLoadOfTheSavedFile(style: Style) throws {
-        var seeds = Generator(state: 2_026_112_7 &+ UInt64(Style.allCases.firstIndex(of: style) ?? 0))
+        var seeds = SeededGenerator(seed: 2_026_112_7 &+ UInt64(Style.allCases.firstIndex(of: style) ?? 0))
         let folder = TemporaryFolder()
         var loaded = 0
         var failed = 0
@@ -393,4 +380,9 @@ final class TemporaryFolder {
         folder.write("app.lua", script("welcome"))
         #expect(try host.reload().changed.isEmpty, "the same guard again")
     }
+}
+
+extension SeededGenerator {
+    fileprivate mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    fileprivate mutating func chance(_ oneIn: Int) -> Bool { int(1...oneIn) == 1 }
 }

@@ -1,3 +1,4 @@
+import RouteCoreOracle
 import Testing
 
 @testable import RouteCore
@@ -119,7 +120,7 @@ import Testing
 
     /// Seeded random trees: constants, parameters, catch-alls, nested children, closed routes.
     @Test func seededTreesAgreeWithTheRouter() throws {
-        var generator = Generator(state: 20_261_127)
+        var generator = SeededGenerator(seed: 20_261_127)
         var trees = 0
         var checked = 0
         var treesWithNotes = 0
@@ -158,15 +159,8 @@ import Testing
         #expect(treesWithNotes * 100 <= trees, "\(treesWithNotes) of \(trees) trees have paths the file cannot decide")
     }
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    }
+}
+
+extension SeededGenerator {
+    fileprivate mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }

@@ -388,6 +388,6 @@ import Testing
         ])
         #expect(checked == 0, "\(output)\n\(source)")
         // The constructors build the paths the router matches.
-        #expect(source.contains(#"name: "injected", segments: ["inj\n}\nextension Never"#))
+        #expect(source.contains(#"name: "injected", segments: ["inj\u{a}}\u{a}extension Never"#))
     }
 }
