@@ -134,7 +134,10 @@ enum Messages {
     static func reply(id: Int?, _ view: View, script: String) -> String {
         var fields = ["type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true"]
         switch view {
-        case .changed(let change): fields["route"] = JSONWriter.quoted(change.outcome.route)
+        case .changed(let change):
+            fields["route"] = JSONWriter.quoted(change.outcome.route)
+            // The request dispatched: for `open`, the path the form filled in.
+            fields["request"] = JSONWriter.quoted(change.outcome.request)
         case .explain(let explain): fields["explain"] = explain.json
         case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
         case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))

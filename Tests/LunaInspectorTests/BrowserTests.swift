@@ -44,6 +44,9 @@ struct BrowserTests {
             try await browser.type("param-id", "42\u{E007}")
             try await browser.wait("the book", Self.visible("screen-books/:id"))
             #expect(served.session.withHost { $0.state.request?.path } == "books/42")
+            // The result line names the path the form filled in, not the pattern.
+            try await browser.wait(
+                "the result", "document.getElementById('result').textContent === 'books/42 → books/:id'")
             // The plan's header in words, not the event's internal name.
             #expect(
                 try await browser.script("return document.getElementById('plan-origin').textContent;") as? String

@@ -686,7 +686,9 @@ function toast(text) {
 async function run(op, fields, label) {
   try {
     const reply = await send(op, fields);
-    showResult(`${label}${reply.route ? " → " + reply.route : ""}`, false);
+    // A form's screen is labelled by its pattern until the path it filled in comes back.
+    const shown = op === "open" && reply.request ? reply.request : label;
+    showResult(`${shown}${reply.route ? " → " + reply.route : ""}`, false);
   } catch (failure) {
     const error = failure.error || failure;
     let text = `${label}: ${error.kind}: ${error.message}`;
@@ -1048,7 +1050,7 @@ function prototypeSend(op, fields) {
     const shown = prototype.states[first].snapshot.state;
     record({ kind: "show", request: shown.request, detail: "", route: shown.route, plan: 0, state: first });
     showPlan([], "prototype (the state that first showed it)", "show");
-    return Promise.resolve({ ok: true, route: shown.route });
+    return Promise.resolve({ ok: true, route: shown.route, request: shown.request });
   }
   if (move === undefined) {
     const bound = prototype.cut ? ` (${prototype.cut})` : "";
@@ -1059,7 +1061,8 @@ function prototypeSend(op, fields) {
   record({ kind: op, request: fields.request || (op === "open" ? fields.node : ""),
     detail: op === "flag" ? `${fields.name}=${fields.value || ""}` : "", route: move.route || "", plan: plan.length, state: move.to });
   showPlan(plan, "prototype", op);
-  return Promise.resolve({ ok: true, route: move.route });
+  const reached = prototype.states[move.to].snapshot.state;
+  return Promise.resolve({ ok: true, route: move.route, request: reached ? reached.request : undefined });
 }
 
 /** A new history entry, shown (it can be undone; what could be redone is gone). */
