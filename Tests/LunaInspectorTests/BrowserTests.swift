@@ -344,6 +344,30 @@ struct BrowserTests {
         }
     }
 
+    /// A child screen's row names only the parameters its screen does not give: on a
+    /// transaction, "Dispute", not "Dispute (:account, :tx)" (no form is asked).
+    @Test func aChildRowNamesOnlyWhatAFormWouldAsk() async throws {
+        let served = try ServedScript(
+            example: "nested.lua",
+            source: """
+                return stack { initial = "a/1/t/2",
+                  endpoint { "a/:account", title = "Account", children = {
+                    endpoint { "./t/:tx", title = "Payment", children = {
+                      endpoint { "./dispute", title = "Dispute" }, endpoint { "./note/:n", title = "Note" } } } } } }
+                """)
+        defer { served.stop() }
+        try served.session.dispatch("a/1/t/2")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the payment", Self.visible("screen-a/:account/t/:tx"))
+            func label(_ id: String) async throws -> String? {
+                try await browser.script("return document.querySelector('[data-testid=\"row-\(id)\"]').textContent;")
+                    as? String
+            }
+            #expect(try await label("a/:account/t/:tx/dispute") == "Dispute")
+            #expect(try await label("a/:account/t/:tx/note/:n") == "Note (:n)")
+        }
+    }
+
     /// The flow map of a six-level app fits a 1,400-pixel window: the map scrolls inside its
     /// own frame and the page never scrolls sideways (the banking app's route table ended at
     /// x = 1429).

@@ -338,7 +338,9 @@ function screenView(presentable, context) {
       rows.append(element("li", {}, button));
     });
     if (samples.length) continue;
-    const button = element("button", { type: "button" }, route.title + (route.params.length ? ` (${route.params.map((p) => ":" + p).join(", ")})` : ""));
+    // Only the parameters this screen does not give are named (they are what a form asks).
+    const missing = route.params.filter((name) => (presentable.params || {})[name] === undefined);
+    const button = element("button", { type: "button" }, route.title + (missing.length ? ` (${missing.map((p) => ":" + p).join(", ")})` : ""));
     button.dataset.testid = `row-${route.id}`;
     button.onclick = () => goToRoute(route, presentable);
     rows.append(element("li", {}, button));
