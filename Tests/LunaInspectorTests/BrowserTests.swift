@@ -368,6 +368,31 @@ struct BrowserTests {
         }
     }
 
+    /// A click on the map opens a nested screen with the first samples of the screens above
+    /// it too: a transaction needs its account, which the account's samples give (the form
+    /// asked for `:account`).
+    @Test func aMapClickFillsParametersFromTheScreensAbove() async throws {
+        let served = try ServedScript(
+            example: "samples.lua",
+            source: """
+                return stack { initial = "home", endpoint { "home", children = {
+                  endpoint { "a/:account", title = "Account", sample = { account = { "1234" } }, children = {
+                    endpoint { "./t/:tx", title = "Payment", sample = { tx = { "t9" } } } } } } } }
+                """)
+        defer { served.stop() }
+        try served.session.dispatch("home")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.click("view-map")
+            try await browser.wait("the map", Self.visible("map-node-a/:account/t/:tx"))
+            try await browser.click("map-node-a/:account/t/:tx")
+            try await browser.wait(
+                "the payment on the map",
+                "document.querySelector('[data-testid=\"map-node-a/:account/t/:tx\"]').classList.contains('here')")
+            #expect(try await browser.script("return document.getElementById('params').hidden;") as? Bool == true)
+        }
+        #expect(served.session.withHost { $0.state.request?.path } == "a/1234/t/t9")
+    }
+
     /// The flow map of a six-level app fits a 1,400-pixel window: the map scrolls inside its
     /// own frame and the page never scrolls sideways (the banking app's route table ended at
     /// x = 1429).

@@ -938,14 +938,21 @@ function renderMap() {
 }
 
 /** A click on the map: that screen — with the parameters shown now when it is on screen,
- *  else with its first sample values, else through the parameter form. */
+ *  else with the first sample values of it and of the screens above it (a transaction's
+ *  `:account` from its account's samples), else through the parameter form. */
 function goToScreen(id) {
   const route = state.routes.find((candidate) => candidate.id === id);
   if (!route) return showResult(`${id} has no route`, true);
   const now = state.snapshot.state;
   const params = now && now.chain.includes(id) ? now.params : {};
-  const samples = samplesOf(route);
-  const sample = samples.length && route.params.some((name) => params[name] === undefined) ? samples[0] : {};
+  const sample = {};
+  if (route.params.some((name) => params[name] === undefined)) {
+    for (const node of [...(route.chain || []), route.id]) {
+      const owner = state.routes.find((candidate) => candidate.id === node);
+      const first = owner ? samplesOf(owner)[0] : undefined;
+      if (first) Object.assign(sample, first);
+    }
+  }
   goToRoute(route, { params: { ...sample, ...params } });
 }
 
