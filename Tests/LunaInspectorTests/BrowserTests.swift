@@ -393,6 +393,30 @@ struct BrowserTests {
         #expect(served.session.withHost { $0.state.request?.path } == "a/1234/t/t9")
     }
 
+    /// A sheet holding a stack shows one title bar, its stack's (it showed the sheet's title
+    /// above the stack's navigation bar); a sheet holding one screen keeps its own.
+    @Test func aSheetWithAStackShowsOneTitleBar() async throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        try served.session.dispatch("checkout")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the checkout", Self.visible("sheet-stack:checkout"))
+            let titles =
+                try await browser.script(
+                    """
+                    const sheet = document.querySelector('[data-testid="sheet-stack:checkout"]');
+                    return [sheet.querySelectorAll('.grabber strong').length,
+                            [...sheet.querySelectorAll('.navbar .title')].map((e) => e.textContent)];
+                    """) as? [Any]
+            #expect(titles?[0] as? Int == 0, "\(titles ?? [])")
+            #expect(titles?[1] as? [String] == ["Checkout"], "\(titles ?? [])")
+            #expect(
+                try await browser.script("return !!document.querySelector('[data-testid=\"close-stack:checkout\"]');")
+                    as? Bool == true)
+            try await Self.keep(browser, "inspector-sheet-stack.png")
+        }
+    }
+
     /// The flow map of a six-level app fits a 1,400-pixel window: the map scrolls inside its
     /// own frame and the page never scrolls sideways (the banking app's route table ended at
     /// x = 1429).

@@ -367,8 +367,11 @@ function sheet(presenter, modal, context) {
     const request = requestOf(presenter);
     if (request !== null) run("dispatch", { request }, request);
   };
-  const body = element("div", { className: "sheet" },
-    element("div", { className: "grabber" }, element("strong", {}, modal.title), close), node(modal, context));
+  // A sheet holding a stack shows its navigation bar's title only (as iOS does): the grabber
+  // keeps the close button.
+  const title = modal.kind === "stack" ? null : element("strong", {}, modal.title);
+  const grabber = element("div", { className: modal.kind === "stack" ? "grabber bare" : "grabber" }, title, close);
+  const body = element("div", { className: "sheet" }, grabber, node(modal, context));
   body.dataset.testid = `sheet-${modal.id}`;
   return element("div", { className: "sheet-backdrop" }, body);
 }
