@@ -30,6 +30,9 @@ public final class RouteScriptHost {
     /// The last reload's lint (reused while the lint's inputs are the same; where the next one
     /// starts when only a few route definitions changed).
     var lintCache: Lint.Report?
+
+    /// What `luna check` says of the loaded tree: the lint the load (or the last reload) ran.
+    package var lintFindings: [Lint.Finding] { lintCache?.findings ?? [] }
     /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
     var sharesScript = false
     /// The text, name and folder of a script loaded from a string.
@@ -487,21 +490,5 @@ public final class RouteScriptHost {
         let shown = try vm.call(show, values, limits: options.callLimits)
         guard case .table = shown.first else { return try values.map { try vm.toString($0) } }
         return try (0..<values.count).map { try vm.toString(try vm.rawGet(shown[0], index: $0 + 1)) }
-    }
-}
-
-/// A screen's action as a script declares it (`actions = { { "Sign in", flag = {…}, go = "home",
-/// continue = true } }`): its flags in name order (an empty value clears one), then its request.
-package struct DeclaredAction: Sendable {
-    package var label: String
-    package var flags: [(name: String, value: String)]
-    package var go: String?
-    /// After the flags, continue to the request a guard kept when there is one; `go` otherwise.
-    package var continues: Bool
-
-    /// The request the action dispatches after its flags: none when it continues to a kept
-    /// request (`keepsARequest`, read before the flags), else `go`.
-    package func request(keepsARequest: Bool) -> String? {
-        continues && keepsARequest ? nil : go
     }
 }

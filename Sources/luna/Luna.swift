@@ -226,8 +226,8 @@ struct Check: ParsableCommand {
         // Every finding is reported, errors included (which fail any other load).
         let host = try options.load(script, json: json, lintErrorsFailTheLoad: false)
         guard let tree = host.routeTree else { return }
-        let lint = Lint(tree: tree)
-        let findings = lint.findings() + lint.targetFindings(host.declaredTargets)
+        // The load linted the tree already; the rows' and actions' targets are checked here.
+        let findings = host.lintFindings + Lint(tree: tree).targetFindings(host.declaredTargets)
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.count - errors
         if json {
