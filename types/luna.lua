@@ -63,7 +63,7 @@
 ---@field [integer] luna.Node
 ---@field presenter luna.PresenterField?
 ---@field title string?
----@field id string?
+---@field id string? Default: `root` for the root, else KIND:FIRST-ENDPOINT-ID (`stack:books`).
 ---@field enabled fun(ctx: luna.Context): boolean? Guards every endpoint below (outermost guard first): when false, `fallback` is dispatched instead.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? For every endpoint below: a returned path is dispatched instead.

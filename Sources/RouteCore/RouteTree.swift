@@ -89,12 +89,13 @@ public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
 /// its endpoints.
 ///
-/// Default ids (README, the DSL tour): an endpoint's id is its pattern (`/` for the root pattern); a
-/// container's is `KIND:FIRST-ENDPOINT-ID` (`stack:books`). Titles default to ids.
+/// Default ids (docs/dsl.md, "Ids"): the root container's is `root`; an endpoint's is its pattern
+/// (`/` for the root pattern); another container's is `KIND:FIRST-ENDPOINT-ID` (`stack:books`).
+/// Titles default to ids.
 ///
 /// ```swift
 /// let tree = try RouteTree(root: .stack([.endpoint("books", children: [.endpoint("./:id")])]))
-/// tree.nodes.map(\.id)   // ["stack:books", "books", "books/:id"]
+/// tree.nodes.map(\.id)   // ["root", "books", "books/:id"]
 /// ```
 public final class RouteTree: Sendable {
     /// This tree among every tree the process made (a state remembers the tree its
@@ -548,10 +549,11 @@ struct TreeBuilder {
         }
     }
 
-    /// A node's default id (``RouteTree``): an endpoint's is its pattern (`/` for the root
-    /// pattern); a container's `KIND:FIRST-ENDPOINT-ID`, or `KIND:INDEX` with no endpoint
-    /// below. `displayText`: an endpoint's route text (nil for a container); `endpointID`: the
-    /// id of an endpoint below.
+    /// A node's default id below the root (``RouteTree``): an endpoint's is its pattern (`/`
+    /// for the root pattern); a container's `KIND:FIRST-ENDPOINT-ID`, or `KIND:INDEX` with no
+    /// endpoint below. (The root container's was the same until it became ``RouteTree/rootID``;
+    /// ``RouteTree/legacyRootID`` keeps older restoration strings restoring.) `displayText`: an
+    /// endpoint's route text (nil for a container); `endpointID`: the id of an endpoint below.
     static func defaultID(
         of index: Int, kind: (Int) -> NodeKind, children: (Int) -> [Int], displayText: (Int) -> String?,
         endpointID: (Int) -> String
@@ -596,8 +598,15 @@ struct TreeBuilder {
     mutating func assignIDs() throws(RouteDefinitionError) -> (
         index: [String: Int], ids: [NodeID]
     ) {
-        for index in nodes.indices.reversed() where nodes[index].id == nil {
+        // The root container is `root` (unless another node declares that id); it is
+        // assigned last, after every declared and default id below it is known.
+        let rootNeedsID = nodes.first.map { $0.id == nil } ?? false
+        for index in nodes.indices.reversed() where index > 0 && nodes[index].id == nil {
             nodes[index].id = defaultID(index)
+        }
+        if rootNeedsID {
+            let taken = nodes.contains { $0.id == RouteTree.rootID }
+            nodes[0].id = nodes[0].kind == .endpoint || taken ? defaultID(0) : RouteTree.rootID
         }
         if let previous, let reused = idsChanging(previous) { return reused }
         let index = try assignIDsWhole()
@@ -648,5 +657,20 @@ struct TreeBuilder {
             of: index, kind: { nodes[$0].kind }, children: { nodes[$0].children },
             displayText: { nodes[$0].route.map { endpoints[$0].definition.displayText } },
             endpointID: { nodes[$0].id ?? defaultID($0) })
+    }
+}
+
+extension RouteTree {
+    /// The default id of a root container (unless another node declares it).
+    public static let rootID = "root"
+
+    /// The id the root container had by default before it became ``RouteTree/rootID``
+    /// (`switcher:welcome`, after its first endpoint); nil when the root is not named `root`.
+    /// Restoration reads it as the root, so strings saved by older versions still restore.
+    public var legacyRootID: String? {
+        guard root.id == RouteTree.rootID, root.kind != .endpoint else { return nil }
+        return TreeBuilder.defaultID(
+            of: 0, kind: { nodes[$0].kind }, children: { nodes[$0].children }, displayText: { _ in nil },
+            endpointID: { nodes[$0].id })
     }
 }

@@ -230,7 +230,15 @@ extension RouteTree {
     /// - Throws: ``RouteError`` (`invalidState`) for a string that cannot be read; a guard or
     ///   redirect that fails (`script`, `redirectLoop`).
     public func restoredState(_ text: String) throws(RouteError) -> (state: RouterState, warning: String?) {
-        let saved = try RouterState(restoring: text)
+        // The root container's id became `root`: a string saved before names it by its old
+        // default (`switcher:welcome`), which is read as the root (interned first, so the
+        // parse below finds it; the id comes from this tree, not from the string).
+        let legacyRoot = legacyRootID.map { NodeID($0) }
+        var saved = try RouterState(restoring: text)
+        if let legacyRoot, let top = saved.presented, top.node == legacyRoot {
+            saved = RouterState(
+                request: saved.request, presented: top.renamed(root.nodeID), requested: saved.requested)
+        }
         guard let request = saved.request else { return (.initial, nil) }
         let reducer = Reducer(tree: self)
         let start = RouterState(presented: reducer.rebase(saved.presented))
@@ -291,5 +299,17 @@ extension Router {
         let (target, warning) = try tree.restoredState(text)
         try restore(target)
         return warning
+    }
+}
+
+extension Presented {
+    /// This presentation with its own node named `id` (its children as they are).
+    func renamed(_ id: NodeID) -> Presented {
+        switch self {
+        case .switcher(_, let section, let content): .switcher(node: id, section: section, content: content)
+        case .junction(_, let selected, let options): .junction(node: id, selected: selected, options: options)
+        case .stack(_, let items): .stack(node: id, items: items)
+        case .screen(_, let activation, let modal): .screen(node: id, activation: activation, modal: modal)
+        }
     }
 }

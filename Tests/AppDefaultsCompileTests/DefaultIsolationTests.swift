@@ -44,7 +44,7 @@ final class AppPresenter: Presenter {
         let presenter = AppPresenter()
         let router = Router(tree: tree, presenter: presenter)
         try router.dispatch("books/42")
-        #expect(presenter.created == ["junction:books", "stack:books", "books", "books/:id"])
+        #expect(presenter.created == ["root", "stack:books", "books", "books/:id"])
         #expect(router.rootPresentable?.children.first?.children.map(\.id) == ["books", "books/:id"])
     }
 

@@ -37,7 +37,7 @@ import Testing
         #expect(lines.count == 2)
         #expect(
             lines[0]
-                == #"{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"plan":[{"op":"create","id":"switcher:login"},{"op":"create","id":"junction:today"},{"op":"create","id":"stack:today"},{"op":"create","id":"stack:books"},{"op":"create","id":"books"},{"op":"create","id":"books/:id"},{"op":"create","id":"stack:profile"},{"op":"setStack","id":"stack:books","items":["books","books/:id"]},{"op":"setOptions","id":"junction:today","options":["stack:today","stack:books","stack:profile"]},{"op":"select","id":"junction:today","index":1,"option":"stack:books"},{"op":"select","id":"switcher:login","index":2,"option":"junction:today"}],"tree":{"attributes":{},"children":[{"attributes":{},"children":[{"attributes":{},"children":[],"id":"stack:today","kind":"stack","title":"Today"},{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"fragment":null,"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"Dune"}],"id":"stack:books","kind":"stack","title":"Books"},{"attributes":{},"children":[],"id":"stack:profile","kind":"stack","title":"Profile"}],"id":"junction:today","kind":"junction","selected":1,"title":"Main"}],"id":"switcher:login","kind":"switcher","section":2,"selected":0,"title":"switcher:login"}}"#
+                == #"{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"plan":[{"op":"create","id":"root"},{"op":"create","id":"junction:today"},{"op":"create","id":"stack:today"},{"op":"create","id":"stack:books"},{"op":"create","id":"books"},{"op":"create","id":"books/:id"},{"op":"create","id":"stack:profile"},{"op":"setStack","id":"stack:books","items":["books","books/:id"]},{"op":"setOptions","id":"junction:today","options":["stack:today","stack:books","stack:profile"]},{"op":"select","id":"junction:today","index":1,"option":"stack:books"},{"op":"select","id":"root","index":2,"option":"junction:today"}],"tree":{"attributes":{},"children":[{"attributes":{},"children":[{"attributes":{},"children":[],"id":"stack:today","kind":"stack","title":"Today"},{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"fragment":null,"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"Dune"}],"id":"stack:books","kind":"stack","title":"Books"},{"attributes":{},"children":[],"id":"stack:profile","kind":"stack","title":"Profile"}],"id":"junction:today","kind":"junction","selected":1,"title":"Main"}],"id":"root","kind":"switcher","section":2,"selected":0,"title":"root"}}"#
         )
         #expect(lines[1].contains(#""plan":[],"#), "re-dispatching the current request: an empty plan")
     }
@@ -60,7 +60,7 @@ import Testing
         let result = try luna(["dispatch", "examples/books.lua", "today"], environment: ["NO_COLOR": ""])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\u{1B}["))
-        #expect(result.stdout.hasPrefix("today → today\n  plan:\n    create switcher:login\n"))
+        #expect(result.stdout.hasPrefix("today → today\n  plan:\n    create root\n"))
     }
 
     @Test func flagsAndDevicesReachTheScript() throws {
@@ -94,17 +94,17 @@ import Testing
         #expect(
             result.stdout == """
                 RANK PATTERN                 NAME  NODE CHAIN
-                1    welcome                 -     junction:welcome > stack:welcome > welcome
-                2    about                   -     junction:welcome > about
-                3    welcome/register        -     junction:welcome > stack:welcome > welcome > welcome/register
-                4    welcome/login           -     junction:welcome > stack:welcome > welcome > welcome/login
-                5    welcome/register/step2  -     junction:welcome > stack:welcome > welcome > welcome/register > welcome/register/step2
+                1    welcome                 -     root > stack:welcome > welcome
+                2    about                   -     root > about
+                3    welcome/register        -     root > stack:welcome > welcome > welcome/register
+                4    welcome/login           -     root > stack:welcome > welcome > welcome/login
+                5    welcome/register/step2  -     root > stack:welcome > welcome > welcome/register > welcome/register/step2
 
                 """)
         let json = try luna(["routes", "examples/featherweight.lua", "--json"])
         #expect(
             json.stdout.hasPrefix(
-                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["junction:welcome","stack:welcome","welcome"],"title":"Welcome","params":[],"fillable":true,"owner":null}"#
+                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["root","stack:welcome","welcome"],"title":"Welcome","params":[],"fillable":true,"owner":null}"#
             ))
     }
 
@@ -177,7 +177,7 @@ import Testing
         #expect(dot.stdout.hasPrefix("digraph \"books.lua\" {\n  rankdir=LR;\n"))
         #expect(dot.stdout.contains(#""today" -> "today/story/:type/:id" [style=dashed, label="modal"];"#))
         #expect(dot.stdout.contains(#""books" -> "books/:id" [label="push"];"#))
-        #expect(dot.stdout.contains(#""switcher:login" [shape=diamond"#))
+        #expect(dot.stdout.contains(#""root" [shape=diamond"#))
         #expect(dot.stdout.hasSuffix("}\n"))
         let hasDot = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/dot")
@@ -221,7 +221,7 @@ import Testing
         #expect(lines.count == 3)
         #expect(
             lines[1]
-                == #"{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"login","kind":"screen","modal":null,"params":{},"query":{},"route":"login","title":"Login"}],"id":"switcher:login","kind":"switcher","section":0,"selected":0,"title":"switcher:login"}"#
+                == #"{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"login","kind":"screen","modal":null,"params":{},"query":{},"route":"login","title":"Login"}],"id":"root","kind":"switcher","section":0,"selected":0,"title":"root"}"#
         )
     }
 }

@@ -20,7 +20,7 @@ import Testing
                 > go books/42
                 books/42 → books/:id (book)  id=42
                   plan:
-                    create switcher:login
+                    create root
                     create junction:today
                     create stack:today
                     create stack:books
@@ -30,8 +30,8 @@ import Testing
                     setStack stack:books [books, books/:id]
                     setOptions junction:today [stack:today, stack:books, stack:profile]
                     select junction:today 1 (stack:books)
-                    select switcher:login 2 (junction:today)
-                switcher switcher:login
+                    select root 2 (junction:today)
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     ├── stack stack:books "Books" (selected)
@@ -44,7 +44,7 @@ import Testing
                     create today
                     setStack stack:today [today]
                     select junction:today 0 (stack:today)
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -56,7 +56,7 @@ import Testing
                 books → books
                   plan:
                     select junction:today 1 (stack:books)
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -68,13 +68,13 @@ import Testing
                 request  books/42
                 route    books/:id (book)
                 params   id=42
-                chain    switcher:login > junction:today > stack:books > books > books/:id
+                chain    root > junction:today > stack:books > books > books/:id
                 device   phone
                 > back
                 back → books
                   plan:
                     unwind books/:id
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -82,7 +82,7 @@ import Testing
                     │   └── screen books "Books"
                     └── stack stack:profile "Profile"
                 > tree
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -134,7 +134,7 @@ import Testing
         #expect(lines[5] == #"{"error":{"kind":"usage","message":"unknown command 'bogus'; type help for the list"}}"#)
         #expect(
             lines[6].hasPrefix(
-                #"{"routes":[{"rank":1,"pattern":"home","name":"home","id":"home","chain":["switcher:home","stack:home","home"],"title":"Home","params":[],"fillable":true,"owner":null}"#
+                #"{"routes":[{"rank":1,"pattern":"home","name":"home","id":"home","chain":["root","stack:home","home"],"title":"Home","params":[],"fillable":true,"owner":null}"#
             ))
     }
 

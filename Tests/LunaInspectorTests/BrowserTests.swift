@@ -470,7 +470,7 @@ struct BrowserTests {
             // One edge of each kind, as the tree declares them.
             for edge in [
                 "push-home-product/:id", "modal-cart-checkout", "tab-junction:home-account",
-                "section-switcher:signin-signin",
+                "section-root-signin",
                 "guard-junction:home-signin", "push-checkout-checkout/pay",
             ] {
                 #expect(

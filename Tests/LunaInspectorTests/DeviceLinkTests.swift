@@ -34,7 +34,7 @@ import Testing
         #expect((first["tree"] as? [String: Any])?["luna"] as? Int == 1)
         #expect(first["vanished"] as? [String] == [])
         let creates = Self.operations(first).filter { $0["op"] as? String == "create" }
-        #expect(creates.first?["id"] as? String == "switcher:login")
+        #expect(creates.first?["id"] as? String == "root")
         // The book's create carries its activation and the title its update hook set.
         let book = creates.first { $0["id"] as? String == "books/:id" }
         #expect(book?["kind"] as? String == "endpoint")
@@ -94,7 +94,7 @@ import Testing
         try other.send(#"{"type":"hello","idiom":"phone","holds":["books","stack:books"],"state":"nonsense"}"#)
         let restart = object(try other.next(containing: #""type":"plan""#))
         #expect(restart["vanished"] as? [String] == ["books", "stack:books"])
-        #expect(Self.names(restart).contains("create switcher:login"))
+        #expect(Self.names(restart).contains("create root"))
     }
 
     /// One state, a tree per idiom: a phone and an iPad follow the same session side by side.

@@ -46,7 +46,7 @@ import Testing
         let state = try session.perform(.state)
         #expect(
             state.json == [
-                #"{"state":{"request":"books/42?title=Dune","resolved":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"chain":["switcher:login","junction:today","stack:books","books","books/:id"],"device":"phone","flags":{}}}"#
+                #"{"state":{"request":"books/42?title=Dune","resolved":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"chain":["root","junction:today","stack:books","books","books/:id"],"device":"phone","flags":{}}}"#
             ])
         #expect(state.text(.plain).first == "request  books/42?title=Dune")
         try session.perform(.flag("beta", "on"))

@@ -183,7 +183,7 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
             """
             test("s", function()
               app:go("books/42")
-              expect(app:selected("switcher:login")).to_be("junction:today")
+              expect(app:selected("root")).to_be("junction:today")
               local tree = app:tree_table()
               expect(tree.selected).to_be(1)
               expect(tree.section).to_be(3)
@@ -281,8 +281,8 @@ func run(_ body: String, update: Bool = false, in folder: TestFolder? = nil) thr
             """
             local app = luna.open('pure.lua')
             test('one', function() app:go('home/1') app:flag('beta', 'on') app:reload() expect(app.route).to_be('home/:id') end)
-            test('two', function() expect(app.route).to_be(nil) app:go('about') expect(app:stack('stack:home')).to_equal({ 'about' }) end)
-            test('three', function() expect(app.route).to_be(nil) app:go('home') expect(app.plan_text[1]).to_be('create stack:home') end)
+            test('two', function() expect(app.route).to_be(nil) app:go('about') expect(app:stack('root')).to_equal({ 'about' }) end)
+            test('three', function() expect(app.route).to_be(nil) app:go('home') expect(app.plan_text[1]).to_be('create root') end)
             """)
         let result = TestRunner(options: .init()).run(file: file)
         #expect(result.cases.map(\.status) == [.passed, .passed, .passed], "\(result.cases.compactMap(\.message))")

@@ -25,9 +25,9 @@ struct Step: CustomTestStringConvertible, Sendable {
     static let steps: [Step] = [
         Step(
             "login", keep: false,
-            plan: ["create switcher:login", "create login", "select switcher:login 0 (login)"],
+            plan: ["create root", "create login", "select root 0 (login)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── screen login "Login"
                 """),
         Step(
@@ -36,10 +36,10 @@ struct Step: CustomTestStringConvertible, Sendable {
                 "create junction:today", "create stack:today", "create today", "create stack:books",
                 "create stack:profile", "setStack stack:today [today]",
                 "setOptions junction:today [stack:today, stack:books, stack:profile]",
-                "select junction:today 0 (stack:today)", "select switcher:login 2 (junction:today)", "unwind login",
+                "select junction:today 0 (stack:today)", "select root 2 (junction:today)", "unwind login",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -50,7 +50,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books", keep: false,
             plan: ["create books", "setStack stack:books [books]", "select junction:today 1 (stack:books)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -62,7 +62,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books/42", keep: false,
             plan: ["create books/:id", "setStack stack:books [books, books/:id]"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -75,7 +75,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "today", keep: false,
             plan: ["select junction:today 0 (stack:today)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -88,7 +88,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books", keep: true,
             plan: ["select junction:today 1 (stack:books)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -101,7 +101,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books/42?x=1", keep: false,
             plan: ["update books/:id"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -114,7 +114,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books/42?x=1", keep: false,
             plan: [],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -127,7 +127,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "books/43", keep: false,
             plan: ["update books/:id"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -143,7 +143,7 @@ struct Step: CustomTestStringConvertible, Sendable {
                 "presentModal today today/story/:type/:id",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -160,7 +160,7 @@ struct Step: CustomTestStringConvertible, Sendable {
                 "select junction:today 1 (stack:books)", "unwind books/:id", "unwind today/story/:type/:id",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -172,7 +172,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "profile", keep: false,
             plan: ["create profile", "setStack stack:profile [profile]", "select junction:today 2 (stack:profile)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -190,7 +190,7 @@ struct Step: CustomTestStringConvertible, Sendable {
                 "presentModal profile junction:orders",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -208,7 +208,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "delivery", keep: false,
             plan: ["update delivery", "select junction:orders 1 (delivery)"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -226,7 +226,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             "orders", keep: false,
             plan: ["setStack stack:orders [orders]", "select junction:orders 0 (stack:orders)", "unwind orders/:id"],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     │   └── screen today "Today"
@@ -242,13 +242,13 @@ struct Step: CustomTestStringConvertible, Sendable {
         Step(
             "login", keep: false,
             plan: [
-                "dismissModal profile junction:orders", "create login", "select switcher:login 0 (login)",
+                "dismissModal profile junction:orders", "create login", "select root 0 (login)",
                 "unwind delivery", "unwind orders", "unwind stack:orders", "unwind junction:orders", "unwind profile",
                 "unwind stack:profile", "unwind books", "unwind stack:books", "unwind today", "unwind stack:today",
                 "unwind junction:today",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── screen login "Login"
                 """),
         Step(
@@ -257,11 +257,11 @@ struct Step: CustomTestStringConvertible, Sendable {
                 "create junction:today", "create stack:today", "create today", "create today/story/:type/:id",
                 "create stack:books", "create stack:profile", "setStack stack:today [today]",
                 "setOptions junction:today [stack:today, stack:books, stack:profile]",
-                "select junction:today 0 (stack:today)", "select switcher:login 2 (junction:today)",
+                "select junction:today 0 (stack:today)", "select root 2 (junction:today)",
                 "presentModal today today/story/:type/:id", "unwind login",
             ],
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -274,7 +274,7 @@ struct Step: CustomTestStringConvertible, Sendable {
             error:
                 "no route matches 'today/story/sports/abc'; closest: today/story/:type/:id (segment 4: 'abc' does not pass the validator of 'id' ('[0-9]+')); today (segment 2: 'story' is past the end of the pattern); login (segment 1: expected 'login', got 'today')",
             tree: """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   └── screen today "Today"
@@ -326,7 +326,7 @@ struct Step: CustomTestStringConvertible, Sendable {
         #expect(router.state.request?.path == "books")
         #expect(
             router.rootPresentable?.rendered() == """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     ├── stack stack:books "Books" (selected)

@@ -10,8 +10,8 @@ import Testing
                 .endpoint("about", title: "About"),
                 NodeSpec(kind: .endpoint, endpoint: EndpointSpec(regex: "animals/\\w+")),
             ]))
-        #expect(tree.nodes.map(\.id) == ["junction:/", "stack:/", "/", ":id", "about", "regex:animals/\\w+"])
-        #expect(tree.nodes.map(\.title) == ["junction:/", "stack:/", "/", ":id", "About", "regex:animals/\\w+"])
+        #expect(tree.nodes.map(\.id) == ["root", "stack:/", "/", ":id", "about", "regex:animals/\\w+"])
+        #expect(tree.nodes.map(\.title) == ["root", "stack:/", "/", ":id", "About", "regex:animals/\\w+"])
         #expect(tree.nodes[3].relation == .child)
         #expect(tree.chain(to: 3) == [0, 1, 2, 3])
     }
@@ -114,7 +114,7 @@ import Testing
         let router = Router(tree: try Self.tree(), presenter: HeadlessPresenter())
         _ = try router.dispatch("welcome")
         let result = try router.dispatch("about")
-        #expect(result.plan.operations.map(\.text) == ["update about", "select junction:welcome 2 (about)"])
+        #expect(result.plan.operations.map(\.text) == ["update about", "select root 2 (about)"])
         #expect(router.rootPresentable?.selected == 2)
     }
 }

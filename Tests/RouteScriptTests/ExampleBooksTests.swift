@@ -12,7 +12,7 @@ import Testing
         #expect(host.state.params == ["id": "42"])
         #expect(
             host.tree?.rendered() == """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today"
                     ├── stack stack:books "Books" (selected)
@@ -29,7 +29,7 @@ import Testing
         #expect(!missing.plan.operations.contains(.unwind(id: "junction:today")))
         #expect(
             host.tree?.rendered() == """
-                switcher switcher:login
+                switcher root
                 └── junction junction:today "Main"
                     ├── stack stack:today "Today" (selected)
                     │   ├── screen today "Today"

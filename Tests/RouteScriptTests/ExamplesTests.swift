@@ -16,7 +16,7 @@ import Testing
         _ = try host.dispatch("welcome/login")
         #expect(host.tree?.children[0].children.map(\.title) == ["Welcome", "Log in"])
         let about = try host.dispatch("about")
-        #expect(about.plan.operations.map(\.text) == ["update about", "select junction:welcome 1 (about)"])
+        #expect(about.plan.operations.map(\.text) == ["update about", "select root 1 (about)"])
     }
 
     @Test func animalsAndZoosFromFeatherweightsReadme() throws {

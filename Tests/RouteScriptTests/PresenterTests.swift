@@ -46,15 +46,15 @@ func takeLog(_ host: RouteScriptHost) throws -> [String] {
         let first = try host.dispatch("list?q=a")
         #expect(
             first.plan.operations.map(\.text) == [
-                "create junction:list", "create stack:list", "create list", "create other",
+                "create root", "create stack:list", "create list", "create other",
                 "setStack stack:list [list]",
-                "setOptions junction:list [stack:list, other]", "select junction:list 0 (stack:list)",
+                "setOptions root [stack:list, other]", "select root 0 (stack:list)",
             ])
         #expect(
             try takeLog(host) == [
-                "create junction:list ", "create stack:list ", "create list list", "update list a",
+                "create root ", "create stack:list ", "create list list", "update list a",
                 "create other other",
-                "setStack stack:list list", "setOptions junction:list 2", "select junction:list stack:list",
+                "setStack stack:list list", "setOptions root 2", "select root stack:list",
             ])
         _ = try host.dispatch("list/7")
         #expect(
@@ -68,7 +68,7 @@ func takeLog(_ host: RouteScriptHost) throws -> [String] {
         _ = try host.dispatch("other")
         #expect(
             try takeLog(host) == [
-                "dismissModal list list/new", "select junction:list other", "unwind list/new",
+                "dismissModal list list/new", "select root other", "unwind list/new",
             ])
     }
 

@@ -43,18 +43,18 @@ struct PrototypeTests {
         let map = try #require(host.routeTree).flowMap()
         #expect(
             Set(map.nodes.map(\.id)) == [
-                "switcher:signin", "signin", "junction:home", "home", "product/:id", "search", "cart", "checkout",
+                "root", "signin", "junction:home", "home", "product/:id", "search", "cart", "checkout",
                 "checkout/pay", "account", "account/orders/:id", "not-found",
             ])
         #expect(map.nodes.first { $0.id == "junction:home" }?.kind == .tabs)
         #expect(map.nodes.first { $0.id == "junction:home" }?.guarded == true)
         #expect(map.nodes.first { $0.id == "home" }?.guarded == false)
-        #expect(map.nodes.first { $0.id == "switcher:signin" }?.kind == .sections)
+        #expect(map.nodes.first { $0.id == "root" }?.kind == .sections)
         let edges = Set(map.edges.map { "\($0.kind.rawValue) \($0.from) → \($0.to)" })
         #expect(
             edges == [
-                "section switcher:signin → signin", "section switcher:signin → junction:home",
-                "section switcher:signin → not-found", "tab junction:home → home", "tab junction:home → search",
+                "section root → signin", "section root → junction:home",
+                "section root → not-found", "tab junction:home → home", "tab junction:home → search",
                 "tab junction:home → cart", "tab junction:home → account", "push home → product/:id",
                 "modal cart → checkout", "push checkout → checkout/pay", "push account → account/orders/:id",
                 "guard junction:home → signin",
@@ -84,7 +84,7 @@ struct PrototypeTests {
         let edges = Set(map.edges.map { "\($0.kind.rawValue) \($0.from) → \($0.to)" })
         #expect(
             edges == [
-                "tab junction:a → a", "tab junction:a → b", "tab junction:a → login", "guard a → login",
+                "tab root → a", "tab root → b", "tab root → login", "guard a → login",
                 "guard b → login",
             ])
         #expect(map.initial == nil)

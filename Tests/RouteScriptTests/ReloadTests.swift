@@ -404,7 +404,7 @@ extension String {
         folder.write("m.lua", "return stack { endpoint { 'a' }, endpoint { 'b' } }")
         let summary = try host.reload()
         #expect(summary.warning == "'a/m' no longer matches; showing 'a'")
-        #expect(host.tree?.rendered() == "stack stack:a\n└── screen a")
+        #expect(host.tree?.rendered() == "stack root\n└── screen a")
     }
 }
 

@@ -106,7 +106,7 @@ final class ScreenPresenter: Presenter {
         let host = try host(output)
         try host.dispatch("books/42")
         let root = try #require(host.root)
-        #expect(root.id == "stack:books")
+        #expect(root.id == "root")
         #expect(root.children.map(\.id) == ["books", "books/:id"])
         // The Lua hook's write reached the app's Screen, and the headless model too.
         #expect(root.children[1].title == "Book 42")
@@ -139,21 +139,21 @@ final class ScreenPresenter: Presenter {
         byID.setStack = { stack, items in output.append("id setStack \(stack.id) \(items.count)") }
         host.bind(.name("book"), byName)
         host.bind(.kind(.endpoint), byKind)
-        host.bind(.id("stack:books"), byID)
+        host.bind(.id("root"), byID)
         try host.dispatch("books/7")
         #expect(
             output.lines == [
-                "id create stack:books",
+                "id create root",
                 "kind create endpoint books",
                 // The route-name binding beats the kind default, and runs before Lua.
                 "swift update book books/:id title=nil",
                 "lua update 7 title=books/:id",
-                "id setStack stack:books 2",
+                "id setStack root 2",
             ])
         #expect(host["books/:id"]?.badge == "new")
         #expect(host["books/:id"]?.title == "Book 7")
         // The app's presenter ran first for every operation.
-        #expect(host.presenter.log.prefix(3) == ["app create stack:books", "app create books", "app create books/:id"])
+        #expect(host.presenter.log.prefix(3) == ["app create root", "app create books", "app create books/:id"])
     }
 
     @Test func aScriptNamedPresenterBeatsBindingsAndMustBeRegistered() throws {
@@ -231,7 +231,7 @@ final class ScreenPresenter: Presenter {
         #expect(host.presenter.log.contains("app unwind books/:id"))
         #expect(detail.title == "Book 5")
         try host.dispatch("books/book/6")
-        #expect(host["stack:books"]?.children.map(\.id) == ["books", "books/book/:id"])
+        #expect(host["root"]?.children.map(\.id) == ["books", "books/book/:id"])
     }
 
     @Test func aSyncReflectsWhatTheUIDidInTheAppsPresenter() throws {
@@ -239,7 +239,7 @@ final class ScreenPresenter: Presenter {
         try host.dispatch("books/9")
         host.presenter.log = []
         try host.sync("books")
-        #expect(host.presenter.log.contains("app reflect setStack stack:books [books]"))
+        #expect(host.presenter.log.contains("app reflect setStack root [books]"))
         #expect(host.presenter.log.contains("app unwind books/:id"))
         #expect(!host.presenter.log.contains { $0.hasPrefix("app setStack") }, "the UI already did it")
         #expect(host.root?.children.map(\.id) == ["books"])
