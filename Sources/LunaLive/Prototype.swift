@@ -114,10 +114,17 @@ private struct Explorer {
         self.limit = limit
         self.tree = tree
         routes = RouteRow.table(tree)
-        owned = Dictionary(grouping: routes.filter { $0.owner != nil }) { $0.owner ?? "" }
+        let rows = host.declaredRows
+        // As the page draws them: no generated row for a route the screen's own rows reach.
+        var owned = Dictionary(grouping: routes.filter { $0.owner != nil }) { $0.owner ?? "" }
+        for (screen, listed) in owned {
+            let reached = Set((rows[screen] ?? []).compactMap { SnapshotView.routeReached(by: $0.go, in: tree) })
+            owned[screen] = listed.filter { !reached.contains($0.id) }
+        }
+        self.owned = owned
         entries = SnapshotView.entries(tree)
         samples = host.declaredSamples
-        rows = host.declaredRows
+        self.rows = rows
         actions = host.declaredActions
     }
 

@@ -523,11 +523,20 @@ package struct SnapshotView: Sendable {
     }
 
     /// The rows, actions and sample parameters each screen declares, as the snapshot's JSON
-    /// (`{"home":{"rows":[{"label","go"}],"actions":[{"label","flags","go"}],"samples":[{"id":"42"}]}}`).
+    /// (`{"home":{"rows":[{"label","go","route"}],"actions":[{"label","flags","go"}],"samples":[{"id":"42"}]}}`);
+    /// a row's `route` is the id of the endpoint its request matches (before guards), null for
+    /// none: the page draws no generated row for a route the script's own rows reach.
     static func screenRows(_ host: RouteScriptHost) -> String {
+        let tree = host.routeTree
         let rows = host.declaredRows.mapValues { rows in
             JSONWriter.array(
-                rows.map { JSONWriter.object(["label": JSONWriter.quoted($0.label), "go": JSONWriter.quoted($0.go)]) })
+                rows.map { row in
+                    let route = tree.flatMap { tree in Self.routeReached(by: row.go, in: tree) }
+                    return JSONWriter.object([
+                        "label": JSONWriter.quoted(row.label), "go": JSONWriter.quoted(row.go),
+                        "route": route.map(JSONWriter.quoted) ?? "null",
+                    ])
+                })
         }
         let actions = host.declaredActionsJSON
         let samples = host.declaredSamples.mapValues { sets in JSONWriter.array(sets.map(JSONWriter.stringObject)) }
@@ -538,6 +547,13 @@ package struct SnapshotView: Sendable {
             ])
         }
         return JSONWriter.object(screens)
+    }
+
+    /// The id of the endpoint `request` matches before guards run, nil when it matches none or
+    /// does not parse.
+    package static func routeReached(by request: String, in tree: RouteTree) -> String? {
+        guard let route = try? tree.routeMatched(by: request) else { return nil }
+        return tree.nodes[tree[route].node].id
     }
 
     /// The request that shows each screen in `presentable`'s tree, by node id.

@@ -319,6 +319,56 @@ struct BrowserTests {
         await browser.quit()
     }
 
+    /// WCAG contrast ratios in the page, light and dark: the "live" text against the bar it
+    /// sits on (4.5:1, text), the device's bezel against the page (3:1, a frame to see), the
+    /// plan's operations against their panel. In dark mode the bezel was #111 on black (1.1:1)
+    /// and "live" #1a7f37 on #1c1c1e (3.4:1).
+    @Test(arguments: [false, true])
+    func theFrameAndTheLiveTextReadInBothModes(dark: Bool) async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        let arguments = dark ? ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] : []
+        let browser = try await WebDriver(arguments: arguments)
+        do {
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the socket", "document.getElementById('connection').textContent === 'live'")
+            try served.session.dispatch("today/story/news/7")
+            try served.session.dispatch("books/42")
+            try await browser.wait("the plan", "document.querySelectorAll('#plan li').length > 0")
+            #expect(
+                try await browser.script("return matchMedia('(prefers-color-scheme: dark)').matches;") as? Bool == dark)
+            let ratios = try #require(
+                try await browser.script(
+                    """
+                    const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+                    const luminance = (text) => {
+                      const [r, g, b] = rgb(text).map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+                      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                    };
+                    const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+                    const style = (selector) => getComputedStyle(document.querySelector(selector));
+                    const result = {
+                      live: ratio(style('#connection').color, style('.top').backgroundColor),
+                      bezel: ratio(style('#device').backgroundColor, style('body').backgroundColor),
+                    };
+                    const panel = getComputedStyle(document.querySelector('#plan').closest('.panel')).backgroundColor;
+                    for (const item of document.querySelectorAll('#plan li[class^="op-"]')) {
+                      result[item.className] = ratio(getComputedStyle(item).color, panel);
+                    }
+                    return result;
+                    """) as? [String: Double])
+            #expect((ratios["live"] ?? 0) >= 4.5, "live text: \(ratios)")
+            #expect((ratios["bezel"] ?? 0) >= 3, "bezel: \(ratios)")
+            let operations = ratios.filter { $0.key.hasPrefix("op-") }
+            #expect(!operations.isEmpty, "the plan's operations were found: \(ratios)")
+            for (name, value) in operations { #expect(value >= 4.5, "\(name): \(ratios)") }
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// A screen's sample rows (`rows = { { "Dune", go = … } }`) are drawn on it; a tap
     /// dispatches the row's request; an action sets its flags, then goes.
     @Test func aScreensSampleRowsAreTappable() async throws {
@@ -365,6 +415,47 @@ struct BrowserTests {
             }
             #expect(try await label("a/:account/t/:tx/dispute") == "Dispute")
             #expect(try await label("a/:account/t/:tx/note/:n") == "Note (:n)")
+        }
+    }
+
+    /// A screen's own rows replace the generated rows of the routes they reach ("First" goes
+    /// to `home/a/1`: no "A 1" and "A 2" rows besides it); a child no row reaches keeps its
+    /// generated row, drawn as scaffolding; "Rows for child screens" off hides those too, and
+    /// the browser remembers the choice.
+    @Test func theScriptsRowsReplaceGeneratedOnesAndTheRestCanBeHidden() async throws {
+        let served = try ServedScript(
+            example: "rows.lua",
+            source: """
+                return stack { initial = "home",
+                  endpoint { "home", title = "Home", rows = { { "First", go = "home/a/1" } }, children = {
+                    endpoint { "./a/:id", title = "A", sample = { id = { "1", "2" } } },
+                    endpoint { "./b", title = "B" } } } }
+                """)
+        defer { served.stop() }
+        try served.session.dispatch("home")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the declared row", Self.visible("sample-home-0"))
+            func shown() async throws -> [String] {
+                try await browser.script(
+                    "return [...document.querySelectorAll('.page .rows button')].map((b) => b.dataset.testid + (b.classList.contains('generated') ? ' generated' : ''));"
+                ) as? [String] ?? []
+            }
+            #expect(try await shown() == ["sample-home-0", "row-home/b generated"])
+            #expect(
+                try await browser.script(
+                    "return getComputedStyle(document.querySelector('[data-testid=\"row-home/b\"]')).fontStyle;")
+                    as? String == "italic")
+            try await browser.click("generated-rows")
+            try await browser.wait(
+                "the generated row hidden", "!document.querySelector('[data-testid=\"row-home/b\"]')")
+            #expect(try await shown() == ["sample-home-0"])
+            try await browser.open(served.inspector.url)
+            try await browser.wait("the page again", Self.visible("sample-home-0"))
+            #expect(try await shown() == ["sample-home-0"])
+            #expect(
+                try await browser.script("return document.getElementById('generated-rows').checked;") as? Bool == false)
+            try await browser.click("generated-rows")
+            try await browser.wait("the generated row back", Self.visible("row-home/b"))
         }
     }
 

@@ -182,6 +182,26 @@ struct PrototypeExportTests {
         return try Prototype.explore(host, script: "app.lua", limit: limit)
     }
 
+    /// A screen whose own rows reach a child route gets no generated rows for it (as the page
+    /// draws it): `home/a/2`, a sample the script's rows do not list, is no step; `home/b`,
+    /// which no row reaches, still is.
+    @Test func noGeneratedStepForARouteTheScreensRowsReach() throws {
+        let prototype = try Self.explore(
+            """
+            return stack { initial = "home",
+              endpoint { "home", rows = { { "First", go = "home/a/1" } }, children = {
+                endpoint { "./a/:id", sample = { id = { "1", "2" } } }, endpoint { "./b" } } } }
+            """)
+        let data = try PrototypeExportTests.data(prototype)
+        let states = try #require(data["states"] as? [[String: Any]])
+        let moves = try #require(states.first?["moves"] as? [String: Any])
+        #expect(moves.keys.contains("dispatch home/a/1"), "\(moves.keys.sorted())")
+        #expect(moves.keys.contains { $0.hasPrefix("open home/b") }, "\(moves.keys.sorted())")
+        // (`open home/a/:id id=1` is the flow map's click on that screen, from the start.)
+        #expect(!moves.keys.contains("open home/a/:id id=2"), "\(moves.keys.sorted())")
+        #expect(prototype.states == 3, "home, home/a/1, home/b: \(prototype.states)")
+    }
+
     @Test func aPushChainIsOneStateALevel() throws {
         let deep = try Self.explore(Self.chain(62))
         #expect(deep.states == 63, "\(deep.states)")

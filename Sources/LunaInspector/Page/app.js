@@ -327,11 +327,16 @@ function screenView(presentable, context) {
     button.onclick = () => run("dispatch", { request: row.go }, row.go);
     rows.append(element("li", {}, button));
   });
-  for (const route of state.routes.filter((r) => r.owner === presentable.id)) {
+  // Then a generated row for each child screen the script's own rows do not reach (its
+  // `route`), unless "Rows for child screens" is off: scaffolding, drawn apart from content.
+  const reached = new Set(declared.rows.map((row) => row.route).filter(Boolean));
+  const generated = showsGeneratedRows()
+    ? state.routes.filter((r) => r.owner === presentable.id && !reached.has(r.id)) : [];
+  for (const route of generated) {
     // A parameter route with sample values (`sample = { id = { "42", "7" } }`): a row for each.
     const samples = samplesOf(route);
     samples.forEach((values, index) => {
-      const button = element("button", { type: "button", className: "sample" },
+      const button = element("button", { type: "button", className: "sample generated" },
         `${route.title} ${route.params.map((name) => values[name]).filter((v) => v !== undefined).join(" · ")}`);
       button.dataset.testid = `pick-${route.id}-${index}`;
       button.onclick = () => goToRoute(route, { params: { ...(presentable.params || {}), ...values } });
@@ -340,7 +345,7 @@ function screenView(presentable, context) {
     if (samples.length) continue;
     // Only the parameters this screen does not give are named (they are what a form asks).
     const missing = route.params.filter((name) => (presentable.params || {})[name] === undefined);
-    const button = element("button", { type: "button" }, route.title + (missing.length ? ` (${missing.map((p) => ":" + p).join(", ")})` : ""));
+    const button = element("button", { type: "button", className: "generated" }, route.title + (missing.length ? ` (${missing.map((p) => ":" + p).join(", ")})` : ""));
     button.dataset.testid = `row-${route.id}`;
     button.onclick = () => goToRoute(route, presentable);
     rows.append(element("li", {}, button));
@@ -788,6 +793,17 @@ $("size").onchange = () => {
   applySize(device, true);
 };
 window.addEventListener("resize", () => { if (state.snapshot) applySize(state.snapshot.device); });
+
+/** Whether screens show a generated row for each child screen their own rows do not reach
+ * (remembered by the browser; on until turned off). */
+function showsGeneratedRows() {
+  try { return localStorage.getItem("luna.generatedRows") !== "off"; } catch { return $("generated-rows").checked; }
+}
+$("generated-rows").checked = showsGeneratedRows();
+$("generated-rows").onchange = () => {
+  try { localStorage.setItem("luna.generatedRows", $("generated-rows").checked ? "on" : "off"); } catch { /* storage off */ }
+  if (state.snapshot) render();
+};
 
 // MARK: The flow map
 // Every screen, tab bar and section switch of the tree, joined by push, modal, tab, section and
