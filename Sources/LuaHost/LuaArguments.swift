@@ -51,7 +51,7 @@ public struct LuaArguments {
     /// nothing in it can raise; the others protected): strings, numbers and booleans by value
     /// and a userdata of `objects` as its Swift object, with no registry reference and no
     /// array of entries; other values (tables, functions) as ``LuaValue``s that hold a
-    /// reference. A builder's table is read this way (README, performance). `body` may read
+    /// reference. A builder's table is read this way (docs/performance.md). `body` may read
     /// other tables, but must not change this one.
     ///
     /// - Throws: ``LuaArgumentError`` when the argument is not a table; ``LuaError`` when a

@@ -32,7 +32,7 @@ public struct LuaLimits: Equatable, Sendable {
     }
 }
 
-/// Which standard libraries a script gets (README, "The Lua sandbox").
+/// Which standard libraries a script gets (docs/design-choices.md, "The Lua sandbox").
 public enum LuaSandbox: Sendable, Equatable {
     /// base (no dofile, loadfile, collectgarbage; text-only load; no `__gc`), string (no
     /// dump; pattern functions that count their steps), table, math, utf8, coroutine (no

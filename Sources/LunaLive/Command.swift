@@ -78,7 +78,7 @@ package enum View: Sendable {
         }
     }
 
-    /// The README's JSON for the view (one line; `--json` in the REPL).
+    /// The JSON docs/cli.md documents for the view (one line; `--json` in the REPL).
     package var json: [String] {
         switch self {
         case .changed(let change): [change.json]

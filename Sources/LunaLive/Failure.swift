@@ -2,7 +2,7 @@ import LuaHost
 import RouteCore
 import RouteScript
 
-/// Any error Luna reports, as data: its kind (the error kinds of `dispatch --json`, README),
+/// Any error Luna reports, as data: its kind (the error kinds of `dispatch --json`, docs/cli.md),
 /// its message, where in a script it points, and the request it concerned. Built once from
 /// the error where it is caught; every view prints it from these fields.
 package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import RouteScript
 /// actions, and from the start the flow map's screens — each with what the inspector page
 /// shows for it and the step to every neighbour, explored breadth first up to a bound; for
 /// each screen, the first state that shows it (where the map goes from anywhere else). The page replays these
-/// steps without Luna running (README, "Export a clickable prototype").
+/// steps without Luna running (docs/inspector.md, "Export a clickable prototype").
 package struct Prototype: Sendable {
     /// The page's data, as one JSON object: the script's routes, rows, entries and flow map
     /// once; every state's snapshot (its tree an index into `trees`) and its steps (`moves`,

@@ -3,7 +3,7 @@ import RouteScript
 
 // The values a session command returns. Each is built under the session's lock from the
 // host and the history, holds only values (never the host), and knows its two forms: the
-// JSON the README documents (`--json`, the page protocol) and the text people read. The
+// JSON docs/cli.md documents (`--json`, the page protocol) and the text people read. The
 // REPL, the inspector, `luna test` and `save-test` print these; none renders state,
 // explain, routes or a plan its own way.
 

@@ -1,4 +1,4 @@
-/// Writes JSON text with sorted object keys and unescaped slashes (the `--json` output the README describes).
+/// Writes JSON text with sorted object keys and unescaped slashes (the `--json` output docs/cli.md describes).
 ///
 /// ```swift
 /// JSONWriter.quoted("a/b \"c\"")   // "\"a/b \\\"c\\\"\""

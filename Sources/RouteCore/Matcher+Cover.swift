@@ -1,5 +1,5 @@
 /// Which routes could cover which, read from the compiled trie (the lint's candidates): a
-/// route covers another when it matches everything the other matches (README, "luna check").
+/// route covers another when it matches everything the other matches (docs/cli.md, `luna check`).
 /// Both queries give a superset in declaration order; ``Lint/covers(_:_:_:_:)`` decides.
 extension Matcher {
     /// The routes that could cover `pattern`: along its segments, every rest route on the way,

@@ -5,7 +5,7 @@
 /// Matches request paths against every route at once: a trie compiled from the patterns,
 /// walked depth-first in rank order.
 ///
-/// Ranking (README, "Ranking"): the most specific route wins, segment by segment from the left:
+/// Ranking (docs/dsl.md, "Ranking"): the most specific route wins, segment by segment from the left:
 /// constant > validated parameter > parameter > `:_` > `...`; a pattern that ends beats one
 /// that continues with `...`; whole-path regex routes come after every pattern route but a
 /// bare `...`; equal ranks go to the earlier declaration. Trying a node's edges in that order
@@ -285,7 +285,7 @@ public final class Matcher: @unchecked Sendable {
     /// The arena. One of 2 MiB and more (about 10k routes and up) is aligned to 2 MiB and asks
     /// Linux for transparent huge pages (advice: without them it works as before): a lookup's
     /// nodes are spread over the whole trie, 14 MB at 100k routes, which 4 KiB pages cover with
-    /// thousands of TLB entries. Measured (README, "Performance"): 0.85–0.90× the lookup time
+    /// thousands of TLB entries. Measured (docs/performance.md): 0.85–0.90× the lookup time
     /// at 100k routes in paired runs.
     private static func allocateArena(byteCount: Int) -> UnsafeMutableRawPointer {
         #if os(Linux)

@@ -10,7 +10,7 @@
 /// any one segment, bound to nothing; `...` (last only) zero or more segments, and `...name`
 /// binds them joined with `/`. Leading and trailing `/` are ignored; `""` is the root.
 ///
-/// Constants are compared by their UTF-8 bytes, as requests are matched (README, "Requests"):
+/// Constants are compared by their UTF-8 bytes, as requests are matched (docs/dsl.md, "Requests"):
 /// `café` written precomposed (U+00E9) and decomposed (`e` + U+0301) are two patterns, not
 /// one — Swift's `String` equality, which takes them as equal, is not used for them.
 public struct Pattern: Hashable, Sendable, CustomStringConvertible {

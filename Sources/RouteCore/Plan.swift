@@ -36,7 +36,7 @@ public enum PlanOperation: Equatable, Sendable {
         }
     }
 
-    /// The operation as a JSON object: `op` and `id` first (as the README's JSON output shows them), then the
+    /// The operation as a JSON object: `op` and `id` first (as docs/cli.md's JSON output shows them), then the
     /// other fields in sorted order.
     public var json: String {
         var rest: [String: String] = [:]

@@ -9,7 +9,7 @@
 /// request.fragment  // "reviews"
 /// ```
 ///
-/// Rules (README, "Requests"): a leading `/` is optional and empty segments are dropped; a
+/// Rules (docs/dsl.md, "Requests"): a leading `/` is optional and empty segments are dropped; a
 /// custom scheme's host is the first segment, an http(s) host is dropped; segments are
 /// percent-decoded after splitting (`%2F` stays inside its segment); in the query `+` is a
 /// space and a repeated key keeps its last value. Malformed input throws

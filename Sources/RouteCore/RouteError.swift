@@ -6,7 +6,7 @@
 /// // invalidRequest bad percent-encoding '%zz' in segment 2 ('%zz')
 /// ```
 public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The error kinds of `dispatch --json` (README, The `luna` command).
+    /// The error kinds of `dispatch --json` (docs/cli.md, "The `luna` command").
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// No route matches the path (and there is no catch-all).
         case noMatch

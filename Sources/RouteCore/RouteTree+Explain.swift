@@ -35,7 +35,7 @@ public struct RouteAttempt: Equatable, Sendable {
         switch outcome {
         case .matched: "matches"
         case .constantMismatch(let s, let expected, let found) where expected == found:
-            // Equal as Swift strings, not as bytes (README, "Requests"): show the scalars.
+            // Equal as Swift strings, not as bytes (docs/dsl.md, "Requests"): show the scalars.
             "segment \(s + 1): expected '\(Self.scalars(expected))', got '\(Self.scalars(found))' (the same text in other Unicode scalars; constants match by their bytes)"
         case .constantMismatch(let s, let expected, let found):
             "segment \(s + 1): expected '\(expected)', got '\(found)'"

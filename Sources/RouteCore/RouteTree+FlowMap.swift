@@ -1,5 +1,5 @@
 /// The app's flow as a graph: every screen, every tab bar and section switch, and the ways
-/// between them — what the inspector's flow map draws (README, "The flow map").
+/// between them — what the inspector's flow map draws (docs/inspector.md, the flow map).
 package struct FlowMap: Sendable, Equatable {
     package enum NodeKind: String, Sendable {
         /// An endpoint: a screen.

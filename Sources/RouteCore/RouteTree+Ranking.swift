@@ -1,5 +1,5 @@
 extension RouteDefinition {
-    /// The route's rank as the README's "Ranking" compares them, segment by segment: constant 0,
+    /// The route's rank as docs/dsl.md's "Ranking" compares them, segment by segment: constant 0,
     /// validated parameter 1, parameter 2, `:_` 3, `...` 4; a pattern that ends gets -1 after
     /// its last segment (it beats a `...` there). Regex routes rank after all patterns but a
     /// bare `...` (5); the bare `...` last (6).

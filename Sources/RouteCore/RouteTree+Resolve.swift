@@ -173,7 +173,7 @@ extension RouteTree {
         return try (isNamed ? matcher.match(request) : matcher.match(string)).map { RouteID($0.route) }
     }
 
-    /// The error for a link to a route with `link = false` (README, "Deep links").
+    /// The error for a link to a route with `link = false` (docs/deep-links.md).
     private func closedToLinks(_ route: Int) -> RouteError {
         let endpoint = endpoints[route]
         let node = nodes[endpoint.node]

@@ -488,7 +488,7 @@ struct TreeBuilder {
             for child in node.children {
                 guard child.kind == .endpoint else {
                     // A stack's items are screens: a tab bar (or a stack, a switcher) is not
-                    // pushed as one item. The README says why and what to write instead.
+                    // pushed as one item. docs/design-choices.md says why and what to write instead.
                     let hint =
                         child.kind == .junction
                         ? "; a tab bar cannot be one item of a stack: present it in 'modals', or give the screen "

@@ -1,7 +1,7 @@
 import RouteCore
 
 /// A deliberately simple matcher for checking the compiled one: every route is tried on its
-/// own and the README's ranking is applied literally. Quadratic and slow on purpose.
+/// own and docs/dsl.md's ranking is applied literally. Quadratic and slow on purpose.
 ///
 /// ```swift
 /// let oracle = ReferenceMatcher(routes: definitions)
@@ -57,7 +57,7 @@ package struct ReferenceMatcher {
             }
             guard position < segments.count else { return nil }
             switch segment {
-            // By bytes, as requests are matched (README, "Requests").
+            // By bytes, as requests are matched (docs/dsl.md, "Requests").
             case .constant(let text): if !text.utf8.elementsEqual(segments[position].utf8) { return nil }
             case .parameter(let name):
                 if let validator = route.validators[name], try !validator.accepts(segments[position]) { return nil }

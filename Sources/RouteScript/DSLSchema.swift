@@ -35,7 +35,7 @@ enum DSLSchema {
         kind == .endpoint ? endpointFields : containerFields
     }
 
-    /// Presenter hooks and the kinds they apply to (README, Presenters).
+    /// Presenter hooks and the kinds they apply to (docs/dsl.md, "Presenter hooks").
     static let hooks: [String: Set<NodeKind>] = [
         "create": Set(NodeKind.allCases), "update": [.endpoint], "unwind": Set(NodeKind.allCases),
         "presentModal": [.endpoint], "dismissModal": [.endpoint], "setStack": [.stack],

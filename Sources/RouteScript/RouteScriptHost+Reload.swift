@@ -32,7 +32,7 @@ public struct ReloadSummary: Sendable, Equatable {
 
 extension RouteScriptHost {
     /// Reloads the script into a fresh Lua state: the script runs again, so a reload always
-    /// equals a fresh load of the saved file (README: hot reload). On success the new tree
+    /// equals a fresh load of the saved file (docs/cli.md, "Hot reload"). On success the new tree
     /// replaces the old one and the current request is dispatched again (or its longest matching prefix, with
     /// a warning): presentables whose node id still exists are kept and get `update`,
     /// vanished ones are unwound, new ones are created lazily. On failure nothing changes.

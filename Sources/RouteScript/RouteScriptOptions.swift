@@ -13,7 +13,7 @@ public struct RouteScriptOptions: Sendable {
     public var device: Device = .phone
     /// App flags: `flags.NAME` in scripts and `ctx.flags.NAME` in callbacks.
     public var flags: [String: String] = [:]
-    /// `.standard` (the sandbox the README describes) or `.unsafe` (the full standard library).
+    /// `.standard` (the sandbox docs/design-choices.md describes) or `.unsafe` (the full standard library).
     public var sandbox: LuaSandbox = .standard
     public var loadLimits: LuaLimits = .load
     public var callLimits: LuaLimits = .call

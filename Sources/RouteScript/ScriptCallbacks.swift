@@ -132,7 +132,7 @@ final class ScriptCallbacks {
         }
     }
 
-    /// The fields of `ctx` (README: callbacks get `ctx`).
+    /// The fields of `ctx` (docs/dsl.md, "The context (`ctx`)").
     private func write(
         _ ctx: inout LuaTableWriter, path: String, parameterCount: Int,
         parameters: ((String, String) -> Void) -> Void, query: [String: String], fragment: String?, route: String,

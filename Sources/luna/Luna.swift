@@ -23,7 +23,7 @@ struct Luna: ParsableCommand {
         ]
     )
 
-    /// Usage errors exit with 2, as the README's exit statuses say (ArgumentParser's default is 64).
+    /// Usage errors exit with 2, as docs/cli.md's exit statuses say (ArgumentParser's default is 64).
     static func main() {
         // A parent may have blocked these (a libdispatch worker thread that spawned us, an
         // editor, a test runner): the mask is inherited across exec, and `luna serve` must stop

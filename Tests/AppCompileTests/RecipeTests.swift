@@ -208,6 +208,8 @@ private func tabsTree() throws -> RouteTree {
         ("swiftui", "SwiftUIRecipe.swift", "Sources/RouteCore/RouteCore.docc/UIKitAndSwiftUI.md"),
         ("link-uikit", "LinkRecipe.swift", "Sources/LunaLink/LunaLink.docc/DriveYourApp.md"),
         ("link-swiftui", "LinkRecipe.swift", "Sources/LunaLink/LunaLink.docc/DriveYourApp.md"),
+        ("split-uikit", "SplitRecipe.swift", "docs/recipes.md"),
+        ("restore", "RestoreRecipe.swift", "docs/recipes.md"),
     ]
 
     @Test(arguments: 0..<articles.count)

@@ -84,3 +84,26 @@ final class UIPresentationController {
     let presentedViewController: UIViewController
     init(presentedViewController: UIViewController) { self.presentedViewController = presentedViewController }
 }
+
+/// A split view controller's columns, as UIKit's double-column style has them.
+@MainActor
+class UISplitViewController: UIViewController {
+    enum Style { case doubleColumn }
+    enum Column { case primary, secondary }
+    enum DisplayMode { case automatic, oneBesideSecondary }
+
+    let style: Style
+    var preferredDisplayMode = DisplayMode.automatic
+    private var columns: [Column: UIViewController] = [:]
+
+    init(style: Style) {
+        self.style = style
+        super.init()
+    }
+
+    func setViewController(_ viewController: UIViewController?, for column: Column) {
+        columns[column] = viewController
+    }
+
+    func viewController(for column: Column) -> UIViewController? { columns[column] }
+}
