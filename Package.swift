@@ -21,11 +21,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The system Lua 5.4 library.
+        // The system Lua 5.4 library. Homebrew's `lua` is 5.5 now; 5.4 is the keg-only `lua@5.4`,
+        // whose keg SwiftPM searches for `lua5.4.pc` because it is named here.
         .systemLibrary(
             name: "CLua",
             pkgConfig: "lua5.4",
-            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua@5.4"])]
         ),
         // The only code that may raise a Lua error (longjmp): macro wrappers, protected calls,
         // the raise trampoline, the capped allocator, the instruction hook and the sandbox.

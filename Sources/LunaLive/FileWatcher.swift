@@ -174,9 +174,9 @@ struct Settler {
         /// Folders still needed keep their watch (adding a watched folder again returns the
         /// same watch), so a save that lands while the set is renewed is not lost.
         package func watch(_ files: [String]) {
-            self.files = files.map(Self.absolute)
-            aliases = Set(self.files.flatMap(Self.aliases))
-            let needed = Set(aliases.map(Self.folder))
+            self.files = files.map(WatchPaths.absolute)
+            aliases = Set(self.files.flatMap(WatchPaths.aliases))
+            let needed = Set(aliases.map(WatchPaths.folder))
             for (watch, folder) in folders where !needed.contains(folder) {
                 inotify_rm_watch(fd, watch)
                 folders[watch] = nil
@@ -218,57 +218,123 @@ struct Settler {
         package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
 
         package func waitForRest(now: ContinuousClock.Instant) -> Bool { settler.waitForRest(files: files, now: now) }
-
-        static func absolute(_ path: String) -> String {
-            if path.hasPrefix("/") { return path }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-            guard getcwd(&buffer, buffer.count) != nil else { return path }
-            let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
-        }
-
-        static func folder(_ path: String) -> String {
-            guard let slash = path.lastIndex(of: "/") else { return "." }
-            return slash == path.startIndex ? "/" : String(path[..<slash])
-        }
-
-        /// `path` (absolute), each symbolic link it goes through and the file they name, at
-        /// most 16 links deep, each as its folder's real path and its name.
-        static func aliases(_ path: String) -> [String] {
-            var result: [String] = []
-            var current = path
-            for _ in 0...16 {
-                let name =
-                    current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
-                let folder = realPath(Self.folder(current)) ?? Self.folder(current)
-                let canonical = (folder == "/" ? "" : folder) + "/" + name
-                if result.contains(canonical) { break }
-                result.append(canonical)
-                guard let target = linkTarget(canonical) else { break }
-                current = target.hasPrefix("/") ? target : folder + "/" + target
-            }
-            return result
-        }
-
-        /// The target a symbolic link names, or nil when `path` is not one.
-        static func linkTarget(_ path: String) -> String? {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(path, &buffer, buffer.count - 1)
-            guard count > 0 else { return nil }
-            return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-
-        /// The real path of a folder (links resolved), or nil when it does not exist.
-        static func realPath(_ path: String) -> String? {
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
     }
 #endif
 
-/// The fallback where inotify is unavailable: a stat of every file every
-/// ``pollInterval`` (inode, size and modification time).
+#if canImport(Darwin)
+    /// kqueue on macOS: a vnode watch on each folder that holds a watched file or a link it
+    /// goes through (an entry added, removed or renamed: a rename over the file, a new file, a
+    /// deletion) and on each such file (written, extended, deleted, renamed), the same events
+    /// the inotify watcher reads. kqueue says which descriptor changed, not how a save ended,
+    /// so every change settles for ``Settler/interval``; a file replaced by a rename is
+    /// watched again at its new inode.
+    package final class KqueueWatcher: FileWatcher {
+        private typealias KernelEvent = kevent
+        private let queue: Int32
+        private var folders: [String: Int32] = [:]
+        private var fileWatches: [String: (descriptor: Int32, inode: Int)] = [:]
+        private var files: [String] = []
+        private var aliases: Set<String> = []
+        private var signatures: [String: [Int]] = [:]
+        package var watchedFiles: [String] { files }
+        private var settler: Settler
+
+        /// Nil when kqueue is unavailable.
+        package init?(settleInterval: Duration = .milliseconds(30)) {
+            let queue = kqueue()
+            guard queue >= 0 else { return nil }
+            self.queue = queue
+            self.settler = Settler(interval: settleInterval)
+        }
+
+        deinit {
+            for descriptor in folders.values { close(descriptor) }
+            for watch in fileWatches.values { close(watch.descriptor) }
+            close(queue)
+        }
+
+        package var descriptor: Int32? { queue }
+
+        /// Watches `descriptor` for `events` (closing the descriptor removes the watch).
+        private func register(_ descriptor: Int32, _ events: Int32) {
+            var change = KernelEvent(
+                ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
+                fflags: UInt32(events), data: 0, udata: nil)
+            _ = kevent(queue, &change, 1, nil, 0, nil)
+        }
+
+        package func watch(_ files: [String]) {
+            self.files = files.map(WatchPaths.absolute)
+            aliases = Set(self.files.flatMap(WatchPaths.aliases))
+            let needed = Set(aliases.map(WatchPaths.folder))
+            for (folder, descriptor) in folders where !needed.contains(folder) {
+                close(descriptor)
+                folders[folder] = nil
+            }
+            for folder in needed where folders[folder] == nil {
+                let descriptor = open(folder, O_EVTONLY)
+                guard descriptor >= 0 else { continue }
+                folders[folder] = descriptor
+                register(descriptor, NOTE_WRITE | NOTE_DELETE | NOTE_RENAME)
+            }
+            // A file already watched keeps its last signature: a save that lands while the set
+            // is renewed is still seen as a change.
+            let previous = signatures
+            signatures = [:]
+            for alias in aliases { signatures[alias] = previous[alias] ?? fileSignature(alias) }
+            rearmFiles()
+        }
+
+        /// A watch on every watched file that exists, at its current inode.
+        private func rearmFiles() {
+            for (path, watch) in fileWatches where !aliases.contains(path) || fileSignature(path).first != watch.inode {
+                close(watch.descriptor)
+                fileWatches[path] = nil
+            }
+            for path in aliases where fileWatches[path] == nil {
+                let descriptor = open(path, O_EVTONLY)
+                guard descriptor >= 0 else { continue }
+                fileWatches[path] = (descriptor, fileSignature(path).first ?? -1)
+                register(descriptor, NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE | NOTE_RENAME)
+            }
+        }
+
+        package func collect(now: ContinuousClock.Instant) {
+            var events = [KernelEvent](repeating: KernelEvent(), count: 64)
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
+            var changed = false
+            while true {
+                let count = kevent(queue, nil, 0, &events, Int32(events.count), &zero)
+                guard count > 0 else { break }
+                changed = true
+                if count < events.count { break }
+            }
+            guard changed else { return }
+            // A folder's event names no file: each watched file is compared with its last
+            // signature (inode, size, modification time).
+            for alias in aliases {
+                let signature = fileSignature(alias)
+                if signature != signatures[alias] {
+                    signatures[alias] = signature
+                    settler.noteChange(at: now)
+                }
+            }
+            rearmFiles()
+        }
+
+        package func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { settler.deadline }
+
+        package func settled(now: ContinuousClock.Instant) -> FileChange? { settler.settled(files: files, now: now) }
+
+        package func waitForRest(now: ContinuousClock.Instant) -> Bool { settler.waitForRest(files: files, now: now) }
+    }
+#endif
+
+/// The fallback where neither inotify nor kqueue is available (or `LUNA_WATCHER=poll`): a stat
+/// of every file every ``pollInterval`` (inode, size and modification time). A change is
+/// reported once two polls ``Settler/interval`` apart find it unchanged: a save shows within
+/// about 50 ms; a save written in parts further apart is waited for as the native watchers
+/// wait for it (``FileWatcher/waitForRest(now:)``).
 package final class PollingWatcher: FileWatcher {
     package let pollInterval: Duration
     private var signatures: [String: [Int]] = [:]
@@ -277,7 +343,7 @@ package final class PollingWatcher: FileWatcher {
     package var watchedFiles: [String] { files }
     private var settler: Settler
 
-    package init(pollInterval: Duration = .milliseconds(250), settleInterval: Duration = .milliseconds(80)) {
+    package init(pollInterval: Duration = .milliseconds(15), settleInterval: Duration = .milliseconds(30)) {
         self.pollInterval = pollInterval
         self.settler = Settler(interval: settleInterval)
     }
@@ -330,10 +396,66 @@ func fileSignature(_ path: String) -> [Int] {
 /// Whether a ``fileSignature(_:)`` is that of an existing, empty file.
 func isEmptyFile(_ signature: [Int]) -> Bool { signature.count == 3 && signature[1] == 0 }
 
-/// The best watcher for this system: inotify, or stat polling.
+/// The best watcher for this system: inotify (Linux), kqueue (macOS), or stat polling — which
+/// `LUNA_WATCHER=poll` in the environment forces (a file system that sends no events, such as
+/// some network and container mounts; and the tests, which run the saves through it).
 package func makeFileWatcher() -> any FileWatcher {
+    if let forced = getenv("LUNA_WATCHER"), String(cString: forced) == "poll" { return PollingWatcher() }
     #if os(Linux)
         if let watcher = InotifyWatcher() { return watcher }
+    #elseif canImport(Darwin)
+        if let watcher = KqueueWatcher() { return watcher }
     #endif
     return PollingWatcher()
+}
+
+/// Paths as the native watchers match them: absolute, and every symbolic link a path goes
+/// through with the file it names, each as its folder's real path and its name (a save through
+/// the link writes the target, and so does a save at the target).
+enum WatchPaths {
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    static func folder(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` (absolute), each symbolic link it goes through and the file they name, at
+    /// most 16 links deep, each as its folder's real path and its name.
+    static func aliases(_ path: String) -> [String] {
+        var result: [String] = []
+        var current = path
+        for _ in 0...16 {
+            let name =
+                current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
+            let parent = realPath(Self.folder(current)) ?? Self.folder(current)
+            let canonical = (parent == "/" ? "" : parent) + "/" + name
+            if result.contains(canonical) { break }
+            result.append(canonical)
+            guard let target = linkTarget(canonical) else { break }
+            current = target.hasPrefix("/") ? target : parent + "/" + target
+        }
+        return result
+    }
+
+    /// The target a symbolic link names, or nil when `path` is not one.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The real path of a folder (links resolved), or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }

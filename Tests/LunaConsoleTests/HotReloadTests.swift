@@ -13,11 +13,16 @@ import Testing
           endpoint { "authors" } }
         """
 
-    @Test(arguments: WatcherTests.Save.allCases)
-    func aSaveReloadsOnceAndKeepsTheState(style: WatcherTests.Save) throws {
+    /// The system's watcher (inotify here, kqueue on a Mac) and the polling one
+    /// (`LUNA_WATCHER=poll`), through every way an editor saves.
+    enum Watching: String, CaseIterable, Sendable { case native, polling }
+
+    @Test(arguments: WatcherTests.Save.allCases, Watching.allCases)
+    func aSaveReloadsOnceAndKeepsTheState(style: WatcherTests.Save, watching: Watching) throws {
         let folder = ScriptFolder()
         let script = folder.write("live.lua", Self.version1)
-        let repl = try LiveProcess(["repl", script, "books/7"])
+        let repl = try LiveProcess(
+            ["repl", script, "books/7"], environment: watching == .polling ? ["LUNA_WATCHER": "poll"] : [:])
         defer { repl.finish() }
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
         try WatcherTests.save(style, script, Self.version2)

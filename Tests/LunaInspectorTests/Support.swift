@@ -291,6 +291,46 @@ func httpRequest(
     return try done.futureResult.wait()
 }
 
+/// ``httpRequest(port:method:path:host:origin:body:)`` for async callers: it suspends instead of
+/// blocking a thread of the cooperative pool (the browser tests make thousands of these calls;
+/// blocking, they held one of this machine's two pool threads for the whole browser suite, and
+/// every other test waited for the other).
+func httpRequestAsync(
+    port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
+) async throws -> (Int, String) {
+    let done = PageClient.group.next().makePromise(of: (Int, String).self)
+    let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+            try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
+        }
+    }
+    let channel: any Channel
+    do { channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get() } catch {
+        done.fail(error)
+        throw error
+    }
+    defer { channel.close(promise: nil) }
+    var headers = HTTPHeaders()
+    headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+    if let origin { headers.add(name: "Origin", value: origin) }
+    headers.add(name: "Connection", value: "close")
+    if let body {
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.count))
+    }
+    channel.write(
+        HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
+        promise: nil)
+    if let body {
+        var buffer = channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+    }
+    try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
+    return try await done.futureResult.get()
+}
+
 final class ResponseReader: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     let promise: EventLoopPromise<(Int, String)>

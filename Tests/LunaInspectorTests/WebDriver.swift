@@ -157,7 +157,7 @@ final class WebDriver: @unchecked Sendable {
 
     private func call(_ method: String, _ path: String, _ body: Any? = nil) async throws -> [String: Any] {
         let payload = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
-        let (status, text) = try httpRequest(
+        let (status, text) = try await httpRequestAsync(
             port: port, method: HTTPMethod(rawValue: method), path: path,
             body: payload ?? (method == "POST" ? Array("{}".utf8) : nil))
         let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]

@@ -48,7 +48,7 @@ import Testing
             routes.append(try RouteDefinition(pattern: Pattern(text), validators: validators))
         }
         var requests: [String] = []
-        for _ in 0..<400 {
+        for _ in 0..<100 {
             let route = pick(routes)
             var segments = (route.pattern?.segments ?? []).map { segment -> String in
                 switch segment {
@@ -67,7 +67,7 @@ import Testing
         let matcher = Matcher(routes: routes)
         #expect(matcher.compiledBytes > 2 << 20)
         // Most requests are instances of a route: the comparison is not one of two misses.
-        #expect(requests.filter { (try? matcher.match($0)) != nil }.count > 300)
+        #expect(requests.filter { (try? matcher.match($0)) != nil }.count > 75)
         let problem = FuzzCase(routes: routes, requests: requests).disagreement()
         #expect(problem == nil, "\(problem?.prefix(300) ?? "")")
     }

@@ -153,8 +153,11 @@ import Testing
                 }.joined(separator: "/"))
         }
         var found = 0
+        // Compiled once (it was compiled again for every request: 400 compilations of 3,000
+        // routes, 14 s of the suite).
+        let whole = Matcher(routes: edited)
         for request in requests {
-            let expected = try Matcher(routes: edited).match(request).map { ($0.route, $0.parameters(in: patched)) }
+            let expected = try whole.match(request).map { ($0.route, $0.parameters(in: patched)) }
             let actual = try patched.match(request).map { ($0.route, $0.parameters(in: patched)) }
             if actual != nil { found += 1 }
             #expect(actual?.0 == expected?.0 && actual?.1 == expected?.1, "\(request)")
