@@ -5,8 +5,9 @@ import RouteScript
 
 /// A message from a linked app (`/device`):
 ///
-/// - `{"type":"hello","idiom":"phone","holds":["stack:books",…],"state":"…"}` — first, and again
-///   to start over: the idiom, the presentables it holds (node ids) and the restoration string
+/// - `{"type":"hello","protocol":1,"idiom":"phone","holds":["stack:books",…],"state":"…"}` —
+///   first, and again to start over: the live-link protocol it speaks (``LinkProtocol``; none
+///   is version 1), the idiom, the presentables it holds (node ids) and the restoration string
 ///   of the state it last showed (both empty for a fresh app);
 /// - `{"type":"back"}`, `{"type":"sync","request":"books"}` — its user went back (an interactive
 ///   pop, a sheet swiped down), or its UI changed on its own (a tab tapped): the session
@@ -24,6 +25,8 @@ struct DeviceRequest {
     var idiom: Device?
     var hello = DeviceLink.Hello()
     var request: String?
+    /// The live-link protocol of the app's hello.
+    var protocolVersion = 1
 
     /// The most node ids a hello may name (a presentation is a few dozen).
     static let maximumHolds = 4096
@@ -37,6 +40,12 @@ struct DeviceRequest {
         self.kind = kind
         switch kind {
         case .hello:
+            switch value["protocol"] {
+            case nil: protocolVersion = 1
+            case let field?:
+                guard let version = field.integer else { throw PageRequestError("hello's \"protocol\" is a number") }
+                protocolVersion = version
+            }
             guard let text = value["idiom"]?.string, let idiom = Device(rawValue: text) else {
                 throw PageRequestError("hello needs an \"idiom\": phone or pad")
             }
@@ -104,6 +113,14 @@ extension Inspector {
         switch request.kind {
         case .hello:
             guard let idiom = request.idiom else { return nil }
+            // An app of another protocol is told so, naming both versions, and not served (its
+            // plans would be misread).
+            guard LinkProtocol.served.contains(request.protocolVersion) else {
+                return Messages.failure(
+                    id: request.id,
+                    Failure(
+                        kind: "unsupportedProtocol", message: LinkProtocol.unsupported(app: request.protocolVersion)))
+            }
             let link = DeviceLink(idiom: idiom)
             session.link(link, hello: request.hello) { [devices] message in
                 // Under the session's lock: no change can reach the device before this plan.

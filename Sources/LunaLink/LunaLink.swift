@@ -71,6 +71,9 @@ public final class LunaLink<P: Presenter> {
 
     private let address: Result<LinkAddress, LinkError>
     private var connection: LinkConnection?
+    /// Set when the session and this app speak different live-link protocols: connecting again
+    /// cannot help, so the link stops (``Event/disconnected(_:)`` says why).
+    private var incompatible: String?
     private var task: Task<Void, Never>?
     /// The title and attributes last given to each presentable.
     private var decorations: [String: (title: String, attributes: [String: AttributeValue])] = [:]
@@ -90,7 +93,7 @@ public final class LunaLink<P: Presenter> {
             var backoff = self?.options.initialBackoff ?? .zero
             while !Task.isCancelled, let link = self {
                 let connected = await link.connectOnce()
-                guard link.options.reconnect, !Task.isCancelled else { break }
+                guard link.options.reconnect, !Task.isCancelled, link.incompatible == nil else { break }
                 if connected { backoff = link.options.initialBackoff }
                 let maximum = link.options.maximumBackoff
                 try? await Task.sleep(for: backoff)
@@ -149,13 +152,13 @@ public final class LunaLink<P: Presenter> {
             receive(message, on: connection)
         }
         if self.connection === connection { self.connection = nil }
-        emit(.disconnected("the session closed the link"))
+        emit(.disconnected(incompatible ?? "the session closed the link"))
         return true
     }
 
     private func hello(state: String?) -> String {
         var fields = [
-            "type": quoted("hello"), "idiom": quoted(idiom.rawValue),
+            "type": quoted("hello"), "protocol": String(LinkProtocol.version), "idiom": quoted(idiom.rawValue),
             "holds": "[" + presentables.keys.sorted().map(quoted).joined(separator: ",") + "]",
         ]
         if let state { fields["state"] = quoted(state) }
@@ -177,12 +180,25 @@ public final class LunaLink<P: Presenter> {
         }
         switch message["type"]?.string {
         case "plan":
+            // A session of another protocol (none said is version 1): its plans would be
+            // misread, so the link stops and says which versions met.
+            let version = message["protocol"]?.integer ?? 1
+            guard version == LinkProtocol.version else {
+                return incompatibleSession(
+                    "the session speaks the live-link protocol \(version); this app speaks \(LinkProtocol.version): "
+                        + "use a luna and a LunaLink of the same release", on: connection)
+            }
             do { try apply(message) } catch {
                 emit(.failed((error as? LinkError)?.message ?? "\(error)"))
                 // Start over from what the app holds: the session unwinds it all and builds again.
                 connection.send(hello(state: nil))
             }
         case "reply":
+            if message["error"]?["kind"]?.string == "unsupportedProtocol" {
+                return incompatibleSession(
+                    message["error"]?["message"]?.string ?? "the session does not serve this app's protocol",
+                    on: connection)
+            }
             if message["ok"]?.bool == false {
                 emit(.refused(message["error"]?["message"]?.string ?? "the session refused the request"))
             }
@@ -191,6 +207,13 @@ public final class LunaLink<P: Presenter> {
         default:
             break
         }
+    }
+
+    /// Stops the link: the session and the app cannot follow each other.
+    private func incompatibleSession(_ why: String, on connection: LinkConnection) {
+        incompatible = why
+        task?.cancel()
+        connection.close()
     }
 
     private func emit(_ event: Event) { onEvent?(event) }

@@ -139,9 +139,9 @@ package final class DeviceLink: @unchecked Sendable {
         }
         presented = state.presented
         guard treeField != nil || !vanished.isEmpty || !operations.isEmpty || !reflected.isEmpty else { return nil }
-        var fields = [
-            "type": JSONWriter.quoted("plan"), "idiom": JSONWriter.quoted(idiom.rawValue),
-            "operations": "[" + operations.joined(separator: ",") + "]",
+        var fields: [String: String] = [
+            "type": JSONWriter.quoted("plan"), "protocol": String(LinkProtocol.version),
+            "idiom": JSONWriter.quoted(idiom.rawValue), "operations": "[" + operations.joined(separator: ",") + "]",
             "reflected": "[" + reflected.joined(separator: ",") + "]",
             "vanished": JSONWriter.array(vanished.map(JSONWriter.quoted)),
             "state": JSONWriter.quoted(state.restorationString),
@@ -303,7 +303,8 @@ extension LiveSession {
     private static func emptyPlan(_ link: DeviceLink, state: SessionState) -> String {
         let host = (try? state.host(for: link.idiom)) ?? state.host
         return JSONWriter.object([
-            "type": JSONWriter.quoted("plan"), "idiom": JSONWriter.quoted(link.idiom.rawValue), "operations": "[]",
+            "type": JSONWriter.quoted("plan"), "protocol": String(LinkProtocol.version),
+            "idiom": JSONWriter.quoted(link.idiom.rawValue), "operations": "[]",
             "reflected": "[]", "vanished": "[]", "state": JSONWriter.quoted(host.state.restorationString),
             "request": host.state.request.map { JSONWriter.quoted($0.original) } ?? "null",
         ])

@@ -196,10 +196,10 @@ struct PathCommand: ParsableCommand {
         guard let tree = host.routeTree else { return }
         do {
             let path = try tree.path(forRouteNamed: name, values: Output.keyValues(values).values)
-            emit(json ? "{\"path\":\(JSONWriter.quoted(path))}" : path)
+            if json { emitJSON("{\"path\":\(JSONWriter.quoted(path))}") } else { emit(path) }
         } catch {
             if json {
-                emit("{\"error\":\(Failure(error).relocated(script: script).errorJSON)}")
+                emitJSON("{\"error\":\(Failure(error).relocated(script: script).errorJSON)}")
             } else {
                 fail(error, script: script)
             }

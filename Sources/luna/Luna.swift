@@ -16,7 +16,9 @@ struct Luna: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "luna",
         abstract: "Declare and prototype app navigation with Lua route scripts.",
-        version: "luna 0.1.0 (Lua 5.4)",
+        version:
+            "luna 0.1.0 (Lua 5.4; JSON output format \(jsonFormat), live-link protocol \(LinkProtocol.version), "
+            + "restoration strings v\(RouterState.restorationVersion), exported trees v\(RouteTree.exportFormat))",
         subcommands: [
             Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Graph.self, Export.self,
             PathCommand.self, Go.self,
@@ -120,7 +122,7 @@ struct ScriptOptions: ParsableArguments {
             return host
         } catch {
             if json {
-                emit(
+                emitJSON(
                     "{\"script\":\(JSONWriter.quoted(path)),\"error\":\(Failure(error).relocated(script: path).errorJSON)}"
                 )
             } else {
@@ -160,6 +162,19 @@ var terminalStyle: Style {
 /// Writes a line to standard output, unbuffered (pipes see each line at once).
 func emit(_ text: String) { writeAll(STDOUT_FILENO, text + "\n") }
 
+/// The version of the JSON the one-shot commands print (`dispatch`, `routes`, `check`, `path`
+/// with `--json`): the `"luna"` field first in each object. It changes when a field's meaning
+/// does (docs/cli.md, "JSON output"; the CHANGELOG says what changed).
+/// 2: the root container is `root`; a switcher's `selected` is its active section's index;
+/// a script that fails to load is an object on standard output.
+let jsonFormat = 2
+
+/// Prints one JSON object with the format version first.
+func emitJSON(_ object: String) {
+    guard object.hasPrefix("{") else { return emit(object) }
+    emit("{\"luna\":\(jsonFormat)" + (object == "{}" ? "}" : "," + object.dropFirst()))
+}
+
 struct Dispatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Dispatch paths and print each plan and tree.",
@@ -184,10 +199,10 @@ struct Dispatch: ParsableCommand {
         for path in paths {
             do {
                 let change = ChangeView(try host.dispatch(path, keepStack: keep), tree: host.tree)
-                emit(json ? change.json : change.text(style))
+                if json { emitJSON(change.json) } else { emit(change.text(style)) }
             } catch {
                 failed = true
-                if json { emit(Failure(error, request: path).json) } else { fail(error, script: script) }
+                if json { emitJSON(Failure(error, request: path).json) } else { fail(error, script: script) }
             }
         }
         if failed { throw ExitCode(1) }
@@ -206,7 +221,7 @@ struct Routes: ParsableCommand {
         let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
         let rows = RouteRow.table(tree)
-        emit(json ? RouteRow.json(rows) : RouteRow.text(rows, style: terminalStyle))
+        if json { emitJSON(RouteRow.json(rows)) } else { emit(RouteRow.text(rows, style: terminalStyle)) }
     }
 }
 
@@ -236,7 +251,7 @@ struct Check: ParsableCommand {
                 return
                     "{\"severity\":\(JSONWriter.quoted(finding.severity.rawValue)),\"file\":\(parsed.map { JSONWriter.quoted($0.file) } ?? "null"),\"line\":\(parsed.map { String($0.line) } ?? "null"),\"message\":\(JSONWriter.quoted(finding.message))}"
             }
-            emit(
+            emitJSON(
                 "{\"script\":\(JSONWriter.quoted(script)),\"routes\":\(tree.endpoints.count),\"errors\":\(errors),\"warnings\":\(warnings),\"findings\":\(JSONWriter.array(items))}"
             )
         } else {

@@ -12,7 +12,11 @@ import Testing
     @Test func versionAndHelp() throws {
         let version = try luna(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "luna 0.1.0 (Lua 5.4)\n")
+        // The versions of every contract a tool or an app reads (docs/cli.md, "Versions").
+        #expect(
+            version.stdout
+                == "luna 0.1.0 (Lua 5.4; JSON output format 2, live-link protocol 1, restoration strings v1, exported trees v1)\n"
+        )
         // In step with the changelog: its first released version is the one luna prints.
         let changelog = try String(contentsOfFile: repositoryRoot + "/CHANGELOG.md", encoding: .utf8)
         let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.contains("Unreleased") }
@@ -37,7 +41,7 @@ import Testing
         #expect(lines.count == 2)
         #expect(
             lines[0]
-                == #"{"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"plan":[{"op":"create","id":"root"},{"op":"create","id":"junction:today"},{"op":"create","id":"stack:today"},{"op":"create","id":"stack:books"},{"op":"create","id":"books"},{"op":"create","id":"books/:id"},{"op":"create","id":"stack:profile"},{"op":"setStack","id":"stack:books","items":["books","books/:id"]},{"op":"setOptions","id":"junction:today","options":["stack:today","stack:books","stack:profile"]},{"op":"select","id":"junction:today","index":1,"option":"stack:books"},{"op":"select","id":"root","index":2,"option":"junction:today"}],"tree":{"attributes":{},"children":[{"attributes":{},"children":[{"attributes":{},"children":[],"id":"stack:today","kind":"stack","title":"Today"},{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"fragment":null,"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"Dune"}],"id":"stack:books","kind":"stack","title":"Books"},{"attributes":{},"children":[],"id":"stack:profile","kind":"stack","title":"Profile"}],"id":"junction:today","kind":"junction","selected":1,"title":"Main"}],"id":"root","kind":"switcher","section":2,"selected":0,"title":"root"}}"#
+                == #"{"luna":2,"request":"books/42?title=Dune","path":"books/42","route":"books/:id","name":"book","params":{"id":"42"},"query":{"title":"Dune"},"fragment":null,"plan":[{"op":"create","id":"root"},{"op":"create","id":"junction:today"},{"op":"create","id":"stack:today"},{"op":"create","id":"stack:books"},{"op":"create","id":"books"},{"op":"create","id":"books/:id"},{"op":"create","id":"stack:profile"},{"op":"setStack","id":"stack:books","items":["books","books/:id"]},{"op":"setOptions","id":"junction:today","options":["stack:today","stack:books","stack:profile"]},{"op":"select","id":"junction:today","index":1,"option":"stack:books"},{"op":"select","id":"root","index":2,"option":"junction:today"}],"tree":{"attributes":{},"children":[{"attributes":{},"children":[{"attributes":{},"children":[],"id":"stack:today","kind":"stack","title":"Today"},{"attributes":{},"children":[{"attributes":{},"fragment":null,"id":"books","kind":"screen","modal":null,"params":{},"query":{},"route":"books","title":"Books"},{"attributes":{},"fragment":null,"id":"books/:id","kind":"screen","modal":null,"params":{"id":"42"},"query":{"title":"Dune"},"route":"books/:id","title":"Dune"}],"id":"stack:books","kind":"stack","title":"Books"},{"attributes":{},"children":[],"id":"stack:profile","kind":"stack","title":"Profile"}],"id":"junction:today","kind":"junction","selected":1,"title":"Main"}],"id":"root","kind":"switcher","section":2,"selected":0,"title":"root"}}"#
         )
         #expect(lines[1].contains(#""plan":[],"#), "re-dispatching the current request: an empty plan")
     }
@@ -48,9 +52,9 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines[0]
-                == #"{"request":"products/7/reviews","error":{"kind":"disabled","message":"route 'products/:id/reviews' is disabled"}}"#
+                == #"{"luna":2,"request":"products/7/reviews","error":{"kind":"disabled","message":"route 'products/:id/reviews' is disabled"}}"#
         )
-        #expect(lines[1].hasPrefix(#"{"request":"home","path":"home""#))
+        #expect(lines[1].hasPrefix(#"{"luna":2,"request":"home","path":"home""#))
         let text = try luna(["dispatch", "examples/books.lua", "books/%zz"])
         #expect(text.status == 1)
         #expect(text.stderr == "luna: error: bad percent-encoding in segment 2 ('%zz')\n")
@@ -104,7 +108,7 @@ import Testing
         let json = try luna(["routes", "examples/featherweight.lua", "--json"])
         #expect(
             json.stdout.hasPrefix(
-                #"{"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["root","stack:welcome","welcome"],"title":"Welcome","params":[],"fillable":true,"owner":null}"#
+                #"{"luna":2,"routes":[{"rank":1,"pattern":"welcome","name":null,"id":"welcome","chain":["root","stack:welcome","welcome"],"title":"Welcome","params":[],"fillable":true,"owner":null}"#
             ))
     }
 
@@ -143,7 +147,7 @@ import Testing
                 let result = try luna(arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(
-                    result.stdout.hasPrefix(#"{"script":"#) && result.stdout.contains(#""error":"#),
+                    result.stdout.hasPrefix(#"{"luna":2,"script":"#) && result.stdout.contains(#""error":"#),
                     "\(arguments): \(result.stdout)")
             }
         }
@@ -339,7 +343,7 @@ import Testing
         #expect(book.status == 0)
         #expect(book.stdout == "books/42?title=Dune%20II\n")
         let json = try luna(["path", example("books.lua"), "story", "type=news", "id=7", "--json"])
-        #expect(json.stdout == "{\"path\":\"today/story/news/7\"}\n")
+        #expect(json.stdout == "{\"luna\":2,\"path\":\"today/story/news/7\"}\n")
         // The path it prints dispatches to the same route and values.
         let back = try luna(["dispatch", example("books.lua"), "books/42?title=Dune%20II", "--json"])
         #expect(back.stdout.contains(#""name":"book","params":{"id":"42"},"query":{"title":"Dune II"}"#))
@@ -349,7 +353,7 @@ import Testing
         #expect(unknown.stderr == "luna: error: no route is named 'nope' (known names: all_news, book, story)\n")
         let refused = try luna(["path", example("books.lua"), "story", "type=news", "id=x", "--json"])
         #expect(refused.status == 1)
-        #expect(refused.stdout.hasPrefix("{\"error\":{"))
+        #expect(refused.stdout.hasPrefix("{\"luna\":2,\"error\":{"))
         let usage = try luna(["path", example("books.lua"), "book", "id"])
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("'id' is not KEY=VALUE"))
