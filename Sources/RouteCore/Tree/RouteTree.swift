@@ -1,0 +1,292 @@
+/// A compiled, validated route tree: nodes with ids and relations, and the matcher over all
+/// its endpoints.
+///
+/// Default ids (docs/dsl.md, "Ids"): the root container's is `root`; an endpoint's is its pattern
+/// (`/` for the root pattern); another container's is `KIND:FIRST-ENDPOINT-ID` (`stack:books`).
+/// Titles default to ids.
+///
+/// ```swift
+/// let tree = try RouteTree(root: .stack([.endpoint("books", children: [.endpoint("./:id")])]))
+/// tree.nodes.map(\.id)   // ["root", "books", "books/:id"]
+/// ```
+public final class RouteTree: Sendable {
+    /// This tree among every tree the process made (a state remembers the tree its
+    /// presentation was made on; an address could be reused by a later tree).
+    let serial: UInt64 = RouteTree.serials.withLock { count in
+        count += 1
+        return count
+    }
+    private static let serials = Locked<UInt64>(0)
+
+    /// How a node hangs from its parent.
+    public enum Relation: String, Sendable, Equatable {
+        case root
+        /// A switcher's section, a junction's option, or a stack's root.
+        case member
+        /// An endpoint's child (pushed above it in the nearest enclosing stack).
+        case child
+        /// Presented modally over its parent endpoint.
+        case modal
+    }
+
+    /// One node of the compiled tree. A class: presenters get one for every operation, and
+    /// passing a reference is one retain where a copy of the struct retained every string
+    /// and array in it.
+    public final class Node: Sendable {
+        /// The node's position in ``RouteTree/nodes``: valid in this tree only.
+        public let index: Int
+        public let kind: NodeKind
+        /// The node's identity: what ``Presented`` and the store key by, kept by a reload.
+        public let nodeID: NodeID
+        /// The identity's text (`stack:books`, `books/:id`).
+        @inlinable public var id: String { nodeID.rawValue }
+        public let title: String
+        public let parent: Int?
+        public let relation: Relation
+        /// Sections, options, stack roots or endpoint children, in declaration order.
+        public let children: [Int]
+        public let modals: [Int]
+        /// The endpoint's route (endpoints only).
+        public let route: RouteID?
+        public let location: SourceLocation?
+        /// The endpoint's pattern (`regex:SOURCE` for a regex, the root as `/`), whatever its id.
+        public let routeText: String?
+        /// The presenter the declaration names (``NodeSpec/presenter``), for the app's presenter
+        /// to pick a presentable type by.
+        public let presenter: String?
+
+        init(
+            index: Int, kind: NodeKind, id: NodeID, title: String, parent: Int?, relation: Relation, children: [Int],
+            modals: [Int], route: RouteID?, location: SourceLocation?, routeText: String?, presenter: String?
+        ) {
+            self.index = index
+            self.kind = kind
+            self.nodeID = id
+            self.title = title
+            self.parent = parent
+            self.relation = relation
+            self.children = children
+            self.modals = modals
+            self.route = route
+            self.location = location
+            self.routeText = routeText
+            self.presenter = presenter
+        }
+    }
+
+    /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
+    public struct Guard: Sendable {
+        public let node: Int
+        public let enabled: (@Sendable (RouteContext) throws -> Bool)?
+        public let fallback: String?
+        public let redirect: (@Sendable (RouteContext) throws -> String?)?
+    }
+
+    /// An endpoint's route facts. A class, like ``Node``: reading one is a retain, not a copy
+    /// of its pattern, validators and guards.
+    public final class Endpoint: Sendable {
+        public let node: Int
+        public let definition: RouteDefinition
+        public let name: String?
+        /// Every guard that applies: those of the nodes above it, outermost first, then its own.
+        public let guards: [Guard]
+        /// Whether a link may open it (``EndpointSpec/linkable``).
+        public let linkable: Bool
+
+        /// The route's pattern (nil for a regex route), read in place: `definition.pattern`
+        /// copies the whole definition first.
+        var pattern: Pattern? {
+            if case .pattern(let pattern) = definition.shape { return pattern }
+            return nil
+        }
+
+        init(node: Int, definition: RouteDefinition, name: String?, guards: [Guard], linkable: Bool = true) {
+            self.node = node
+            self.definition = definition
+            self.name = name
+            self.guards = guards
+            self.linkable = linkable
+        }
+    }
+
+    /// The nodes in depth-first declaration order; the root is node 0.
+    public let nodes: [Node]
+    /// The endpoints by route index.
+    public let endpoints: [Endpoint]
+    public let matcher: Matcher
+    /// The link hosts and schemes the root declares; nil: any host and scheme (the path matches).
+    public let links: LinkDomains?
+    /// The request the app starts on (the root's `initial`), checked to match a route.
+    public let initial: String?
+    /// Each tab's initial location (`initial` on a junction's option): what the tab shows before
+    /// it is ever visited, by the option's node index.
+    public let tabInitials: [Int: Resolution]
+    /// Node indexes by id.
+    public let nodeIndex: [String: Int]
+    /// Routes by name.
+    public let routeNames: [String: RouteID]
+
+    /// Builds and validates a tree.
+    ///
+    /// - Throws: ``RouteDefinitionError`` for empty containers, misplaced children, bad
+    ///   patterns or validators, duplicate ids or names.
+    public convenience init(root: NodeSpec) throws(RouteDefinitionError) {
+        try self.init(root: root, reusing: nil)
+    }
+
+    /// Builds a tree that keeps `previous`'s compiled matcher when its routes are the same
+    /// (patterns, regexes and validator sources, in order, and no validator a closure): a
+    /// reload that changed titles, presenters or guards does not recompile the matcher.
+    package convenience init(root: NodeSpec, reusing previous: RouteTree?) throws(RouteDefinitionError) {
+        try self.init(declaration: Declaration(root), reusing: previous)
+    }
+
+    /// Builds a tree from declarations (a script's nodes, read where its builders made them),
+    /// keeping `previous`'s unchanged parts as ``init(root:reusing:)`` does.
+    package init(declaration root: Declaration, reusing previous: RouteTree?) throws(RouteDefinitionError) {
+        var builder = TreeBuilder()
+        builder.previous = previous
+        if let previous {  // a reload's tree is usually the same size
+            builder.nodes.reserveCapacity(previous.nodes.count)
+            builder.endpoints.reserveCapacity(previous.endpoints.count)
+        }
+        try builder.add(root, parent: nil, relation: .root, enclosingEndpoint: nil, inStack: false, guards: [])
+        let (index, ids) = try builder.assignIDs()
+        let endpoints = builder.endpoints
+        let previousNodes = previous?.nodes ?? []
+        // By position: zipping the drafts copied each one. A node the previous tree has at the
+        // same place with the same fields is that node (nodes hold no closures): a reload that
+        // changed a few declarations allocates and frees only theirs.
+        self.nodes = builder.nodes.indices.map { position in
+            let routeText = builder.nodes[position].route.map { Lint.show(endpoints[$0].definition.displayText) }
+            if position < previousNodes.count,
+                builder.nodes[position].isFrozen(as: previousNodes[position], id: ids[position], routeText: routeText)
+            {
+                return previousNodes[position]
+            }
+            return builder.nodes[position].frozen(id: ids[position], routeText: routeText)
+        }
+        self.endpoints = endpoints
+        if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
+            self.matcher = previous.matcher
+        } else if let previous {
+            // A few routes changed: their parts of the trie are compiled again, the rest kept.
+            self.matcher = Matcher(
+                routes: endpoints.map(\.definition), patching: previous.matcher,
+                from: previous.endpoints.map(\.definition))
+        } else {
+            self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
+        }
+        self.nodeIndex = index
+        self.routeNames = builder.routeNames.mapValues(RouteID.init)
+        self.links = root.links
+        self.initial = root.initial
+        var tabInitials: [Int: Resolution] = [:]
+        for (option, text, location) in builder.optionInitials {
+            let request: Request
+            let matched: Match?
+            do {
+                request = try Request(parsing: text)
+                matched = try matcher.match(request)
+            } catch {
+                throw RouteDefinitionError("initial '\(text)': \(error.message)", location: location)
+            }
+            guard let matched else {
+                throw RouteDefinitionError("initial '\(text)' matches no route", location: location)
+            }
+            var ancestor: Int? = endpoints[matched.route].node
+            while let current = ancestor, current != option { ancestor = nodes[current].parent }
+            guard ancestor == option else {
+                throw RouteDefinitionError(
+                    "initial '\(text)' of tab '\(nodes[option].id)' opens a screen outside that tab", location: location
+                )
+            }
+            tabInitials[option] = Resolution(
+                request: request, route: RouteID(matched.route), params: matched.parameters(in: matcher))
+        }
+        self.tabInitials = tabInitials
+        if let initial {
+            // Checked by the matcher alone: guards run when it is dispatched.
+            let matched: Match?
+            do { matched = try matcher.match(try request(from: initial)) } catch {
+                throw RouteDefinitionError("initial '\(initial)': \(error.message)", location: root.location)
+            }
+            if matched == nil {
+                throw RouteDefinitionError("initial '\(initial)' matches no route", location: root.location)
+            }
+        }
+    }
+
+    /// Whether two route lists compile to the same matcher: the same pattern texts in the same
+    /// order, and the same validators by source, none of them a closure (a closure may differ,
+    /// or belong to a Lua state that is closed after the reload).
+    static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
+        old.count == new.count
+            && zip(old, new).allSatisfy { a, b in
+                Lint.sameDefinition(a, b) && !b.definition.validators.values.contains(where: \.isPredicate)
+            }
+    }
+
+    public var root: Node { nodes[0] }
+
+    /// The node with this identity, if the tree has it.
+    @inlinable
+    public subscript(id: NodeID) -> Node? {
+        guard let index = nodeIndex[id.rawValue] else { return nil }
+        return nodes[index]
+    }
+
+    /// The node indexes from the root down to `node`.
+    public func chain(to node: Int) -> [Int] {
+        let depth = depth(of: node)
+        return [Int](unsafeUninitializedCapacity: depth) { buffer, count in
+            fillChain(to: node, into: buffer)
+            count = depth
+        }
+    }
+
+    /// How many nodes the chain from the root down to `node` has (the root alone: 1).
+    func depth(of node: Int) -> Int {
+        var depth = 0
+        var current: Int? = node
+        while let index = current {
+            depth += 1
+            current = nodes[index].parent
+        }
+        return depth
+    }
+
+    /// Writes the chain from the root down to `node` into `buffer`, which holds
+    /// `depth(of: node)` elements (a dispatch keeps its chain on the stack).
+    func fillChain(to node: Int, into buffer: UnsafeMutableBufferPointer<Int>) {
+        var position = buffer.count
+        var current: Int? = node
+        while let index = current, position > 0 {
+            position -= 1
+            buffer.initializeElement(at: position, to: index)
+            current = nodes[index].parent
+        }
+    }
+
+    /// The endpoint node of a route.
+    public func endpointNode(ofRoute route: RouteID) -> Node { nodes[endpoints[route.index].node] }
+
+    /// A route's endpoint.
+    @inlinable
+    public subscript(route: RouteID) -> Endpoint { endpoints[route.index] }
+}
+
+extension RouteTree {
+    /// The default id of a root container (unless another node declares it).
+    public static let rootID = "root"
+
+    /// The id the root container had by default before it became ``RouteTree/rootID``
+    /// (`switcher:welcome`, after its first endpoint); nil when the root is not named `root`.
+    /// Restoration reads it as the root, so strings saved by older versions still restore.
+    public var legacyRootID: String? {
+        guard root.id == RouteTree.rootID, root.kind != .endpoint else { return nil }
+        return TreeBuilder.defaultID(
+            of: 0, kind: { nodes[$0].kind }, children: { nodes[$0].children }, displayText: { _ in nil },
+            endpointID: { nodes[$0].id })
+    }
+}
