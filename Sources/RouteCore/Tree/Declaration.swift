@@ -3,48 +3,40 @@
 /// is compiled from what its builders wrote, with no second copy of the declaration made and
 /// freed on every load.
 ///
-/// Its fields skip the dynamic exclusivity checks. Safe: a declaration is written only while it
-/// is being declared (by the builder call that made it, then by the pass that compiles its
-/// validators and guards) and read only by the tree builder afterwards, one short access at a
-/// time on the loading thread; none is passed inout to code that could reach the declaration
-/// again, so no two accesses overlap. Measured gain: with the checks a 10k-route reload costs
-/// 216.9 M instructions instead of 209.2–210.5 M (3–4 %; `LunaBench reloads 10000 3` − `1`,
-/// /2, callgrind, 2026-11-26).
+/// Its fields keep Swift's dynamic exclusivity checks: skipping them saved 3–4 % of a 10k-route
+/// reload's instructions, not enough to give up a check that would catch an overlapping access
+/// a later change introduces on the load path (benchmark history, 2026-11-28).
 package final class Declaration {
     package let kind: NodeKind
     package let location: SourceLocation?
-    @exclusivity(unchecked) package var id: String?
-    @exclusivity(unchecked) package var title: String?
+    package var id: String?
+    package var title: String?
     /// Sections, options, stack roots, or an endpoint's children.
-    @exclusivity(unchecked) package var children: [Declaration] = []
+    package var children: [Declaration] = []
     /// Nodes presented modally over an endpoint.
-    @exclusivity(unchecked) package var modals: [Declaration] = []
+    package var modals: [Declaration] = []
     /// The pattern (MonarchRouter syntax) of an endpoint.
-    @exclusivity(unchecked) package var pattern: String?
+    package var pattern: String?
     /// A container that declared route fields (an error the builder reports).
-    @exclusivity(unchecked) package var declaresRoute = false
-    /// Whether the endpoint's link may open the app (`link = false`: no). Unchecked like every
-    /// field here (the class comment: written while declared, then read one access at a time).
-    @exclusivity(unchecked) package var linkable = true
+    package var declaresRoute = false
+    /// Whether the endpoint's link may open the app (`link = false`: no).
+    package var linkable = true
     /// The route's name.
-    @exclusivity(unchecked) package var name: String?
+    package var name: String?
     /// What most nodes leave unset, out of line: a declaration lives as long as its script's
     /// state, and these fields inline made each one 264 bytes (a loaded 10k-route host held
-    /// 1,772 bytes per route against 1,602 before declarations). Unchecked, safe for the
-    /// class comment's reason; it is private, reached only through the accessors below, none of
-    /// which holds an access across a call that could reach the declaration again.
-    @exclusivity(unchecked) private var rare: Rare?
+    /// 1,772 bytes per route against 1,602 before declarations). Private, reached only through
+    /// the accessors below.
+    private var rare: Rare?
 
-    /// The box of the rarely set fields. Its fields skip the checks for the same reason as the
-    /// declaration's (only this declaration's accessors reach it, one short access each); the
-    /// gain is part of the measured 3–4 % above.
+    /// The box of the rarely set fields (only this declaration's accessors reach it).
     private final class Rare {
-        @exclusivity(unchecked) var regex: String?
-        @exclusivity(unchecked) var validators: [String: Validator] = [:]
-        @exclusivity(unchecked) var guards: GuardSpec?
-        @exclusivity(unchecked) var presenterName: String?
-        @exclusivity(unchecked) var links: LinkDomains?
-        @exclusivity(unchecked) var initial: String?
+        var regex: String?
+        var validators: [String: Validator] = [:]
+        var guards: GuardSpec?
+        var presenterName: String?
+        var links: LinkDomains?
+        var initial: String?
     }
 
     /// Sets an out-of-line field; the box is made when a field is first set to something.
