@@ -14,13 +14,9 @@
 /// The generic shell (dispatch, apply) is `@inlinable`, so it is specialized for the host's
 /// presenter in the host's module instead of running through value witnesses.
 public final class Router<P: Presenter> {
-    // Unchecked: a router is not `Sendable`, so one thread uses it at a time; `tree` is written
-    // only by `replace(tree:state:presentables:)`, by plain assignment, and never passed inout,
-    // and a read only loads the reference (no access stays open while a guard or presenter
-    // runs), so no two accesses can overlap. Measured together with the registry's `bound`:
-    // 9,186 → 9,016 instructions a dispatch (`LunaBench dispatches none`, callgrind, two of the
-    // three `swift_beginAccess` calls it removed were this one's, 76 instructions each).
-    @exclusivity(unchecked) public private(set) var tree: RouteTree
+    // Checked: skipping the exclusivity check saved 1 % of a dispatch's instructions (76 of
+    // 9,186, callgrind), under the 2 % a field must save to go unchecked (docs/architecture.md).
+    public private(set) var tree: RouteTree
     public var state: RouterState { _state }
     public var store: PresentableStore<P> { _store }
     public let presenter: P
@@ -32,10 +28,9 @@ public final class Router<P: Presenter> {
     /// The index of `_state`'s presentation when the last applied transition had one: the
     /// next dispatch's planner starts from it instead of making it again (a push or pop
     /// 24,358 → 23,669 instructions, `LunaBench dispatches push` under callgrind, 2026-11-25).
-    /// Unchecked as `_state`: read and written only by this router's own methods, on the one
-    /// thread using it, and never passed inout; the checks cost 162 instructions a dispatch
-    /// (13,635 → 13,797, 1.2 %; a push 0.7 %), `LunaBench dispatches none|push`, same session.
-    @exclusivity(unchecked) @usableFromInline var _presentedIndex: PresentedIndex?
+    /// Checked: skipping the check saved 1.2 % of a dispatch (162 of 13,797 instructions; a push
+    /// 0.7 %), under the 2 % a field must save to go unchecked.
+    @usableFromInline var _presentedIndex: PresentedIndex?
 
     /// What a dispatch did.
     public struct Result: Sendable {
