@@ -72,6 +72,11 @@ struct ScriptOptions: ParsableArguments {
     @Option(name: .customLong("memory-mb"), help: "Memory cap of the script's Lua state in MiB.")
     var memoryMegabytes: Int?
 
+    @Flag(
+        name: .customLong("full-reload"),
+        help: "On a save, build the whole tree anew instead of reusing what did not change (also LUNA_FULL_RELOAD=1).")
+    var fullReload = false
+
     func validate() throws {
         guard Device(rawValue: device) != nil else { throw ValidationError("--device must be phone or pad") }
         for flag in flags where !flag.contains("=") || flag.hasPrefix("=") {
@@ -101,6 +106,10 @@ struct ScriptOptions: ParsableArguments {
             options.loadLimits.deadline = .milliseconds(deadlineMilliseconds * 5)
         }
         if let memoryMegabytes { options.memoryLimit = memoryMegabytes * 1024 * 1024 }
+        // `--full-reload` or LUNA_FULL_RELOAD=1: every reload builds the whole tree anew.
+        if fullReload || getenv("LUNA_FULL_RELOAD").map({ String(cString: $0) == "1" }) == true {
+            options.reusesUnchangedParts = false
+        }
         options.output = output
         // The tool opens the script the app runs: presenters the app supplies are headless here.
         options.unknownHostPresentersAreHeadless = true

@@ -213,8 +213,10 @@ import Testing
 
     /// Thousands of one-string edits over seeded scripts in every style, each save kept (the
     /// next edit starts from it), against fresh loads of each saved text.
-    @Test(arguments: Style.allCases)
-    func everyReloadEqualsAFreshLoadOfTheSavedFile(style: Style) throws {
+    /// Both ways: reusing what did not change (the default) and building it all anew
+    /// (`reusesUnchangedParts` off: `--full-reload`).
+    @Test(arguments: Style.allCases, [true, false])
+    func everyReloadEqualsAFreshLoadOfTheSavedFile(style: Style, reusing: Bool) throws {
         var seeds = SeededGenerator(seed: 2_026_112_7 &+ UInt64(Style.allCases.firstIndex(of: style) ?? 0))
         let folder = TemporaryFolder()
         var loaded = 0
@@ -228,7 +230,9 @@ import Testing
             var pieces = generator.make()
             let text = Script.source(pieces)
             let host: RouteScriptHost
-            do { host = try RouteScriptHost(contentsOf: folder.write("app.lua", text)) } catch {
+            var options = RouteScriptOptions()
+            options.reusesUnchangedParts = reusing
+            do { host = try RouteScriptHost(contentsOf: folder.write("app.lua", text), options: options) } catch {
                 continue  // a seeded script the tree refuses (two routes of one pattern)
             }
             if let tree = host.routeTree, let first = Self.requests(tree).first { _ = try? host.dispatch(first) }

@@ -637,3 +637,25 @@ extension String {
         #expect(error?.message.contains("closed") == true, "\(error?.message ?? "")")
     }
 }
+
+/// `reusesUnchangedParts` (`--full-reload`, `LUNA_FULL_RELOAD=1`): off, a reload builds the
+/// whole tree anew — a new matcher even when no route changed — and gives the same tree.
+@Suite struct FullReloadTests {
+    @Test(arguments: [true, false])
+    func aReloadReusesTheMatcherOnlyWhenAsked(reusing: Bool) throws {
+        let folder = ScriptFolder()
+        let path = folder.write("app.lua", "return stack { endpoint { 'a', title = 'A' }, endpoint { 'b/:id' } }")
+        var options = RouteScriptOptions()
+        options.reusesUnchangedParts = reusing
+        let host = try RouteScriptHost(contentsOf: path, options: options)
+        _ = try host.dispatch("b/7")
+        let before = try #require(host.routeTree)
+        folder.write("app.lua", "return stack { endpoint { 'a', title = 'Alpha' }, endpoint { 'b/:id' } }")
+        let summary = try host.reload()
+        let after = try #require(host.routeTree)
+        #expect((after.matcher === before.matcher) == reusing)
+        #expect(summary.changed == ["a"])
+        #expect(host.state.request?.original == "b/7")
+        #expect(host.routeTree?.nodes.first { $0.id == "a" }?.title == "Alpha")
+    }
+}

@@ -54,18 +54,21 @@ extension RouteScriptHost {
                 plan: Plan([]))
         }
         let (oldScript, oldRouter) = try loaded()
+        // What the new tree may reuse of the old one (nothing with `reusesUnchangedParts` off).
+        let reusable = options.reusesUnchangedParts ? oldScript.tree : nil
         let fresh: LoadedScript
         if let path {
             fresh = try LoadedScript(
-                path: path, options: options, hostPresenters: hostPresenterNames, reusing: oldScript.tree)
+                path: path, options: options, hostPresenters: hostPresenterNames, reusing: reusable)
         } else if let source {
             fresh = try LoadedScript(
                 source: source.text, name: source.name, folder: source.folder, path: "", options: options,
-                hostPresenters: hostPresenterNames, reusing: oldScript.tree)
+                hostPresenters: hostPresenterNames, reusing: reusable)
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
-        let report = try Self.lint(fresh, previous: lintCache, options: options)
+        let report = try Self.lint(
+            fresh, previous: options.reusesUnchangedParts ? lintCache : nil, options: options)
         lintCache = report
         let findings = report.findings
         busy = true

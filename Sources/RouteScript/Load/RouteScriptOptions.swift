@@ -32,6 +32,12 @@ public struct RouteScriptOptions: Sendable {
     /// (the default: a reload equals a fresh load of the saved file). `luna check` turns it
     /// off to report every finding.
     public var lintErrorsFailTheLoad = true
+    /// Whether a reload reuses what did not change in the tree before (its nodes, routes and
+    /// compiled matcher, node identities and lint findings) — the default — or builds it all
+    /// anew from the saved file. Both give the same tree; turning reuse off (`--full-reload`,
+    /// or `LUNA_FULL_RELOAD=1` in the environment of the `luna` command) bisects a report that
+    /// might be reuse's.
+    public var reusesUnchangedParts = true
 
     public init() {}
 }
