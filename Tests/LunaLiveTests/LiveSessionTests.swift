@@ -153,3 +153,39 @@ final class Box<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
 }
+
+/// After sign-out, the signed-in screens do not come back by the session's roads: undo, redo
+/// and a travel to an entry shown while signed in go through the guards again (docs/dsl.md,
+/// "Guards").
+@Suite struct SignOutJourneyTests {
+    static func shop() throws -> LiveSession {
+        LiveSession(host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua"))
+    }
+
+    static func shown(_ session: LiveSession) -> String? {
+        session.withHost { host in host.state.route.map { host.routeTree?[$0].definition.displayText ?? "" } }
+    }
+
+    @Test func undoAfterSignOutShowsSignInNotTheOrder() throws {
+        let session = try Self.shop()
+        try session.dispatch("account/orders/1001")
+        try session.perform(.flag("signedIn", "no"))
+        #expect(Self.shown(session) == "signin")
+        try session.perform(.undo)
+        #expect(Self.shown(session) == "signin", "undo reached the order while signed out")
+        #expect(session.withHost { $0.presentable("account/orders/:id") } == nil)
+    }
+
+    @Test func aTravelToASignedInEntryGoesThroughTheGuards() throws {
+        let session = try Self.shop()
+        try session.dispatch("account/orders/1001")
+        try session.dispatch("home")
+        try session.perform(.flag("signedIn", "no"))
+        try session.perform(.travel(0))
+        #expect(Self.shown(session) == "signin")
+        // Signed in again, the same travel shows the order.
+        try session.perform(.flag("signedIn", "yes"))
+        try session.perform(.travel(0))
+        #expect(Self.shown(session) == "account/orders/:id")
+    }
+}

@@ -659,3 +659,28 @@ extension String {
         #expect(host.routeTree?.nodes.first { $0.id == "a" }?.title == "Alpha")
     }
 }
+
+/// A reload whose new guard refuses a screen another tab kept drops it, as a flag change does.
+@Suite struct ReloadAdmissionTests {
+    @Test func aScreenKeptInAnotherTabThatTheNewGuardRefusesIsDropped() throws {
+        let folder = ScriptFolder()
+        func script(_ open: Bool) -> String {
+            """
+            return junction {
+              stack { endpoint { "home" } },
+              stack { endpoint { "account", enabled = function() return \(open) end, fallback = "home",
+                children = { endpoint { "./orders/:id" } } } },
+            }
+            """
+        }
+        let path = folder.write("app.lua", script(true))
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("account/orders/7")
+        _ = try host.dispatch("home")
+        folder.write("app.lua", script(false))
+        let summary = try host.reload()
+        #expect(summary.plan.operations.map(\.text).contains("unwind account/orders/:id"))
+        #expect(host.presentable("account/orders/:id") == nil)
+        #expect(host.state.request?.original == "home")
+    }
+}

@@ -241,7 +241,11 @@ extension RouteTree {
         }
         guard let request = saved.request else { return (.initial, nil) }
         let reducer = Reducer(tree: self)
-        let start = RouterState(presented: reducer.rebase(saved.presented))
+        // What it kept that a guard refuses now is dropped (docs/dsl.md, "Guards").
+        let start = RouterState(
+            presented: try reducer.rebase(saved.presented).map { presented throws(RouteError) in
+                try reducer.admitted(presented).presented
+            })
         // A state that showed the catch-all (a "not found" screen) may show it again.
         let wasCatchAll = saved.presented?.topScreen.flatMap { self[$0.node]?.route }.map {
             self[$0].definition.pattern?.isBareCatchAll == true

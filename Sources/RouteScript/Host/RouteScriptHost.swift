@@ -342,13 +342,42 @@ public final class RouteScriptHost {
         try restoring { _ in target }
     }
 
+    /// Drops the kept screens a guard refuses now (``Router/dropRefused()``).
+    private func droppingRefused() throws -> Transition? {
+        let (script, router) = try loaded()
+        busy = true
+        defer { busy = false }
+        script.callbacks.beginDispatch()
+        return try router.dropRefused()
+    }
+
     private func restoring(_ makeTarget: (RouteTree) throws(RouteError) -> RouterState) throws -> Outcome? {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot travel from inside a presenter or guard") }
         let (script, router) = try loaded()
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        let target = try makeTarget(script.tree)
+        var target = try makeTarget(script.tree)
+        // A state shown before passes the guards again (docs/dsl.md, "Guards"): its request is
+        // resolved as a dispatch would (a refused one goes to its fallback, below), and the
+        // screens it kept that a guard refuses now are dropped. Nothing is applied until both
+        // are known, so a failing guard leaves the state as it was.
+        let shown = target.requested ?? target.request?.original
+        let resolved = try shown.map { shown throws(RouteError) in try script.tree.resolve(shown, reresolving: true) }
+        if let presented = target.presented {
+            target.presented = try Reducer(tree: script.tree).admitted(presented).presented
+        }
+        if let shown, let resolved, resolved.route != target.route || !resolved.redirects.isEmpty {
+            // Refused now: where its guard sends it, from what the state kept (one plan from
+            // the screen shown now, not the old state built up and taken down again).
+            let final = Reducer(tree: script.tree).reduce(target, to: resolved).to
+            let transition = try router.restore(final)
+            intent = router.state.request
+            let route = resolved.route
+            return Outcome(
+                request: shown, resolution: resolved, plan: transition.plan,
+                route: Lint.show(script.tree[route].definition.displayText), name: script.tree[route].name)
+        }
         let transition = try router.restore(target)
         intent = target.request
         guard let request = target.request, let route = target.route else { return nil }
@@ -425,7 +454,16 @@ public final class RouteScriptHost {
         options.flags[name] = value
         if !sharesScript { script?.callbacks.setFlag(name, value) }
         guard let current = state.requested ?? state.request?.original else { return nil }
-        do { return try dispatch(current, reresolving: true) } catch {
+        do {
+            // The shown request through the guards again, then the kept screens (other tabs'
+            // stacks, screens under the top, sheets) a guard refuses now are dropped: Back, a
+            // tab tap or Undo cannot reach them.
+            var outcome = try dispatch(current, reresolving: true)
+            if let dropped = try droppingRefused() {
+                outcome.plan = Plan(outcome.plan.operations + dropped.plan.operations)
+            }
+            return outcome
+        } catch {
             options.flags[name] = previous
             if !sharesScript { script?.callbacks.setFlag(name, previous) }
             throw error

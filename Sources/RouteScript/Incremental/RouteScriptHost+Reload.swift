@@ -105,9 +105,21 @@ extension RouteScriptHost {
         // presentables on screen, by identity, to the new presentation.
         let reducer = Reducer(tree: newTree)
         let onScreen = oldRouter.state.presented
+        // What the state kept that a guard of the new script refuses is dropped (docs/dsl.md,
+        // "Guards"), as after a flag change.
+        let admitted: Presented?
+        do throws(RouteError) {
+            admitted = try reducer.rebase(onScreen).map { presented throws(RouteError) in
+                try reducer.admitted(presented).presented
+            }
+        } catch {
+            fresh.discard()
+            throw RouteScriptError(
+                .load, "\(error.message)\n(while checking the guards of the screens kept, on the new script)",
+                location: error.location)
+        }
         let startState = RouterState(
-            request: oldRouter.state.request, route: nil, params: oldRouter.state.params,
-            presented: reducer.rebase(onScreen))
+            request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: admitted)
         let target = resolution.map { reducer.reduce(startState, to: $0).to } ?? .initial
         let transition = Transition(
             from: startState, to: target,

@@ -1,0 +1,98 @@
+/// Enter guards wherever the state moves (docs/dsl.md, "Guards"): a dispatch runs the guards
+/// of its target, and these drop from a state the screens kept in it that a guard refuses now
+/// — the stacks of other tabs, the screens under the top, sheets — after a flag change, a
+/// history travel or a restoration, so that Back, a tab tap or Undo never reach a screen the
+/// guards would not show.
+extension RouteTree {
+    /// Whether the screen `node`, kept with `activation` (or, when it was never activated, the
+    /// parameters `inherited` from the screen above it), passes its guards now: none refuses it
+    /// and no redirect sends it elsewhere.
+    func admits(_ node: NodeID, activation: Activation?, inherited: [String: String]) throws(RouteError) -> Bool {
+        guard let index = nodeIndex[node.rawValue], let route = nodes[index].route else { return true }
+        let endpoint = self[route]
+        if endpoint.guards.isEmpty { return true }
+        let params = activation?.params ?? inherited
+        let request =
+            (try? self.request(showing: node, activation: activation))
+            ?? (try? self.request(for: node, params: params))
+        let context = RouteContext(
+            path: request?.path ?? "", params: params, query: activation?.query ?? [:],
+            fragment: activation?.fragment, route: endpoint.definition.displayText, name: endpoint.name,
+            endpointID: nodes[index].id)
+        return try Self.apply(endpoint.guards, context: context, resolving: request, describing: { _ in "" }) == nil
+    }
+}
+
+extension Reducer {
+    /// `presented` without the screens a guard refuses now, and their ids: a stack is cut at
+    /// its first refused screen (the screens above it go with it), a sheet whose screen is
+    /// refused is closed, a tab left with nothing shows what it shows before it is visited.
+    public func admitted(_ presented: Presented) throws(RouteError) -> (presented: Presented, dropped: [NodeID]) {
+        var dropped: [NodeID] = []
+        let kept = try admitted(presented, inherited: [:], dropped: &dropped)
+        return (kept ?? unvisited(tree.root.index), dropped)
+    }
+
+    private func admitted(
+        _ presented: Presented, inherited: [String: String], dropped: inout [NodeID]
+    ) throws(RouteError) -> Presented? {
+        switch presented {
+        case .switcher(let node, let section, let content):
+            guard let kept = try admitted(content, inherited: inherited, dropped: &dropped) else { return nil }
+            return .switcher(node: node, section: section, content: kept)
+        case .junction(let node, let selected, let options):
+            var kept: [Presented] = []
+            kept.reserveCapacity(options.count)
+            for option in options {
+                if let admitted = try admitted(option, inherited: inherited, dropped: &dropped) {
+                    kept.append(admitted)
+                } else if let index = tree[option.node]?.index {
+                    kept.append(unvisited(index))
+                }
+            }
+            return .junction(node: node, selected: selected, options: kept)
+        case .stack(let node, let items):
+            // A screen never activated (under one a link opened) is judged with the parameters
+            // of the nearest screen above it that was: a child's route holds its parent's.
+            var passed: [[String: String]] = Array(repeating: inherited, count: items.count)
+            var above = inherited
+            for position in items.indices.reversed() {
+                if case .screen(_, let activation?, _) = items[position] { above = activation.params }
+                passed[position] = above
+            }
+            var kept: [Presented] = []
+            for (position, item) in items.enumerated() {
+                guard let admitted = try admitted(item, inherited: passed[position], dropped: &dropped) else {
+                    for rest in items[(position + 1)...] { rest.forEach { dropped.append($0.node) } }
+                    break
+                }
+                kept.append(admitted)
+            }
+            return .stack(node: node, items: kept)
+        case .screen(let node, let activation, let modal):
+            guard try tree.admits(node, activation: activation, inherited: inherited) else {
+                presented.forEach { dropped.append($0.node) }
+                return nil
+            }
+            let keptModal = try modal.flatMap { modal throws(RouteError) in
+                try admitted(modal, inherited: activation?.params ?? inherited, dropped: &dropped)
+            }
+            return .screen(node: node, activation: activation, modal: keptModal)
+        }
+    }
+}
+
+extension Router {
+    /// Drops from the state the kept screens a guard refuses now (``Reducer/admitted(_:)``),
+    /// through the presenter (their presentables are unwound); nil when every screen passes.
+    /// The screen shown is its request's: resolve that again first (a flag change does).
+    @discardableResult
+    public func dropRefused() throws -> Transition? {
+        guard let presented = state.presented else { return nil }
+        let (kept, dropped) = try Reducer(tree: tree).admitted(presented)
+        guard !dropped.isEmpty else { return nil }
+        var target = state
+        target.presented = kept
+        return try restore(target)
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import RouteCore
+
+/// Enter guards wherever the state moves: after a flag change, a travel or a restoration,
+/// the screens a state kept that a guard refuses now are dropped (other tabs' stacks, screens
+/// under the top, sheets), so Back, a tab tap or Undo never reach them.
+@Suite struct AdmissionTests {
+    final class SignedIn: @unchecked Sendable {
+        let value = Locked(true)
+    }
+
+    /// Home, and an Account tab whose screens (an order under the account, a receipt sheet
+    /// over the order) need a signed-in user; signed out, they go to Sign in, in that tab.
+    static func tree(_ signedIn: SignedIn) throws -> RouteTree {
+        var account = EndpointSpec(pattern: "account")
+        account.enabled = { _ in signedIn.value.withLock { $0 } }
+        account.fallback = "signin"
+        return try RouteTree(
+            root: .junction([
+                .stack([.endpoint("home")]),
+                .stack([
+                    NodeSpec(
+                        kind: .endpoint, children: [.endpoint("./orders/:id", modals: [.endpoint("./receipt")])],
+                        endpoint: account),
+                    .endpoint("signin"),
+                ]),
+            ]))
+    }
+
+    @Test func aFlagChangeDropsTheRefusedScreensOfAnotherTab() throws {
+        let signedIn = SignedIn()
+        let router = Router(tree: try Self.tree(signedIn), presenter: HeadlessPresenter())
+        try router.dispatch("account/orders/7/receipt")
+        try router.dispatch("home")
+        #expect(router.store["account/orders/:id"] != nil)
+        signedIn.value.withLock { $0 = false }
+        let dropped = try #require(try router.dropRefused())
+        let unwound = dropped.plan.operations.filter { $0.name == "unwind" }.map(\.text)
+        #expect(Set(unwound) == ["unwind account", "unwind account/orders/:id"], "\(unwound)")
+        #expect(router.store["account/orders/:id"] == nil && router.store["account"] == nil)
+        guard case .junction(_, _, let options)? = router.state.presented, case .stack(_, let items) = options[1] else {
+            Issue.record("not two tabs")
+            return
+        }
+        #expect(items.isEmpty)
+        #expect(router.state.request?.path == "home")
+        // Nothing more to drop.
+        #expect(try router.dropRefused() == nil)
+    }
+
+    @Test func aPassingStateIsKeptWhole() throws {
+        let router = Router(tree: try Self.tree(SignedIn()), presenter: HeadlessPresenter())
+        try router.dispatch("account/orders/7")
+        try router.dispatch("home")
+        let before = router.state.presented
+        #expect(try router.dropRefused() == nil)
+        #expect(router.state.presented == before)
+    }
+
+    /// A string saved while signed in, restored signed out: the order is not restored into
+    /// the Account tab (it was before: restoration ran the guard of the shown screen only).
+    @Test func aRestorationDropsWhatAGuardRefusesNow() throws {
+        let signedIn = SignedIn()
+        let first = Router(tree: try Self.tree(signedIn), presenter: HeadlessPresenter())
+        try first.dispatch("account/orders/7")
+        try first.dispatch("home")
+        let saved = first.state.restorationString
+        signedIn.value.withLock { $0 = false }
+        let next = Router(tree: try Self.tree(signedIn), presenter: HeadlessPresenter())
+        _ = try next.restore(restoring: saved)
+        #expect(next.state.request?.path == "home")
+        #expect(next.store["account/orders/:id"] == nil)
+    }
+}
