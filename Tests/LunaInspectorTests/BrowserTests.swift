@@ -230,6 +230,34 @@ struct BrowserTests {
         await browser.quit()
     }
 
+    /// After sign-out, the browser's Back to an entry shown while signed in does not show it:
+    /// the session's travel goes through the guards (the entry's request goes to Sign in).
+    @Test func browserBackAfterSignOutDoesNotShowTheSignedInScreen() async throws {
+        let served = try ServedScript(example: "shop.lua")
+        defer { served.stop() }
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url + "&path=account/orders/1001")
+            try await browser.wait("the order", Self.visible("screen-account/orders/:id"))
+            try served.session.perform(.flag("signedIn", "no"))
+            try await browser.wait("the sign-in screen", Self.visible("screen-signin"))
+            try await browser.script("history.back();")
+            // The travel ran: the address went back, and the session judged the entry again.
+            try await browser.wait(
+                "the address after Back",
+                "new URLSearchParams(location.search).get('path') === 'account/orders/1001'")
+            try await browser.wait("sign-in, still", Self.visible("screen-signin"))
+            #expect(served.session.withHost { $0.presentable("account/orders/:id") } == nil)
+            #expect(
+                try await browser.script(
+                    "return !document.querySelector('[data-testid=\"screen-account/orders/:id\"]');") as? Bool == true)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// The seen layout bugs: the title stays centred on a root screen (the hidden back button
     /// keeps its column), the History list shows the entry on screen, the scrollbar's room is
     /// kept, and the catch-all's row asks for a path instead of dispatching the empty request.

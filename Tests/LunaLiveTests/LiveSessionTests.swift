@@ -189,3 +189,21 @@ final class Box<T>: @unchecked Sendable {
         #expect(Self.shown(session) == "account/orders/:id")
     }
 }
+
+/// The change says why screens went that nobody asked to leave.
+@Suite struct RefusalReasonTests {
+    @Test func aFlagChangeSaysWhichKeptScreensItsGuardRefused() throws {
+        let session = LiveSession(
+            host: try RouteScriptHost(contentsOf: repositoryRoot + "/examples/recipes/signin-continue.lua"))
+        try session.perform(.flag("signedIn", "yes"))
+        try session.dispatch("account/orders/7")
+        try session.dispatch("home")
+        guard case .flag(_, _, let change?, _) = try session.perform(.flag("signedIn", "no")) else {
+            Issue.record("no change")
+            return
+        }
+        #expect(change.outcome.reasons == ["guard refused account/orders/:id, account after flag signedIn"])
+        #expect(change.text(.plain).contains("  guard refused account/orders/:id, account after flag signedIn"))
+        #expect(change.json.contains(#""reasons":["guard refused account/orders/:id, account after flag signedIn"]"#))
+    }
+}

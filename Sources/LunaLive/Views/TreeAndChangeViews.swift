@@ -47,6 +47,7 @@ package struct ChangeView: Sendable {
             ("query", JSONWriter.stringObject(request.query)),
             ("fragment", request.fragment.map(JSONWriter.quoted) ?? "null"),
             ("plan", outcome.plan.json),
+            ("reasons", JSONWriter.array(outcome.reasons.map(JSONWriter.quoted))),
             ("tree", tree.json ?? "null"),
         ])
     }
@@ -64,6 +65,7 @@ package struct ChangeView: Sendable {
             lines.append(
                 style.dim("  via " + (resolution.redirects + [resolution.request.original]).joined(separator: " → ")))
         }
+        for reason in outcome.reasons { lines.append(style.dim("  " + reason)) }
         if outcome.plan.isEmpty {
             lines.append(style.dim("  plan: nothing to do"))
         } else {

@@ -51,6 +51,9 @@ public final class RouteScriptHost {
         /// The matched endpoint's route (pattern text) and name.
         public var route: String
         public var name: String?
+        /// Why screens went that nobody asked to leave: `guard refused account/orders/:id
+        /// after flag signedIn` (a guard that refuses a kept screen now).
+        public var reasons: [String] = []
     }
 
     public init(options: RouteScriptOptions = .init()) {
@@ -342,6 +345,15 @@ public final class RouteScriptHost {
         try restoring { _ in target }
     }
 
+    /// `guard refused a, b after flag signedIn`: the screens a plan unwound.
+    static func refusal(_ plan: Plan, after cause: String) -> String {
+        let screens = plan.operations.compactMap { operation -> String? in
+            guard case .unwind(let id) = operation else { return nil }
+            return id
+        }
+        return "guard refused \(screens.joined(separator: ", ")) after \(cause)"
+    }
+
     /// Drops the kept screens a guard refuses now (``Router/dropRefused()``).
     private func droppingRefused() throws -> Transition? {
         let (script, router) = try loaded()
@@ -374,9 +386,12 @@ public final class RouteScriptHost {
             let transition = try router.restore(final)
             intent = router.state.request
             let route = resolved.route
-            return Outcome(
+            var outcome = Outcome(
                 request: shown, resolution: resolved, plan: transition.plan,
                 route: Lint.show(script.tree[route].definition.displayText), name: script.tree[route].name)
+            outcome.reasons.append(
+                "guard refused \(shown) now: \(Lint.show(script.tree[route].definition.displayText)) instead")
+            return outcome
         }
         let transition = try router.restore(target)
         intent = target.request
@@ -461,6 +476,7 @@ public final class RouteScriptHost {
             var outcome = try dispatch(current, reresolving: true)
             if let dropped = try droppingRefused() {
                 outcome.plan = Plan(outcome.plan.operations + dropped.plan.operations)
+                outcome.reasons.append(Self.refusal(dropped.plan, after: "flag \(name)"))
             }
             return outcome
         } catch {
