@@ -72,4 +72,23 @@ import Testing
         #expect(next.state.request?.path == "home")
         #expect(next.store["account/orders/:id"] == nil)
     }
+
+    /// An app with Swift guards signs out: `recheckGuards()` sends the order shown to Sign in
+    /// and drops the account kept under it, in one plan.
+    @Test func anAppRechecksItsGuardsAfterItsOwnSignOut() throws {
+        let signedIn = SignedIn()
+        let router = Router(tree: try Self.tree(signedIn), presenter: HeadlessPresenter())
+        try router.dispatch("account/orders/7")
+        signedIn.value.withLock { $0 = false }
+        let transition = try #require(try router.recheckGuards())
+        #expect(router.state.route.map { router.tree[$0].definition.displayText } == "signin")
+        #expect(router.store["account/orders/:id"] == nil && router.store["account"] == nil)
+        #expect(transition.plan.operations.contains(.unwind(id: "account/orders/:id")))
+        // Signed in again: the request kept (what was asked) is shown, as a flag change does.
+        signedIn.value.withLock { $0 = true }
+        try router.recheckGuards()
+        #expect(router.state.route.map { router.tree[$0].definition.displayText } == "account/orders/:id")
+        // Nothing changed since: nothing to do.
+        #expect(try router.recheckGuards()?.plan.operations.isEmpty == true)
+    }
 }

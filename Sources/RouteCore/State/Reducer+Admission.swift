@@ -96,3 +96,21 @@ extension Router {
         return try restore(target)
     }
 }
+
+extension Router {
+    /// Runs the guards again after what they read changed — the app's own sign-out, an
+    /// expired session: the screen shown is resolved again (a refused one goes to its
+    /// fallback) and the kept screens a guard refuses now are dropped, in one plan through the
+    /// presenter. What a script's `flags` change does in the REPL, for an app whose guards are
+    /// Swift (`RouteHooks`, an exported tree). Nil when nothing was shown.
+    @discardableResult
+    public func recheckGuards() throws -> Transition? {
+        guard let shown = state.requested ?? state.request?.original else { return nil }
+        let resolution = try tree.resolve(shown, reresolving: true)
+        let reducer = Reducer(tree: tree)
+        var start = state
+        if let presented = start.presented { start.presented = try reducer.admitted(presented).presented }
+        let target = reducer.reduce(start, to: resolution).to
+        return try restore(target)
+    }
+}
