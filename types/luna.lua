@@ -74,6 +74,7 @@
 ---@class luna.Links A universal link on another host, or a URL of another scheme, is an `invalidRequest`.
 ---@field schemes string[]? Custom URL schemes (`myapp`).
 ---@field hosts string[]? Universal-link hosts: `example.com`, or `*.example.com` for its subdomains.
+---@field http boolean? `true`: a link over http to those hosts is taken too (https only otherwise).
 
 ---A screen.
 ---@param spec luna.EndpointSpec

@@ -84,7 +84,7 @@ import Testing
         (#"return stack { links = { schemes = { "1app" } }, endpoint { "a" } }"#, "'1app' is not a URL scheme"),
         (
             #"return stack { links = { domains = { "x.com" } }, endpoint { "a" } }"#,
-            "field 'links' has schemes and hosts"
+            "field 'links' has schemes, hosts and http"
         ),
         (#"return stack { links = { hosts = "x.com" }, endpoint { "a" } }"#, "links.hosts must be a list of strings"),
         (#"return stack { endpoint { "a", link = "no" } }"#, "field 'link' must be a boolean"),

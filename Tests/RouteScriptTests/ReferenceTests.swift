@@ -61,7 +61,7 @@ import Testing
         #expect(reference["Container fields"] == container)
         #expect(try Self.definedFields("luna.ContainerSpec") == container.union(["[integer]"]))
         #expect(reference["Links"] == (try Self.definedFields("luna.Links")))
-        #expect(reference["Links"] == ["schemes", "hosts"])
+        #expect(reference["Links"] == ["schemes", "hosts", "http"])
     }
 
     @Test func hooksViewsAndGlobalsAgreeEverywhere() throws {

@@ -108,10 +108,11 @@ extension RouteTree {
         lines.append("  " + field("hooks", "{" + hooks.joined(separator: ", ") + "}") + ",")
         if let initial { lines.append("  " + field("initial", JSONWriter.quoted(initial)) + ",") }
         if let links {
-            let lists = [
-                field("schemes", JSONWriter.array(links.schemes.map(JSONWriter.quoted))),
-                field("hosts", JSONWriter.array(links.hosts.map(JSONWriter.quoted))),
-            ]
+            let lists =
+                [
+                    field("schemes", JSONWriter.array(links.schemes.map(JSONWriter.quoted))),
+                    field("hosts", JSONWriter.array(links.hosts.map(JSONWriter.quoted))),
+                ] + (links.acceptsHTTP ? [field("http", "true")] : [])
             lines.append("  " + field("links", "{" + lists.joined(separator: ", ") + "}") + ",")
         }
         lines.append("  " + field("root", root))
@@ -199,7 +200,13 @@ extension RouteTree {
                 }
                 return items.compactMap(\.string)
             }
-            root.links = try LinkDomains(schemes: try names("schemes"), hosts: try names("hosts"))
+            let http: Bool
+            switch links["http"] {
+            case nil: http = false
+            case .bool(let accepts)?: http = accepts
+            default: throw RouteDefinitionError("exported tree: links.http must be a boolean")
+            }
+            root.links = try LinkDomains(schemes: try names("schemes"), hosts: try names("hosts"), acceptsHTTP: http)
         }
         if requiringHooks, !reader.missing.isEmpty {
             throw RouteDefinitionError(

@@ -15,11 +15,15 @@ public struct LinkDomains: Sendable, Equatable {
     /// Hosts of universal links (`http`/`https`): a name (`example.com`) or every subdomain of
     /// one (`*.example.com`, which does not take `example.com` itself — list both), lowercased.
     public let hosts: [String]
+    /// Whether a link over `http` to one of ``hosts`` is taken too (`links = { http = true }`).
+    /// Off by default: iOS opens an app for universal links over https only, and Android's
+    /// deep links do not match an http URL to an https one (docs/deep-links.md).
+    public let acceptsHTTP: Bool
 
     /// - Throws: ``RouteDefinitionError`` for a scheme or host that is not one: `http` and
     ///   `https` are declared by their hosts; a host is letters, digits, `-` and `.`, with an
     ///   optional leading `*.`.
-    public init(schemes: [String] = [], hosts: [String] = []) throws(RouteDefinitionError) {
+    public init(schemes: [String] = [], hosts: [String] = [], acceptsHTTP: Bool = false) throws(RouteDefinitionError) {
         var checkedSchemes: [String] = []
         for scheme in schemes {
             let lowered = scheme.lowercased()
@@ -48,6 +52,7 @@ public struct LinkDomains: Sendable, Equatable {
         }
         self.schemes = checkedSchemes
         self.hosts = checkedHosts
+        self.acceptsHTTP = acceptsHTTP
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
@@ -78,6 +83,12 @@ public struct LinkDomains: Sendable, Equatable {
                     hosts.isEmpty
                     ? "the script declares no link hosts" : "links.hosts: " + hosts.joined(separator: ", ")
                 throw RouteError(.invalidRequest, "'\(host)' is not one of this app's link hosts (\(declared))")
+            }
+            if scheme == "http", !acceptsHTTP {
+                throw RouteError(
+                    .invalidRequest,
+                    "'http://\(host)' is not a universal link: apps are opened by https links only "
+                        + "(links = { http = true } takes http too)")
             }
         } else if !schemes.contains(scheme) {
             let declared =

@@ -254,11 +254,18 @@ struct Builders {
             node.samples.sort { $0.name < $1.name }
         case .links:
             guard case .table = value else { throw typeError() }
-            var links: (schemes: [String], hosts: [String]) = ([], [])
+            var links: (schemes: [String], hosts: [String], http: Bool) = ([], [], false)
             for (key, list) in try vm.entries(value) {
-                guard case .string(let field) = key, field == "schemes" || field == "hosts" else {
+                guard case .string(let field) = key, field == "schemes" || field == "hosts" || field == "http" else {
                     throw failure(
-                        builder, "field 'links' has schemes and hosts (got \(key.stringValue ?? key.typeName))")
+                        builder, "field 'links' has schemes, hosts and http (got \(key.stringValue ?? key.typeName))")
+                }
+                if field == "http" {
+                    guard case .boolean(let accepts) = list else {
+                        throw failure(builder, "links.http must be a boolean (got \(list.typeName))")
+                    }
+                    links.http = accepts
+                    continue
                 }
                 guard case .table = list else {
                     throw failure(builder, "links.\(field) must be a list of strings (got \(list.typeName))")

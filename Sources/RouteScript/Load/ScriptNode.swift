@@ -41,7 +41,7 @@ final class ScriptNode {
         var enabled: LuaValue?
         var fallback: String?
         var redirect: LuaValue?
-        var links: (schemes: [String], hosts: [String])?
+        var links: (schemes: [String], hosts: [String], http: Bool)?
     }
 
     /// The out-of-line fields, made when one is first set.
@@ -65,7 +65,7 @@ final class ScriptNode {
         set { declaredFields().redirect = newValue }
     }
     /// `links = { schemes = {…}, hosts = {…} }` as declared (the root's; compiled into `links`).
-    var declaredLinks: (schemes: [String], hosts: [String])? {
+    var declaredLinks: (schemes: [String], hosts: [String], http: Bool)? {
         get { declared?.links }
         set { declaredFields().links = newValue }
     }

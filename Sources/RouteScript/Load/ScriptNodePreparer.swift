@@ -61,7 +61,10 @@ struct ScriptNodePreparer {
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
         if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
         if let declared = node.declaredLinks {
-            do { declaration.links = try LinkDomains(schemes: declared.schemes, hosts: declared.hosts) } catch {
+            do {
+                declaration.links = try LinkDomains(
+                    schemes: declared.schemes, hosts: declared.hosts, acceptsHTTP: declared.http)
+            } catch {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
