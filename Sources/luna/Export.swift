@@ -20,7 +20,7 @@ struct Export: ParsableCommand {
             json: nodes, patterns, validators as regex text, names, ids, titles; functions (validators, \
             guards, redirects) become named hooks the app supplies, and Lua presenter hooks presenter names — \
             the hooks are listed in the file and on standard error.
-            swift: one constructor per named route, Route.book(id: "42", query: ["title": "Dune"]).path.
+            swift: one constructor per route (named after its name, or its pattern: orders/:id → ordersId), Route.book(id: "42", query: ["title": "Dune"]).path.
             aasa: the apple-app-site-association file (applinks components of the routes a link reaches, \
             link = false routes excluded) for --app-id TEAMID.bundle.id (repeatable).
             plist: the CFBundleURLTypes entry for the script's links.schemes (--name: CFBundleURLName).

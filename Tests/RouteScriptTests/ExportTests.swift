@@ -274,10 +274,16 @@ import Testing
             let fragment = Bool.random(using: &generator) ? text(0) : nil
             let route: BooksRoute
             var params: [String: String] = [:]
-            switch Int.random(in: 0..<3, using: &generator) {
+            switch Int.random(in: 0..<5, using: &generator) {
             case 0:
                 params = ["id": text()]
                 route = .book(id: params["id"]!, query: query, fragment: fragment)
+            case 3:
+                // A route with no name: its constructor is named after its pattern.
+                params = ["id": digits()]  // orders' ids are digits (its `where`)
+                route = .ordersId(id: params["id"]!, query: query, fragment: fragment)
+            case 4:
+                route = .delivery(query: query, fragment: fragment)
             case 1:
                 params = ["type": text(), "id": digits()]
                 route = .story(type: params["type"]!, id: params["id"]!, query: query, fragment: fragment)
@@ -285,6 +291,7 @@ import Testing
                 route = .allNews(query: query, fragment: fragment)
             }
             let outcome = try host.dispatch(route.path)
+            #expect(outcome.route == route.route, "\(route.path)")
             #expect(outcome.name == route.name, "\(route.path)")
             #expect(outcome.resolution.params == params, "\(route.path)")
             #expect(outcome.resolution.request.query == query, "\(route.path)")
@@ -298,6 +305,23 @@ import Testing
     ])
     func namesBecomeSwiftIdentifiers(name: String, identifier: String) {
         #expect(SwiftExport.identifier(name) == identifier)
+    }
+
+    /// Every route gets a constructor; one with no name is named after its pattern, and a
+    /// name already taken gets a number its comment explains.
+    @Test func everyRouteGetsAConstructorAndCollisionsAreVisible() throws {
+        let tree = try RouteTree(
+            root: .stack([
+                .endpoint("orders/:id"), .endpoint("archive", name: "ordersId"), .endpoint(""),
+                .endpoint("files/..."),
+            ]))
+        let source = SwiftExport.source(for: tree, source: "t.lua")
+        #expect(source.contains(#"public static func ordersId(query: [String: String] = [:]"#), "the named one")
+        #expect(source.contains("/// `orders/:id` (`ordersId2`: `ordersId` is another route's)"))
+        #expect(source.contains(#"public static func ordersId2(id: String, "#))
+        #expect(source.contains(#"public static func root(query: "#))
+        #expect(source.contains(#"public static func filesRest(rest: String = "", "#))
+        #expect(source.contains(#"Route(route: "orders/:id", segments: ["orders", id], "#))
     }
 
     @Test func routesThatCannotBeFilledInAreNamedInAComment() throws {
@@ -355,6 +379,33 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Every example's routes, named or not, export to a file that typechecks under Swift 6
+    /// with warnings as errors.
+    @Test func everyExamplesExportTypechecks() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/examples")
+            .filter { $0.hasSuffix(".lua") && !$0.hasSuffix("_test.lua") }.sorted()
+        #expect(names.count >= 6)
+        let folder = NSTemporaryDirectory() + "luna-swift-examples-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var files: [String] = []
+        for name in names {
+            let host = try RouteScriptHost(contentsOf: example(name))
+            let tree = try #require(host.routeTree)
+            let typeName = SwiftExport.identifier(String(name.dropLast(4))).capitalized.filter(\.isLetter) + "Route"
+            let source = SwiftExport.source(for: tree, typeName: typeName, source: "examples/" + name)
+            let constructors = source.components(separatedBy: "public static func ").count - 1
+            let comments = source.components(separatedBy: "cannot be filled in").count - 1
+            #expect(constructors + comments == tree.endpoints.count, "\(name): a constructor or a comment per route")
+            let file = folder + "/\(typeName).swift"
+            try source.write(toFile: file, atomically: true, encoding: .utf8)
+            files.append(file)
+        }
+        let (checked, output) = try Self.swiftc(
+            ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules] + files)
+        #expect(checked == 0, "\(output)")
+    }
+
     @Test func hostileNamesAndPatternsGiveAFileThatTypechecks() throws {
         let tree = try RouteTree(
             root: .stack(Self.hostile.map { NodeSpec.endpoint($0.pattern, name: $0.name) }))
@@ -377,7 +428,7 @@ import Testing
         let paths = [
             Route.injected().path, Route.init_(id: "1").path, Route.ring(x: "1").path,
             Route.self_(self_: "1").path, Route.Type_(Type_: "1").path, Route.`class`(in: "1").path,
-            Route._\u{301}accent(x: "1").path, Route._2fa(init_: "1").path, Route.route(y: "1").path,
+            Route._\u{301}accent(x: "1").path, Route._2fa(init_: "1").path, Route.route2(y: "1").path,
             Route.aBLetBoom1(z: "1").path, Route.`default`(default: "1").path,
         ]
         """.write(toFile: use, atomically: true, encoding: .utf8)

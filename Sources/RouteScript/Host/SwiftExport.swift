@@ -1,6 +1,6 @@
 import RouteCore
 
-/// `luna export swift`: a Swift file with one typed constructor per named route.
+/// `luna export swift`: a Swift file with one typed constructor per route.
 ///
 /// ```swift
 /// Route.book(id: "42", query: ["title": "Dune"]).path   // "books/42?title=Dune"
@@ -112,25 +112,33 @@ public enum SwiftExport {
     }
 
     /// The file's text. `typeName` is the generated struct (`Route`); `source` names the
-    /// script in the header.
+    /// script in the header. Every route that can be filled in gets a constructor: a named
+    /// route under its name, any other under a name made from its pattern (`orders/:id` →
+    /// `ordersId`); a name already taken gets a number, and its comment says whose it is.
     public static func source(for tree: RouteTree, typeName: String = "Route", source: String) -> String {
         var lines = [
             "// Typed routes of \(commentText(source)), written by `luna export swift \(commentText(source))`.",
-            "// Do not edit: export again when the script's named routes change.",
+            "// Do not edit: export again when the script's routes change.",
             "// swift-format-ignore-file",
             "",
             "import RouteCore",
             "",
-            "/// A named route of \(commentText(source)), filled in: dispatch its ``path``, or put it in a link.",
+            "/// A route of \(commentText(source)), filled in: dispatch its ``path``, or put it in a link.",
             "public struct \(typeName): Hashable, Sendable {",
-            "    /// The route's name in the script (`name|{json}` requests use it).",
-            "    public let name: String",
+            "    /// The route's pattern in the script (`books/:id`; the root route is `/`).",
+            "    public let route: String",
+            "    /// The route's name in the script (`name|{json}` requests use it), if it has one.",
+            "    public let name: String?",
             "    /// The path's segments, not encoded.",
             "    public let segments: [String]",
             "    public let query: [String: String]",
             "    public let fragment: String?",
             "",
-            "    public init(name: String, segments: [String], query: [String: String] = [:], fragment: String? = nil) {",
+            "    public init(",
+            "        route: String, name: String? = nil, segments: [String], query: [String: String] = [:],",
+            "        fragment: String? = nil",
+            "    ) {",
+            "        self.route = route",
             "        self.name = name",
             "        self.segments = segments",
             "        self.query = query",
@@ -140,19 +148,31 @@ public enum SwiftExport {
             "    /// The request: segments, query and fragment percent-encoded as the matcher decodes them.",
             "    public var path: String { Request.format(segments: segments, query: query, fragment: fragment) }",
         ]
-        var used: Set<String> = ["init", "name", "segments", "query", "fragment", "path"]
-        for (name, route) in tree.routeNames.sorted(by: { $0.value < $1.value }) {
+        var used: Set<String> = ["init", "route", "name", "segments", "query", "fragment", "path"]
+        // Named routes first, in route order, so their names are theirs; then every other.
+        let names = Dictionary(tree.routeNames.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let routes = tree.endpoints.indices.map(RouteID.init)
+        let ordered = routes.filter { names[$0] != nil } + routes.filter { names[$0] == nil }
+        for route in ordered {
             let definition = tree[route].definition
+            let shown = Lint.show(definition.displayText)
+            let name = names[route]
             lines.append("")
             guard let pattern = definition.pattern, !pattern.segments.contains(.wildcard) else {
                 lines.append(
-                    "    // '\(commentText(name))' (\(commentText(Lint.show(definition.displayText)))) cannot be filled in: "
-                        + "a regex or ':_'.")
+                    "    // '\(commentText(name ?? shown))' (\(commentText(shown))) cannot be filled in: a regex or ':_'."
+                )
                 continue
             }
             // Collisions are resolved on the bare names, then a keyword is quoted.
-            var bare = bareIdentifier(name)
-            while used.contains(bare) || reserved.contains(bare) { bare += "_" }
+            var wanted = name.map(bareIdentifier) ?? derivedName(pattern)
+            if reserved.contains(wanted) { wanted += "_" }  // `init` → `init_`
+            var bare = wanted
+            var number = 2
+            while used.contains(bare) {
+                bare = wanted + String(number)
+                number += 1
+            }
             used.insert(bare)
             let function = quoted(bare)
             var labels: Set<String> = ["query", "fragment"]
@@ -169,22 +189,46 @@ public enum SwiftExport {
                     let label = quoted(bareLabel)
                     arguments.append("\(label): String")
                     if case .catchAll = segment { parts.append("contentsOf: \(label)") } else { parts.append(label) }
-                case .catchAll(nil), .wildcard:
+                case .catchAll(nil):
+                    // A rest that binds nothing still takes segments: `rest: "a/b"`.
+                    var bareLabel = "rest"
+                    while labels.contains(bareLabel) { bareLabel += "_" }
+                    labels.insert(bareLabel)
+                    arguments.append("\(bareLabel): String = \"\"")
+                    parts.append("contentsOf: \(bareLabel)")
+                case .wildcard:
                     break
                 }
             }
             arguments.append("query: [String: String] = [:]")
             arguments.append("fragment: String? = nil")
             let segments = segmentsExpression(parts)
-            lines.append("    /// `\(commentText(Lint.show(definition.displayText)))`")
+            let renamed = bare == wanted ? "" : " (`\(bare)`: `\(wanted)` is another route's)"
+            lines.append("    /// `\(commentText(shown))`\(commentText(renamed))")
             lines.append("    public static func \(function)(\(arguments.joined(separator: ", "))) -> \(typeName) {")
+            let nameArgument = name.map { "name: \(stringLiteral($0)), " } ?? ""
             lines.append(
-                "        \(typeName)(name: \(stringLiteral(name)), segments: \(segments), query: query, fragment: fragment)"
-            )
+                "        \(typeName)(route: \(stringLiteral(shown)), \(nameArgument)segments: \(segments), query: query, "
+                    + "fragment: fragment)")
             lines.append("    }")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The name of a route with none, from its pattern's words: `orders/:id` → `ordersId`,
+    /// `files/...rest` → `filesRest`, `` (the root pattern) → `root`.
+    static func derivedName(_ pattern: Pattern) -> String {
+        var words: [String] = []
+        for segment in pattern.segments {
+            switch segment {
+            case .constant(let text): words.append(text)
+            case .parameter(let parameter), .catchAll(let parameter?): words.append(parameter)
+            case .catchAll(nil): words.append("rest")
+            case .wildcard: break
+            }
+        }
+        return words.isEmpty ? "root" : bareIdentifier(words.joined(separator: " "))
     }
 
     /// `["books", id]`, or for a catch-all `["files"] + rest.split(…)`.
