@@ -20,6 +20,12 @@ struct BrowserTests {
         }
     }
 
+    /// `text` as a JavaScript string literal.
+    static func jsString(_ text: String) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8), as: UTF8.self)
+            .dropFirst().dropLast().description
+    }
+
     static func visible(_ testID: String) -> String {
         "(() => { const e = document.querySelector('[data-testid=\"\(testID)\"]'); return !!e && !e.hidden && e.getClientRects().length > 0; })()"
     }
@@ -256,6 +262,31 @@ struct BrowserTests {
             throw error
         }
         await browser.quit()
+    }
+
+    /// A message the page cannot read — not JSON, not an object, an unknown type, or one whose
+    /// contents break drawing — is reported in a toast and dropped; the page goes on.
+    @Test func aMalformedMessageIsReportedAndThePageGoesOn() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        try served.session.dispatch("books")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the books", Self.visible("screen-books"))
+            let cases = [
+                ("{not json", "ignored a message the page cannot read ({not json)"),
+                ("[1,2]", "ignored a message the page cannot read ([1,2])"),
+                ("{\"type\":\"nonsense\"}", "ignored a message the page cannot read ({\"type\":\"nonsense\"})"),
+                ("{\"type\":\"event\"}", "a message could not be shown: "),
+            ]
+            for (text, said) in cases {
+                try await browser.script("receiveText(arguments[0]);", [text])
+                try await browser.wait(
+                    "the toast for \(text)",
+                    "document.getElementById('toast').textContent.startsWith(\(Self.jsString(said)))")
+            }
+            try served.session.dispatch("books/42")
+            try await browser.wait("the book, still drawn", Self.visible("screen-books/:id"))
+        }
     }
 
     /// The seen layout bugs: the title stays centred on a root screen (the hidden back button

@@ -74,7 +74,7 @@ function connect() {
   const socket = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(token)}`);
   state.socket = socket;
   socket.onopen = () => { state.retry = 250; setConnection("live", true); };
-  socket.onmessage = (message) => receive(JSON.parse(message.data));
+  socket.onmessage = (message) => receiveText(message.data);
   socket.onclose = () => {
     setConnection("disconnected — reconnecting…", false);
     for (const [, reject] of state.pending) reject({ kind: "disconnected", message: "the connection closed" });
@@ -102,6 +102,21 @@ function send(op, fields = {}) {
     state.pending.set(id, (reply) => (reply.ok ? resolve(reply) : reject(reply)));
     state.socket.send(JSON.stringify({ id, op, ...fields }));
   });
+}
+
+/** A message from the session, parsed and checked before anything reads it: one that is not
+ * a JSON object of a known type is reported and dropped, and the page goes on as it was. */
+function receiveText(text) {
+  let message;
+  try { message = JSON.parse(text); } catch { message = null; }
+  const known = ["reply", "snapshot", "event"];
+  if (!message || typeof message !== "object" || Array.isArray(message) || !known.includes(message.type)) {
+    toast(`ignored a message the page cannot read (${String(text).slice(0, 80)})`);
+    return;
+  }
+  try { receive(message); } catch (error) {
+    toast(`a message could not be shown: ${error && error.message ? error.message : error}`);
+  }
 }
 
 function receive(message) {
