@@ -254,81 +254,58 @@ func httpGet(
     try httpRequest(port: port, method: method, path: path, host: host, origin: origin, body: nil)
 }
 
-/// One HTTP/1.1 request over SwiftNIO (also the WebDriver client's transport).
+/// One HTTP/1.1 request over SwiftNIO: its status and body, when they come.
+func httpResponse(
+    port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
+) -> EventLoopFuture<(Int, String)> {
+    let done = PageClient.group.next().makePromise(of: (Int, String).self)
+    let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+            try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
+        }
+    }
+    return bootstrap.connect(host: "127.0.0.1", port: port).flatMap { channel in
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+        if let origin { headers.add(name: "Origin", value: origin) }
+        headers.add(name: "Connection", value: "close")
+        if let body {
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Content-Length", value: String(body.count))
+        }
+        channel.write(
+            HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
+            promise: nil)
+        if let body {
+            var buffer = channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+        }
+        return channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+            .flatMap { done.futureResult }
+            .always { _ in channel.close(promise: nil) }
+    }.flatMapError { error in
+        done.fail(error)
+        return done.futureResult
+    }
+}
+
+/// ``httpResponse(port:method:path:host:origin:body:)``, waited for.
 func httpRequest(
     port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
 ) throws -> (Int, String) {
-    let done = PageClient.group.next().makePromise(of: (Int, String).self)
-    let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHTTPClientHandlers()
-            try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
-        }
-    }
-    let channel: any Channel
-    do { channel = try bootstrap.connect(host: "127.0.0.1", port: port).wait() } catch {
-        done.fail(error)
-        throw error
-    }
-    defer { channel.close(promise: nil) }
-    var headers = HTTPHeaders()
-    headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
-    if let origin { headers.add(name: "Origin", value: origin) }
-    headers.add(name: "Connection", value: "close")
-    if let body {
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(body.count))
-    }
-    channel.write(
-        HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
-        promise: nil)
-    if let body {
-        var buffer = channel.allocator.buffer(capacity: body.count)
-        buffer.writeBytes(body)
-        channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
-    }
-    try channel.writeAndFlush(HTTPClientRequestPart.end(nil)).wait()
-    return try done.futureResult.wait()
+    try httpResponse(port: port, method: method, path: path, host: host, origin: origin, body: body).wait()
 }
 
-/// ``httpRequest(port:method:path:host:origin:body:)`` for async callers: it suspends instead of
-/// blocking a thread of the cooperative pool (the browser tests make thousands of these calls;
-/// blocking, they held one of this machine's two pool threads for the whole browser suite, and
-/// every other test waited for the other).
+/// ``httpResponse(port:method:path:host:origin:body:)`` for async callers (the WebDriver
+/// client's transport): it suspends instead of blocking a thread of the cooperative pool (the
+/// browser tests make thousands of these calls; blocking, they held one of this machine's two
+/// pool threads for the whole browser suite, and every other test waited for the other).
 func httpRequestAsync(
     port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
 ) async throws -> (Int, String) {
-    let done = PageClient.group.next().makePromise(of: (Int, String).self)
-    let bootstrap = ClientBootstrap(group: PageClient.group).channelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHTTPClientHandlers()
-            try channel.pipeline.syncOperations.addHandler(ResponseReader(promise: done))
-        }
-    }
-    let channel: any Channel
-    do { channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get() } catch {
-        done.fail(error)
-        throw error
-    }
-    defer { channel.close(promise: nil) }
-    var headers = HTTPHeaders()
-    headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
-    if let origin { headers.add(name: "Origin", value: origin) }
-    headers.add(name: "Connection", value: "close")
-    if let body {
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(body.count))
-    }
-    channel.write(
-        HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
-        promise: nil)
-    if let body {
-        var buffer = channel.allocator.buffer(capacity: body.count)
-        buffer.writeBytes(body)
-        channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
-    }
-    try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
-    return try await done.futureResult.get()
+    try await httpResponse(port: port, method: method, path: path, host: host, origin: origin, body: body).get()
 }
 
 final class ResponseReader: ChannelInboundHandler {
