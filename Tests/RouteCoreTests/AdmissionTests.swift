@@ -91,4 +91,36 @@ import Testing
         // Nothing changed since: nothing to do.
         #expect(try router.recheckGuards()?.plan.operations.isEmpty == true)
     }
+
+    /// An app without Lua keeps its flags in its `Router`: the guards read them from their
+    /// context (as an exported script's hooks do), and `setFlag` runs them again.
+    @Test func aRouterOfAnExportedTreeHasFlagsItsGuardsRead() throws {
+        var account = EndpointSpec(pattern: "account")
+        account.enabled = { context in context.flags["signedIn"] == "yes" }
+        account.fallback = "signin"
+        let tree = try RouteTree(
+            root: .junction([
+                .stack([.endpoint("home")]),
+                .stack([
+                    NodeSpec(kind: .endpoint, children: [.endpoint("./orders/:id")], endpoint: account),
+                    .endpoint("signin"),
+                ]),
+            ]))
+        let router = Router(tree: tree, presenter: HeadlessPresenter())
+        try router.dispatch("account/orders/7")
+        #expect(router.state.route.map { tree[$0].definition.displayText } == "signin", "signed out: the fallback")
+        try router.setFlag("signedIn", "yes")
+        #expect(router.flags == ["signedIn": "yes"])
+        #expect(router.state.route.map { tree[$0].definition.displayText } == "account/orders/:id", "continues")
+        try router.dispatch("home")
+        let transition = try #require(try router.setFlag("signedIn", nil))
+        #expect(transition.plan.operations.contains(.unwind(id: "account/orders/:id")))
+        #expect(router.state.route.map { tree[$0].definition.displayText } == "home")
+        // A saved state restores through the flags of the router that restores it.
+        let saved = router.state.restorationString
+        let next = Router(tree: tree, presenter: HeadlessPresenter())
+        try next.setFlag("signedIn", "yes")
+        _ = try next.restore(restoring: saved)
+        #expect(next.state.route.map { tree[$0].definition.displayText } == "home")
+    }
 }

@@ -7,7 +7,9 @@ extension RouteTree {
     /// Whether the screen `node`, kept with `activation` (or, when it was never activated, the
     /// parameters `inherited` from the screen above it), passes its guards now: none refuses it
     /// and no redirect sends it elsewhere.
-    func admits(_ node: NodeID, activation: Activation?, inherited: [String: String]) throws(RouteError) -> Bool {
+    func admits(
+        _ node: NodeID, activation: Activation?, inherited: [String: String], flags: [String: String]
+    ) throws(RouteError) -> Bool {
         guard let index = nodeIndex[node.rawValue], let route = nodes[index].route else { return true }
         let endpoint = self[route]
         if endpoint.guards.isEmpty { return true }
@@ -18,7 +20,7 @@ extension RouteTree {
         let context = RouteContext(
             path: request?.path ?? "", params: params, query: activation?.query ?? [:],
             fragment: activation?.fragment, route: endpoint.definition.displayText, name: endpoint.name,
-            endpointID: nodes[index].id)
+            endpointID: nodes[index].id, flags: flags)
         return try Self.apply(endpoint.guards, context: context, resolving: request, describing: { _ in "" }) == nil
     }
 }
@@ -27,24 +29,28 @@ extension Reducer {
     /// `presented` without the screens a guard refuses now, and their ids: a stack is cut at
     /// its first refused screen (the screens above it go with it), a sheet whose screen is
     /// refused is closed, a tab left with nothing shows what it shows before it is visited.
-    public func admitted(_ presented: Presented) throws(RouteError) -> (presented: Presented, dropped: [NodeID]) {
+    public func admitted(
+        _ presented: Presented, flags: [String: String] = [:]
+    ) throws(RouteError) -> (presented: Presented, dropped: [NodeID]) {
         var dropped: [NodeID] = []
-        let kept = try admitted(presented, inherited: [:], dropped: &dropped)
+        let kept = try admitted(presented, inherited: [:], flags: flags, dropped: &dropped)
         return (kept ?? unvisited(tree.root.index), dropped)
     }
 
     private func admitted(
-        _ presented: Presented, inherited: [String: String], dropped: inout [NodeID]
+        _ presented: Presented, inherited: [String: String], flags: [String: String], dropped: inout [NodeID]
     ) throws(RouteError) -> Presented? {
         switch presented {
         case .switcher(let node, let section, let content):
-            guard let kept = try admitted(content, inherited: inherited, dropped: &dropped) else { return nil }
+            guard let kept = try admitted(content, inherited: inherited, flags: flags, dropped: &dropped) else {
+                return nil
+            }
             return .switcher(node: node, section: section, content: kept)
         case .junction(let node, let selected, let options):
             var kept: [Presented] = []
             kept.reserveCapacity(options.count)
             for option in options {
-                if let admitted = try admitted(option, inherited: inherited, dropped: &dropped) {
+                if let admitted = try admitted(option, inherited: inherited, flags: flags, dropped: &dropped) {
                     kept.append(admitted)
                 } else if let index = tree[option.node]?.index {
                     kept.append(unvisited(index))
@@ -62,7 +68,8 @@ extension Reducer {
             }
             var kept: [Presented] = []
             for (position, item) in items.enumerated() {
-                guard let admitted = try admitted(item, inherited: passed[position], dropped: &dropped) else {
+                guard let admitted = try admitted(item, inherited: passed[position], flags: flags, dropped: &dropped)
+                else {
                     for rest in items[(position + 1)...] { rest.forEach { dropped.append($0.node) } }
                     break
                 }
@@ -70,12 +77,12 @@ extension Reducer {
             }
             return .stack(node: node, items: kept)
         case .screen(let node, let activation, let modal):
-            guard try tree.admits(node, activation: activation, inherited: inherited) else {
+            guard try tree.admits(node, activation: activation, inherited: inherited, flags: flags) else {
                 presented.forEach { dropped.append($0.node) }
                 return nil
             }
             let keptModal = try modal.flatMap { modal throws(RouteError) in
-                try admitted(modal, inherited: activation?.params ?? inherited, dropped: &dropped)
+                try admitted(modal, inherited: activation?.params ?? inherited, flags: flags, dropped: &dropped)
             }
             return .screen(node: node, activation: activation, modal: keptModal)
         }
@@ -89,7 +96,7 @@ extension Router {
     @discardableResult
     public func dropRefused() throws -> Transition? {
         guard let presented = state.presented else { return nil }
-        let (kept, dropped) = try Reducer(tree: tree).admitted(presented)
+        let (kept, dropped) = try Reducer(tree: tree).admitted(presented, flags: flags)
         guard !dropped.isEmpty else { return nil }
         var target = state
         target.presented = kept
@@ -106,11 +113,26 @@ extension Router {
     @discardableResult
     public func recheckGuards() throws -> Transition? {
         guard let shown = state.requested ?? state.request?.original else { return nil }
-        let resolution = try tree.resolve(shown, reresolving: true)
+        let resolution = try tree.resolve(shown, reresolving: true, flags: flags)
         let reducer = Reducer(tree: tree)
         var start = state
-        if let presented = start.presented { start.presented = try reducer.admitted(presented).presented }
+        if let presented = start.presented { start.presented = try reducer.admitted(presented, flags: flags).presented }
         let target = reducer.reduce(start, to: resolution).to
         return try restore(target)
+    }
+}
+
+extension Router {
+    /// Sets (nil: clears) a flag and runs the guards again with it (``recheckGuards()``): a
+    /// sign-out shows the guard's fallback and drops what it refuses, a sign-in continues to
+    /// the request kept. When a guard fails, the flag and the state stay as they were.
+    @discardableResult
+    public func setFlag(_ name: String, _ value: String?) throws -> Transition? {
+        let previous = flags[name]
+        flags[name] = value
+        do { return try recheckGuards() } catch {
+            flags[name] = previous
+            throw error
+        }
     }
 }

@@ -20,6 +20,9 @@ public final class Router<P: Presenter> {
     public var state: RouterState { _state }
     public var store: PresentableStore<P> { _store }
     public let presenter: P
+    /// The app's flags (`signedIn = "yes"`): every guard and redirect gets them in its
+    /// ``RouteContext/flags``, as a script's guards read `flags`. ``setFlag(_:_:)`` changes one.
+    public internal(set) var flags: [String: String] = [:]
     // Unchecked: a router is used from one thread at a time and never hands out inout access.
     // With `CopyOnWrite`'s box, the checks cost a dispatch 6 % (`scripts/bench --only
     // dispatch`, same run, 2026-11-24: 2108 → 2238 ns).
@@ -56,7 +59,7 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
-        let resolution = try tree.resolve(request, reresolving: options.reresolving)
+        let resolution = try tree.resolve(request, reresolving: options.reresolving, flags: flags)
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
@@ -79,7 +82,7 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func sync(_ request: String) throws -> Result {
-        let resolution = try tree.resolve(request)
+        let resolution = try tree.resolve(request, flags: flags)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
@@ -122,7 +125,7 @@ public final class Router<P: Presenter> {
     private func goBack(to node: NodeID, _ activation: Activation?, change: () throws -> Void) throws -> Result {
         let request = try tree.request(showing: node, activation: activation)
         // A screen shown before: its request was accepted then.
-        let resolution = try tree.resolve(request.original, reresolving: true)
+        let resolution = try tree.resolve(request.original, reresolving: true, flags: flags)
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)

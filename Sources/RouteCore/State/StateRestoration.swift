@@ -229,7 +229,9 @@ extension RouteTree {
     ///
     /// - Throws: ``RouteError`` (`invalidState`) for a string that cannot be read; a guard or
     ///   redirect that fails (`script`, `redirectLoop`).
-    public func restoredState(_ text: String) throws(RouteError) -> (state: RouterState, warning: String?) {
+    public func restoredState(
+        _ text: String, flags: [String: String] = [:]
+    ) throws(RouteError) -> (state: RouterState, warning: String?) {
         // The root container's id became `root`: a string saved before names it by its old
         // default (`switcher:welcome`), which is read as the root (interned first, so the
         // parse below finds it; the id comes from this tree, not from the string).
@@ -244,13 +246,13 @@ extension RouteTree {
         // What it kept that a guard refuses now is dropped (docs/dsl.md, "Guards").
         let start = RouterState(
             presented: try reducer.rebase(saved.presented).map { presented throws(RouteError) in
-                try reducer.admitted(presented).presented
+                try reducer.admitted(presented, flags: flags).presented
             })
         // A state that showed the catch-all (a "not found" screen) may show it again.
         let wasCatchAll = saved.presented?.topScreen.flatMap { self[$0.node]?.route }.map {
             self[$0].definition.pattern?.isBareCatchAll == true
         }
-        let (resolution, warning) = try resolveSurviving(request, wasCatchAll: wasCatchAll ?? false)
+        let (resolution, warning) = try resolveSurviving(request, wasCatchAll: wasCatchAll ?? false, flags: flags)
         guard let resolution else { return (.initial, warning) }
         return (reducer.reduce(start, to: resolution).to, warning)
     }
@@ -262,13 +264,15 @@ extension RouteTree {
     /// - Throws: a guard, redirect or validator that failed (a Lua error or a limit, kind
     ///   `script`) or a redirect loop: that is a broken script, not a request that no longer
     ///   matches.
-    public func resolveSurviving(_ request: Request, wasCatchAll: Bool) throws(RouteError) -> (Resolution?, String?) {
+    public func resolveSurviving(
+        _ request: Request, wasCatchAll: Bool, flags: [String: String] = [:]
+    ) throws(RouteError) -> (Resolution?, String?) {
         func acceptable(_ resolution: Resolution) -> Bool {
             wasCatchAll || self[resolution.route].definition.pattern?.isBareCatchAll != true
         }
         func attempt(_ string: String) throws(RouteError) -> Resolution? {
             // A state shown before (a reload, a restoration): its request was accepted then.
-            do { return try resolve(string, reresolving: true) } catch {
+            do { return try resolve(string, reresolving: true, flags: flags) } catch {
                 if error.kind == .script || error.kind == .redirectLoop { throw error }
                 return nil
             }
@@ -300,7 +304,7 @@ extension Router {
     ///   guard or presenter; the state and presentables then stay as they were.
     @discardableResult
     public func restore(restoring text: String) throws -> String? {
-        let (target, warning) = try tree.restoredState(text)
+        let (target, warning) = try tree.restoredState(text, flags: flags)
         try restore(target)
         return warning
     }

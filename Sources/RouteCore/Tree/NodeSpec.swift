@@ -26,12 +26,15 @@ public struct RouteContext: Sendable, Equatable {
     /// The request the user asked for, when a guard's fallback or a redirect led here (a
     /// login screen continues to it); nil otherwise.
     public var from: String?
+    /// The app's flags (``Router/flags``; a script's `flags`), for hooks that decide by them.
+    public var flags: [String: String]
 
     public init(
         path: String, params: [String: String], query: [String: String], fragment: String?, route: String,
-        name: String?, endpointID: String, from: String? = nil
+        name: String?, endpointID: String, from: String? = nil, flags: [String: String] = [:]
     ) {
         self.from = from
+        self.flags = flags
         self.path = path
         self.params = params
         self.query = query

@@ -193,7 +193,9 @@ extension RouteTree {
     ///
     /// - Throws: ``RouteError`` of kind `noMatch` (with the closest routes), `invalidRequest`,
     ///   `disabled`, `redirectLoop`, `unknownRoute` or `script` (a guard failed).
-    public func resolve(_ string: String, reresolving: Bool = false) throws(RouteError) -> Resolution {
+    public func resolve(
+        _ string: String, reresolving: Bool = false, flags: [String: String] = [:]
+    ) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
         // The guard node whose fallback sent `current` (named in its errors only).
@@ -221,7 +223,8 @@ extension RouteTree {
                 let endpoint = endpoints[match.route]
                 let context = RouteContext(
                     path: request.path, params: params.dictionary, query: request.query, fragment: request.fragment,
-                    route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id)
+                    route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id,
+                    flags: flags)
                 next = try Self.apply(
                     endpoint.guards, context: context, resolving: request,
                     describing: { guardNode in
