@@ -59,7 +59,7 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
-        let resolution = try tree.resolve(request, reresolving: options.reresolving, flags: flags)
+        let resolution = try tree.resolve(request, reresolving: options.reresolving, flagsOf: { flags })
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
@@ -82,7 +82,7 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func sync(_ request: String) throws -> Result {
-        let resolution = try tree.resolve(request, flags: flags)
+        let resolution = try tree.resolve(request, reresolving: false, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
@@ -125,7 +125,7 @@ public final class Router<P: Presenter> {
     private func goBack(to node: NodeID, _ activation: Activation?, change: () throws -> Void) throws -> Result {
         let request = try tree.request(showing: node, activation: activation)
         // A screen shown before: its request was accepted then.
-        let resolution = try tree.resolve(request.original, reresolving: true, flags: flags)
+        let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
         try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)

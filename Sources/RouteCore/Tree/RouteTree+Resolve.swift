@@ -196,6 +196,15 @@ extension RouteTree {
     public func resolve(
         _ string: String, reresolving: Bool = false, flags: [String: String] = [:]
     ) throws(RouteError) -> Resolution {
+        try resolve(string, reresolving: reresolving, flagsOf: { flags })
+    }
+
+    /// ``resolve(_:reresolving:flags:)`` reading the flags only when a guard runs (a
+    /// `Router`'s dispatch without guards does not touch them).
+    @usableFromInline
+    func resolve(
+        _ string: String, reresolving: Bool, flagsOf flags: () -> [String: String]
+    ) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
         // The guard node whose fallback sent `current` (named in its errors only).
@@ -224,7 +233,7 @@ extension RouteTree {
                 let context = RouteContext(
                     path: request.path, params: params.dictionary, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id,
-                    flags: flags)
+                    flags: flags())
                 next = try Self.apply(
                     endpoint.guards, context: context, resolving: request,
                     describing: { guardNode in
