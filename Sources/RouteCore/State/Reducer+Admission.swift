@@ -90,7 +90,7 @@ extension Reducer {
 }
 
 extension Router {
-    /// Drops from the state the kept screens a guard refuses now (``Reducer/admitted(_:)``),
+    /// Drops from the state the kept screens a guard refuses now (``Reducer/admitted(_:flags:)``),
     /// through the presenter (their presentables are unwound); nil when every screen passes.
     /// The screen shown is its request's: resolve that again first (a flag change does).
     @discardableResult

@@ -37,7 +37,7 @@ public struct DispatchOptions: Equatable, Sendable {
     public var keepStack = false
     /// The request was accepted before and is resolved again (a flag change re-resolving the
     /// kept request): a link to a `link = false` route is not refused again
-    /// (``RouteTree/resolve(_:reresolving:)``).
+    /// (``RouteTree/resolve(_:reresolving:flags:)``).
     public var reresolving = false
     public init(keepStack: Bool = false, reresolving: Bool = false) {
         self.keepStack = keepStack

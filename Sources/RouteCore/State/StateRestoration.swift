@@ -72,7 +72,7 @@ extension RouterState {
     }
 
     /// Reads a restoration string as it was written: node ids are not checked against any
-    /// tree (``RouteTree/restoredState(_:)`` does that).
+    /// tree (``RouteTree/restoredState(_:flags:)`` does that).
     ///
     /// - Throws: ``RouteError`` (`invalidState`) naming what is wrong: not JSON, a version
     ///   this library does not read, a malformed presentation or request.
