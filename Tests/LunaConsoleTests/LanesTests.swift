@@ -27,15 +27,7 @@ import Testing
         environment["PATH"] = folder.path + "/bin:" + (environment["PATH"] ?? "")
         environment["CI"] = ci ? "true" : nil
         process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return try run(process)
     }
 
     @Test func aToolchainWithoutLibFuzzerSkipsTheFuzzersAndSaysWhy() throws {

@@ -37,7 +37,12 @@ func lunaProcess(_ arguments: [String], environment: [String: String] = [:]) -> 
 
 /// Runs `luna` with arguments and optional standard input (never a terminal).
 func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
-    let process = lunaProcess(arguments, environment: environment)
+    try run(lunaProcess(arguments, environment: environment), input: input)
+}
+
+/// Runs a process to its end with optional standard input (never a terminal): its status and
+/// both outputs.
+func run(_ process: Process, input: String? = nil) throws -> RunResult {
     let out = Pipe()
     let err = Pipe()
     let stdin = Pipe()

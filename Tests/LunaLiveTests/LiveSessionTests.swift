@@ -202,8 +202,8 @@ final class Box<T>: @unchecked Sendable {
             Issue.record("no change")
             return
         }
-        #expect(change.outcome.reasons == ["guard refused account/orders/:id, account after flag signedIn"])
-        #expect(change.text(.plain).contains("  guard refused account/orders/:id, account after flag signedIn"))
-        #expect(change.json.contains(#""reasons":["guard refused account/orders/:id, account after flag signedIn"]"#))
+        #expect(change.outcome.reasons == ["guard refused account, account/orders/:id after flag signedIn"])
+        #expect(change.text(.plain).contains("  guard refused account, account/orders/:id after flag signedIn"))
+        #expect(change.json.contains(#""reasons":["guard refused account, account/orders/:id after flag signedIn"]"#))
     }
 }

@@ -89,36 +89,53 @@ extension Reducer {
     }
 }
 
-extension Router {
-    /// Drops from the state the kept screens a guard refuses now (``Reducer/admitted(_:flags:)``),
-    /// through the presenter (their presentables are unwound); nil when every screen passes.
-    /// The screen shown is its request's: resolve that again first (a flag change does).
-    @discardableResult
-    public func dropRefused() throws -> Transition? {
-        guard let presented = state.presented else { return nil }
-        let (kept, dropped) = try Reducer(tree: tree).admitted(presented, flags: flags)
-        guard !dropped.isEmpty else { return nil }
-        var target = state
-        target.presented = kept
-        return try restore(target)
+extension Reducer {
+    /// What the guards make of a state now.
+    public struct Judgement: Sendable {
+        /// The state to show: its request where the guards send it now, without the kept
+        /// screens they refuse.
+        public var state: RouterState
+        /// The shown request resolved again; nil when nothing was shown.
+        public var resolution: Resolution?
+        /// The kept screens dropped because a guard refuses them now.
+        public var dropped: [NodeID]
+    }
+
+    /// `state` judged by the guards again — after a flag change, a history travel or any change
+    /// of what they read (docs/dsl.md, "Guards"): the kept screens a guard refuses are dropped,
+    /// and the shown request is resolved again (a refused one goes where its guard sends it)
+    /// and reduced from what is kept. The one mechanism behind ``Router/recheckGuards()`` and a
+    /// script host's flag changes and travels.
+    public func judged(_ state: RouterState, flags: [String: String] = [:]) throws(RouteError) -> Judgement {
+        var start = state
+        var dropped: [NodeID] = []
+        if let presented = state.presented {
+            let admitted = try admitted(presented, flags: flags)
+            start.presented = admitted.presented
+            dropped = admitted.dropped
+        }
+        guard let shown = state.requested ?? state.request?.original else {
+            return Judgement(state: start, resolution: nil, dropped: dropped)
+        }
+        let resolution = try tree.resolve(shown, reresolving: true, flags: flags)
+        return Judgement(state: reduce(start, to: resolution).to, resolution: resolution, dropped: dropped)
     }
 }
 
 extension Router {
     /// Runs the guards again after what they read changed — the app's own sign-out, an
     /// expired session: the screen shown is resolved again (a refused one goes to its
-    /// fallback) and the kept screens a guard refuses now are dropped, in one plan through the
-    /// presenter. What a script's `flags` change does in the REPL, for an app whose guards are
-    /// Swift (`RouteHooks`, an exported tree). Nil when nothing was shown.
+    /// fallback) and the kept screens a guard refuses now are dropped (``Result/dropped``), in
+    /// one plan through the presenter (``Reducer/judged(_:flags:)``). What a script's `flags`
+    /// change does in the REPL, for an app whose guards are Swift (`RouteHooks`, an exported
+    /// tree). Nil when nothing was shown.
     @discardableResult
-    public func recheckGuards() throws -> Transition? {
-        guard let shown = state.requested ?? state.request?.original else { return nil }
-        let resolution = try tree.resolve(shown, reresolving: true, flags: flags)
-        let reducer = Reducer(tree: tree)
-        var start = state
-        if let presented = start.presented { start.presented = try reducer.admitted(presented, flags: flags).presented }
-        let target = reducer.reduce(start, to: resolution).to
-        return try restore(target)
+    public func recheckGuards() throws -> Result? {
+        let judgement = try Reducer(tree: tree).judged(state, flags: flags)
+        guard let resolution = judgement.resolution else { return nil }
+        var result = Result(resolution: resolution, transition: try restore(judgement.state))
+        result.dropped = judgement.dropped
+        return result
     }
 }
 
@@ -127,7 +144,7 @@ extension Router {
     /// sign-out shows the guard's fallback and drops what it refuses, a sign-in continues to
     /// the request kept. When a guard fails, the flag and the state stay as they were.
     @discardableResult
-    public func setFlag(_ name: String, _ value: String?) throws -> Transition? {
+    public func setFlag(_ name: String, _ value: String?) throws -> Result? {
         let previous = flags[name]
         flags[name] = value
         do { return try recheckGuards() } catch {

@@ -40,6 +40,8 @@ public final class Router<P: Presenter> {
         public var resolution: Resolution
         public var transition: Transition
         public var plan: Plan { transition.plan }
+        /// The kept screens a guard refused and the change dropped (``recheckGuards()``).
+        public var dropped: [NodeID] = []
 
         @inlinable init(resolution: Resolution, transition: Transition) {
             self.resolution = resolution

@@ -320,8 +320,10 @@ public final class RouteScriptHost {
         try run("back") { router in try router.back() }
     }
 
-    /// Goes back to a state this host's current tree was in (time travel); nil when the
-    /// state is the initial one (nothing shown).
+    /// Goes back to a state this host's current tree was in (time travel), as the guards judge
+    /// it now (RouteCore's `Reducer.judged(_:flags:)`: a refused request goes where its guard
+    /// sends it, refused kept screens are dropped); nil when the state is the initial one
+    /// (nothing shown).
     public func restore(_ target: RouterState) throws -> Outcome? {
         try exclusive { try restoring(target) }
     }
@@ -332,7 +334,8 @@ public final class RouteScriptHost {
     public func restore(restoring text: String) throws -> (outcome: Outcome?, warning: String?) {
         var warning: String?
         let outcome = try exclusive {
-            try restoring { tree throws(RouteError) in
+            // `restoredState` judged it by the guards already.
+            try restoring(judging: false) { tree throws(RouteError) in
                 let restored = try tree.restoredState(text)
                 warning = restored.warning
                 return restored.state
@@ -345,63 +348,44 @@ public final class RouteScriptHost {
         try restoring { _ in target }
     }
 
-    /// `guard refused a, b after flag signedIn`: the screens a plan unwound.
-    static func refusal(_ plan: Plan, after cause: String) -> String {
-        let screens = plan.operations.compactMap { operation -> String? in
-            guard case .unwind(let id) = operation else { return nil }
-            return id
-        }
-        return "guard refused \(screens.joined(separator: ", ")) after \(cause)"
+    /// `guard refused a, b after flag signedIn`: the screens a change dropped.
+    static func refusal(_ dropped: [NodeID], after cause: String) -> String {
+        "guard refused \(dropped.map(\.rawValue).joined(separator: ", ")) after \(cause)"
     }
 
-    /// Drops the kept screens a guard refuses now (``Router/dropRefused()``).
-    private func droppingRefused() throws -> Transition? {
-        let (script, router) = try loaded()
-        busy = true
-        defer { busy = false }
-        script.callbacks.beginDispatch()
-        return try router.dropRefused()
-    }
-
-    private func restoring(_ makeTarget: (RouteTree) throws(RouteError) -> RouterState) throws -> Outcome? {
+    /// Shows the state `makeTarget` gives; `judging`: through the guards again first
+    /// (``Reducer/judged(_:flags:)``) — a state shown before (history travel) is judged as
+    /// things are now, a restoration string's state already was.
+    private func restoring(
+        judging: Bool = true, _ makeTarget: (RouteTree) throws(RouteError) -> RouterState
+    ) throws -> Outcome? {
         guard !busy else { throw RouteScriptError(.reentrant, "cannot travel from inside a presenter or guard") }
         let (script, router) = try loaded()
         busy = true
         defer { busy = false }
         script.callbacks.beginDispatch()
-        var target = try makeTarget(script.tree)
-        // A state shown before passes the guards again (docs/dsl.md, "Guards"): its request is
-        // resolved as a dispatch would (a refused one goes to its fallback, below), and the
-        // screens it kept that a guard refuses now are dropped. Nothing is applied until both
-        // are known, so a failing guard leaves the state as it was.
-        let shown = target.requested ?? target.request?.original
-        let resolved = try shown.map { shown throws(RouteError) in try script.tree.resolve(shown, reresolving: true) }
-        if let presented = target.presented {
-            target.presented = try Reducer(tree: script.tree).admitted(presented).presented
-        }
-        if let shown, let resolved, resolved.route != target.route || !resolved.redirects.isEmpty {
-            // Refused now: where its guard sends it, from what the state kept (one plan from
-            // the screen shown now, not the old state built up and taken down again).
-            let final = Reducer(tree: script.tree).reduce(target, to: resolved).to
-            let transition = try router.restore(final)
-            intent = router.state.request
-            let route = resolved.route
-            var outcome = Outcome(
-                request: shown, resolution: resolved, plan: transition.plan,
-                route: Lint.show(script.tree[route].definition.displayText), name: script.tree[route].name)
-            outcome.reasons.append(
-                "guard refused \(shown) now: \(Lint.show(script.tree[route].definition.displayText)) instead")
-            return outcome
-        }
+        let saved = try makeTarget(script.tree)
+        // Judged before anything is applied, so a failing guard leaves the state as it was;
+        // one plan from what is shown now to what the guards allow.
+        let judgement = judging ? try Reducer(tree: script.tree).judged(saved) : nil
+        let target = judgement?.state ?? saved
         let transition = try router.restore(target)
         intent = target.request
         guard let request = target.request, let route = target.route else { return nil }
-        let resolution = Resolution(
-            request: request, route: route, params: target.params, requested: target.requested)
-        return Outcome(
-            request: target.requested ?? request.original, resolution: resolution, plan: transition.plan,
-            route: Lint.show(script.tree[route].definition.displayText),
-            name: script.tree[route].name)
+        let resolution =
+            judgement?.resolution
+            ?? Resolution(request: request, route: route, params: target.params, requested: target.requested)
+        let shown = target.requested ?? request.original
+        var outcome = Outcome(
+            request: shown, resolution: resolution, plan: transition.plan,
+            route: Lint.show(script.tree[route].definition.displayText), name: script.tree[route].name)
+        if saved.route != route {
+            outcome.reasons.append("guard refused \(shown) now: \(outcome.route) instead")
+        }
+        if let dropped = judgement?.dropped, !dropped.isEmpty {
+            outcome.reasons.append(Self.refusal(dropped, after: "the travel"))
+        }
+        return outcome
     }
 
     private func run(
@@ -473,11 +457,15 @@ public final class RouteScriptHost {
             // The shown request through the guards again, then the kept screens (other tabs'
             // stacks, screens under the top, sheets) a guard refuses now are dropped: Back, a
             // tab tap or Undo cannot reach them.
-            var outcome = try dispatch(current, reresolving: true)
-            if let dropped = try droppingRefused() {
-                outcome.plan = Plan(outcome.plan.operations + dropped.plan.operations)
-                outcome.reasons.append(Self.refusal(dropped.plan, after: "flag \(name)"))
+            var dropped: [NodeID] = []
+            var outcome = try run(current) { router in
+                guard let result = try router.recheckGuards() else {
+                    throw RouteError(.invalidState, "nothing is shown")  // `current` is what is shown
+                }
+                dropped = result.dropped
+                return result
             }
+            if !dropped.isEmpty { outcome.reasons.append(Self.refusal(dropped, after: "flag \(name)")) }
             return outcome
         } catch {
             options.flags[name] = previous
