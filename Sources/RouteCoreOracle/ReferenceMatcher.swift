@@ -32,7 +32,7 @@ package struct ReferenceMatcher {
             case .constant: 0
             case .parameter(let name): route.validators[name] == nil ? 2 : 1
             case .wildcard: 3
-            case .catchAll: 4
+            case .catchAll, .optional, .oneOrMore: 4
             }
         }
         if !pattern.endsInCatchAll { rank.append(-1) }
@@ -47,13 +47,21 @@ package struct ReferenceMatcher {
     private func bind(_ pattern: Pattern, _ route: RouteDefinition, _ segments: [String]) throws -> [String: String]? {
         var params: [String: String] = [:]
         for (position, segment) in pattern.segments.enumerated() {
-            if case .catchAll(let name) = segment {
+            // The rest: `...` takes any count of segments, `:name?` none or one (unbound
+            // when none), `:name+` one or more.
+            let left = segments.count - min(position, segments.count)
+            switch segment {
+            case .catchAll, .optional, .oneOrMore:
+                if case .optional = segment, left > 1 { return nil }
+                if case .oneOrMore = segment, left == 0 { return nil }
+                if case .optional = segment, left == 0 { return params }
                 let rest = segments[min(position, segments.count)...].joined(separator: "/")
-                if let name {
+                if let name = segment.parameterName {
                     if let validator = route.validators[name], try !validator.accepts(rest) { return nil }
                     params[name] = rest
                 }
                 return params
+            default: break
             }
             guard position < segments.count else { return nil }
             switch segment {
@@ -75,7 +83,7 @@ package struct FuzzCase {
     package var routes: [RouteDefinition]
     package var requests: [String]
 
-    static let patternSegments = ["a", "b", "c", "1", ":p", ":q", ":_", "...", "...rest", ":d"]
+    static let patternSegments = ["a", "b", "c", "1", ":p", ":q", ":_", "...", "...rest", ":d", ":o?", ":m+"]
     static let requestSegments = ["a", "b", "c", "1", "22", "x", "%61", "a%2Fb", "", "é"]
 
     /// A case with the given table and requests (for tables larger than fuzzer bytes make).
@@ -95,9 +103,15 @@ package struct FuzzCase {
             var used = Set<String>()
             for position in 0..<length {
                 var part = Self.patternSegments[next() % Self.patternSegments.count]
-                if part.hasPrefix("...") && position != length - 1 { part = "c" }
+                let modifier = part.last.flatMap { "?+".contains($0) ? String($0) : nil }
+                if (part.hasPrefix("...") || modifier != nil) && position != length - 1 { part = "c" }
                 if part.hasPrefix(":") && part != ":_" {
-                    part += String(position)  // unique parameter names
+                    // Unique parameter names (before a `?` or `+`).
+                    if let modifier, part.hasSuffix(modifier) {
+                        part = part.dropLast() + String(position) + modifier
+                    } else {
+                        part += String(position)
+                    }
                 }
                 if part.hasPrefix("...rest") { part += String(position) }
                 if used.contains(part) { part = "b" }
@@ -106,7 +120,7 @@ package struct FuzzCase {
             }
             guard let pattern = try? Pattern(parts.joined(separator: "/")) else { continue }
             var validators: [String: Validator] = [:]
-            for name in pattern.parameterNames where name.hasPrefix("d") {
+            for name in pattern.parameterNames where name.hasPrefix("d") || (name.hasPrefix("o") && next() % 2 == 0) {
                 validators[name] = try? Validator(regex: next() % 2 == 0 ? "[0-9]+" : "(1|22)")
             }
             if let route = try? RouteDefinition(pattern: pattern, validators: validators) { routes.append(route) }

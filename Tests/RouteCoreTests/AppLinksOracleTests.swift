@@ -55,7 +55,9 @@ import Testing
                         switch segment {
                         case .constant(let text): parts.append(text)
                         case .parameter, .wildcard: parts.append(position == spanning ? "7/7" : "7")
-                        case .catchAll: if !remainder.isEmpty { parts.append(remainder) }
+                        case .catchAll, .oneOrMore: if !remainder.isEmpty { parts.append(remainder) }
+                        // Its own paths: without it and with one segment.
+                        case .optional: if remainder == "a" { parts.append(remainder) }
                         }
                     }
                     paths.insert("/" + parts.joined(separator: "/"))
@@ -81,7 +83,8 @@ import Testing
             }
             #expect(
                 fileOpens(components, path) == routerOpens(tree, path),
-                "\(what): \(path)\n\(components.map { "\($0.exclude ? "-" : "+") \($0.path)" })")
+                "\(what): \(path) \(tree.endpoints.map { $0.definition.displayText + ($0.linkable ? "" : "(closed)") })\n\(components.map { "\($0.exclude ? "-" : "+") \($0.path)" })"
+            )
             checked += 1
         }
         return (checked, noted)
@@ -118,7 +121,8 @@ import Testing
         #expect(Self.fileOpens(open.appLinkComponents().components, "/accounts/7/8/9"))
     }
 
-    /// Seeded random trees: constants, parameters, catch-alls, nested children, closed routes.
+    /// Seeded random trees: constants, parameters, rests (`...`, `:o?`, `:m+`), nested children,
+    /// closed routes.
     @Test func seededTreesAgreeWithTheRouter() throws {
         var generator = SeededGenerator(seed: 20_261_127)
         var trees = 0
@@ -132,7 +136,8 @@ import Testing
                 for position in 0..<length {
                     switch generator.int(0...5) {
                     case 0, 1: parts.append(":p\(depth)\(position)")
-                    case 2 where position == length - 1 && depth == 0: parts.append("...")
+                    case 2 where position == length - 1 && depth == 0:
+                        parts.append(["...", ":o\(depth)?", ":m\(depth)+"][generator.int(0...2)])
                     default: parts.append(["a", "b", "c"][generator.int(0...2)])
                     }
                 }
@@ -155,8 +160,9 @@ import Testing
         }
         #expect(trees > 200 && checked > 2_000, "\(trees) trees, \(checked) paths")
         // Apple's patterns cannot always say what the router does (a `?*` that takes several
-        // segments next to a catch-all); the exporter says so, and it is rare.
-        #expect(treesWithNotes * 100 <= trees, "\(treesWithNotes) of \(trees) trees have paths the file cannot decide")
+        // segments next to a rest: `/?*/?*/a` takes `/7/a/a`, which `:p/a/:m+` opens); the
+        // exporter says so, and it is rare (3 of 234 trees since rests include `:o?` and `:m+`).
+        #expect(treesWithNotes * 50 <= trees, "\(treesWithNotes) of \(trees) trees have paths the file cannot decide")
     }
 
 }

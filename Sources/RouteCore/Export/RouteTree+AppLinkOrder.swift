@@ -85,7 +85,7 @@ extension RouteTree {
             switch segment {
             case .constant(let text): path += "/" + escapedForAppLinks(text)
             case .parameter, .wildcard: path += "/?*"
-            case .catchAll: break
+            case .catchAll, .optional, .oneOrMore: break
             }
         }
         return path
@@ -99,7 +99,7 @@ extension RouteTree {
             switch segment {
             case .constant(let text): parts.append(text)
             case .parameter, .wildcard: parts.append(values[position])
-            case .catchAll: if let remainder, !remainder.isEmpty { parts.append(remainder) }
+            case .catchAll, .optional, .oneOrMore: if let remainder, !remainder.isEmpty { parts.append(remainder) }
             }
         }
         return "/" + parts.joined(separator: "/")
@@ -203,7 +203,7 @@ extension Pattern.Segment {
     var isParameterLike: Bool {
         switch self {
         case .parameter, .wildcard: true
-        case .constant, .catchAll: false
+        case .constant, .catchAll, .optional, .oneOrMore: false
         }
     }
 }

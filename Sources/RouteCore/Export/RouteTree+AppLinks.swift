@@ -34,53 +34,73 @@ extension RouteTree {
         }
         for route in rankOrder() {
             let endpoint = endpoints[route.index]
-            guard let pattern = endpoint.definition.pattern else {
+            guard let declared = endpoint.definition.pattern else {
                 notes.append(
                     "\(nodes[endpoint.node].id): a regex route has no form in apple-app-site-association; left out")
                 continue
             }
-            let (own, values) = appLinkProbePaths(pattern, route: route.index)
-            for path in own { probes.append(AppLinkProbe(path: path, opens: endpoint.linkable, route: route.index)) }
-            // Where a parameter's `?*` takes deeper paths (it spans segments) that the router
-            // decides otherwise (another route, or none), a component for that depth, deciding
-            // as the router does, is added; and so on for its own deeper paths, a few levels.
-            func deeper(_ segments: [Pattern.Segment], values: [String], opens: Bool, level: Int) {
-                guard level < 3 else { return }
-                for (position, segment) in segments.enumerated() where segment.isParameterLike {
-                    var spanned = segments
-                    spanned.insert(segment, at: position)
-                    var spannedValues = values
-                    spannedValues.insert(values[position], at: position)
-                    // A catch-all's two components (`/x` and `/x/*`) are probed apart.
-                    let glob = Self.appLinkPattern(spanned)
-                    let variants =
-                        pattern.endsInCatchAll ? [(glob, [""]), (glob + "/*", ["a", "a/b"])] : [(glob, [""])]
-                    for (variant, remainders) in variants {
-                        var differs: Bool?
-                        for remainder in remainders {
-                            let path = Self.appLinkPath(spanned, values: spannedValues, remainder: remainder)
-                            let decision = appLinkDecision(path)
-                            probes.append(AppLinkProbe(path: path, opens: decision.opens, route: decision.route))
-                            if differs == nil, decision.opens != opens { differs = decision.opens }
+            // `:id?` is written as its two forms (without it, and with a parameter); `:path+` as
+            // a catch-all that needs one segment or more (its `/*` component only).
+            var forms: [(pattern: Pattern, needsOne: Bool)] = [(declared, false)]
+            switch declared.segments.last {
+            case .optional(let name):
+                let stem = Array(declared.segments.dropLast())
+                forms = [(Pattern(segments: stem), false), (Pattern(segments: stem + [.parameter(name)]), false)]
+            case .oneOrMore(let name):
+                forms = [(Pattern(segments: declared.segments.dropLast() + [.catchAll(name)]), true)]
+            default: break
+            }
+            for (pattern, needsOne) in forms {
+                let (own, values) = appLinkProbePaths(pattern, route: route.index)
+                for path in own {
+                    probes.append(AppLinkProbe(path: path, opens: endpoint.linkable, route: route.index))
+                }
+                // Where a parameter's `?*` takes deeper paths (it spans segments) that the router
+                // decides otherwise (another route, or none), a component for that depth, deciding
+                // as the router does, is added; and so on for its own deeper paths, a few levels.
+                func deeper(_ segments: [Pattern.Segment], values: [String], opens: Bool, level: Int) {
+                    guard level < 3 else { return }
+                    for (position, segment) in segments.enumerated() where segment.isParameterLike {
+                        var spanned = segments
+                        spanned.insert(segment, at: position)
+                        var spannedValues = values
+                        spannedValues.insert(values[position], at: position)
+                        // A catch-all's two components (`/x` and `/x/*`) are probed apart.
+                        let glob = Self.appLinkPattern(spanned)
+                        let variants =
+                            needsOne
+                            ? [(glob + "/?*", ["a", "a/b"])]
+                            : pattern.endsInCatchAll ? [(glob, [""]), (glob + "/*", ["a", "a/b"])] : [(glob, [""])]
+                        for (variant, remainders) in variants {
+                            var differs: Bool?
+                            for remainder in remainders {
+                                let path = Self.appLinkPath(spanned, values: spannedValues, remainder: remainder)
+                                let decision = appLinkDecision(path)
+                                probes.append(AppLinkProbe(path: path, opens: decision.opens, route: decision.route))
+                                if differs == nil, decision.opens != opens { differs = decision.opens }
+                            }
+                            guard let decided = differs else { continue }
+                            deeper(spanned, values: spannedValues, opens: decided, level: level + 1)
+                            add(
+                                variant, exclude: !decided, route: route.index,
+                                comment: declared.description + " (deeper paths)")
                         }
-                        guard let decided = differs else { continue }
-                        deeper(spanned, values: spannedValues, opens: decided, level: level + 1)
-                        add(
-                            variant, exclude: !decided, route: route.index,
-                            comment: pattern.description + " (deeper paths)")
                     }
                 }
-            }
-            deeper(pattern.segments, values: values, opens: endpoint.linkable, level: 0)
-            let prefix = Self.appLinkPattern(pattern.segments)
-            var paths = [prefix.isEmpty ? "/" : prefix]
-            if pattern.endsInCatchAll {
-                // `books/...` takes `books` and everything below it (`/books*` would also take
-                // `/bookshop`): the prefix, and the prefix with `/*`.
-                paths = prefix.isEmpty ? ["/*"] : [prefix, prefix + "/*"]
-            }
-            for path in paths {
-                add(path, exclude: !endpoint.linkable, route: route.index, comment: pattern.description)
+                deeper(pattern.segments, values: values, opens: endpoint.linkable, level: 0)
+                let prefix = Self.appLinkPattern(pattern.segments)
+                var paths = [prefix.isEmpty ? "/" : prefix]
+                if needsOne {
+                    // `files/:path+`: everything below `files`, not `files` itself.
+                    paths = [prefix + "/?*"]
+                } else if pattern.endsInCatchAll {
+                    // `books/...` takes `books` and everything below it (`/books*` would also take
+                    // `/bookshop`): the prefix, and the prefix with `/*`.
+                    paths = prefix.isEmpty ? ["/*"] : [prefix, prefix + "/*"]
+                }
+                for path in paths {
+                    add(path, exclude: !endpoint.linkable, route: route.index, comment: declared.description)
+                }
             }
         }
         let (order, wrong) = Self.orderedAppLinks(candidates, probes: probes)

@@ -52,7 +52,7 @@ extension Matcher {
             case .constant(let text): self = .constant(Array(text.utf8))
             case .parameter(let name): self = validators[name] != nil ? .validated : .parameter
             case .wildcard: self = .wildcard
-            case .catchAll: self = .rest
+            case .catchAll, .optional, .oneOrMore: self = .rest
             }
         }
     }
@@ -128,7 +128,7 @@ extension Matcher {
         var checks: [Check] = []
         var validators: [Validator] = []
         var checkRanges: [Int32: (start: Int32, count: UInt8)] = [:]
-        for index in routes.indices where !routes[index].validators.isEmpty {
+        for index in routes.indices where routes[index].hasChecks {
             guard let pattern = routes[index].pattern else { continue }
             let start = Int32(checks.count)
             appendChecks(of: pattern, routes[index].validators, to: &checks, &validators)

@@ -62,6 +62,11 @@ public struct Match: Sendable {
         case .raw, .packed, .decoded:
             let names = matcher.parameterNames[route]
             if names.isEmpty { return .empty }
+            // An optional parameter the request left out is not bound.
+            if names.lastIsOptional, value(at: names.count - 1).isEmpty {
+                let bound = names.droppingLast
+                return bound.isEmpty ? .empty : Parameters(names: bound) { value(at: $0) }
+            }
             return Parameters(names: names) { value(at: $0) }
         }
     }

@@ -27,7 +27,7 @@ extension Matcher {
                 for child in [node.validated, node.parameter, node.wildcard] where child >= 0 {
                     work.append((child, depth + 1))
                 }
-            case .catchAll:
+            case .catchAll, .optional, .oneOrMore:
                 break
             }
         }
@@ -54,7 +54,7 @@ extension Matcher {
             let (terminal, _) = Self.routeCounts(node, position, large: largeCounts)
             if depth == segments.count {
                 forEachRoute(of: node, skipping: 0, count: terminal) { result.append($0) }
-            } else if case .catchAll = segments[depth] {
+            } else if segments[depth].isRest {
                 // Everything below.
                 var below: [Int32] = [position]
                 while let next = below.popLast() {

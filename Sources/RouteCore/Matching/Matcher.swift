@@ -100,11 +100,19 @@ public final class Matcher: @unchecked Sendable {
         return word
     }
 
-    /// A validator to run on a route's segment once the route matched structurally: 12 bytes.
+    /// A validator to run on a route's segment once the route matched structurally, or (with
+    /// a negative `validator`) the count of segments a rest segment takes: 12 bytes.
     struct Check {
         var segment: Int32
         var isRest: Bool
+        /// An optional parameter's validator: not run when the parameter is absent.
+        var skipsAbsent = false
         var validator: Int32
+
+        /// `validator` of a check that at most one segment is left (`:name?`).
+        static let atMostOne: Int32 = -1
+        /// `validator` of a check that at least one segment is left (`:name+`).
+        static let atLeastOne: Int32 = -2
     }
 
     /// A route's compiled facts, kept in the trie right after the node the route ends at (each
@@ -227,7 +235,9 @@ public final class Matcher: @unchecked Sendable {
                 // Most routes have none: no lookup (and no hashing) then.
                 let validated = !routeValidators.isEmpty
                 builder.add(route: Int32(index), pattern) { validated && routeValidators[$0] != nil }
-                if validated { appendChecks(of: pattern, routeValidators, to: &allChecks, &validators) }
+                if routes[index].hasChecks {
+                    appendChecks(of: pattern, routeValidators, to: &allChecks, &validators)
+                }
                 facts.append(
                     routeFacts(
                         of: pattern, checkStart: checkStart, checkEnd: Int32(allChecks.count), captures: &captures,
@@ -243,17 +253,35 @@ public final class Matcher: @unchecked Sendable {
             names: names?.finish() ?? ParameterNames(unique: [], indexes: [], starts: [0]))
     }
 
-    /// A pattern route's checks: one per validated parameter, in pattern order, its validator
-    /// appended to `validators`.
+    /// Whether a pattern's last segment takes a bounded count of segments (`:name?`, `:name+`),
+    /// which a check counts.
+    static func needsCount(_ pattern: Pattern) -> Bool {
+        switch pattern.segments.last {
+        case .optional, .oneOrMore: true
+        default: false
+        }
+    }
+
+    /// A pattern route's checks: the count a `:name?` or `:name+` takes, then one per
+    /// validated parameter, in pattern order, its validator appended to `validators`.
     static func appendChecks(
         of pattern: Pattern, _ routeValidators: [String: Validator], to checks: inout [Check],
         _ validators: inout [Validator]
     ) {
+        let last = Int32(pattern.segments.count - 1)
+        switch pattern.segments.last {
+        case .optional: checks.append(Check(segment: last, isRest: true, validator: Check.atMostOne))
+        case .oneOrMore: checks.append(Check(segment: last, isRest: true, validator: Check.atLeastOne))
+        default: break
+        }
         for (position, segment) in pattern.segments.enumerated() {
             guard let name = segment.parameterName, let validator = routeValidators[name] else { continue }
-            var isRest = false
-            if case .catchAll = segment { isRest = true }
-            checks.append(Check(segment: Int32(position), isRest: isRest, validator: Int32(validators.count)))
+            var isOptional = false
+            if case .optional = segment { isOptional = true }
+            checks.append(
+                Check(
+                    segment: Int32(position), isRest: segment.isRest, skipsAbsent: isOptional,
+                    validator: Int32(validators.count)))
             validators.append(validator)
         }
     }
@@ -267,11 +295,12 @@ public final class Matcher: @unchecked Sendable {
         let captureStart = Int32(captures.count)
         for (position, segment) in pattern.segments.enumerated() {
             guard let name = segment.parameterName else { continue }
-            var isRest = false
-            if case .catchAll = segment { isRest = true }
+            let isRest = segment.isRest
             // A pattern has at most 128 segments (Pattern refuses more): seven bits.
             captures.append(UInt8(truncatingIfNeeded: position) & 0x7F | (isRest ? 0x80 : 0))
-            names?.add(name)
+            var isOptional = false
+            if case .optional = segment { isOptional = true }
+            names?.add(name, optional: isOptional)
         }
         // A pattern has at most 128 segments (Pattern refuses more), so the counts fit.
         return RouteFacts(
@@ -818,8 +847,14 @@ public final class Matcher: @unchecked Sendable {
         guard info.checkCount > 0 else { return true }
         for k in 0..<Int(info.checkCount) {
             let check = checks[Int(info.checkStart) + k]
-            let validator = validators[Int(check.validator)]
             let position = Int(check.segment)
+            if check.validator < 0 {
+                let left = segments.count - position
+                if check.validator == Check.atMostOne ? left > 1 : left < 1 { return false }
+                continue
+            }
+            if check.skipsAbsent && position >= segments.count { continue }
+            let validator = validators[Int(check.validator)]
             if !check.isRest {
                 let segment = segments[position]
                 let value = UnsafeBufferPointer(
@@ -923,7 +958,18 @@ public final class ParameterNames: Sendable {
         public var startIndex: Int { 0 }
         public var endIndex: Int { range.count }
         public subscript(position: Int) -> String {
-            table.unique[Int(table.indexes[range.lowerBound + position])]
+            let number = table.indexes[range.lowerBound + position]
+            return table.unique[Int(number < 0 ? ~number : number)]
+        }
+
+        /// Whether the last name is an optional parameter's (`:name?`), which is not bound
+        /// when the request leaves it out.
+        var lastIsOptional: Bool { !range.isEmpty && table.indexes[range.upperBound - 1] < 0 }
+
+        /// The names without the last.
+        var droppingLast: RouteParameterNames {
+            RouteParameterNames(
+                table: table, range: range.lowerBound..<Swift.max(range.lowerBound, range.upperBound - 1))
         }
     }
 
@@ -944,7 +990,12 @@ public final class ParameterNames: Sendable {
             if old >= 0 {
                 builder.indexes.append(contentsOf: indexes[Int(starts[old])..<Int(starts[old + 1])])
             } else {
-                for name in next.next()?.pattern?.parameterNames ?? [] { builder.add(name) }
+                for segment in next.next()?.pattern?.segments ?? [] {
+                    guard let name = segment.parameterName else { continue }
+                    var isOptional = false
+                    if case .optional = segment { isOptional = true }
+                    builder.add(name, optional: isOptional)
+                }
             }
             builder.endRoute()
         }
@@ -953,7 +1004,10 @@ public final class ParameterNames: Sendable {
         guard result.unique.count > 64 + 2 * result.indexes.count else { return result }
         var fresh = Builder()
         for route in 0..<result.routeCount {
-            for name in result[route] { fresh.add(name) }
+            let names = result[route]
+            for (position, name) in names.enumerated() {
+                fresh.add(name, optional: position == names.count - 1 && names.lastIsOptional)
+            }
             fresh.endRoute()
         }
         return fresh.finish()
@@ -971,7 +1025,12 @@ public final class ParameterNames: Sendable {
             for name in table.unique { _ = unique.number(of: name) }
         }
 
-        mutating func add(_ name: String) { indexes.append(unique.number(of: name)) }
+        /// Adds a route's next name; an optional one (`:name?`) is stored as its number's
+        /// complement (negative).
+        mutating func add(_ name: String, optional: Bool = false) {
+            let number = unique.number(of: name)
+            indexes.append(optional ? ~number : number)
+        }
         mutating func endRoute() { starts.append(Int32(indexes.count)) }
         mutating func append(_ routeNames: [String]) {
             for name in routeNames { add(name) }

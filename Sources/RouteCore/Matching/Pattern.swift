@@ -7,8 +7,10 @@
 /// ```
 ///
 /// Segments: a constant matches itself exactly; `:name` one segment, bound to `name`; `:_`
-/// any one segment, bound to nothing; `...` (last only) zero or more segments, and `...name`
-/// binds them joined with `/`. Leading and trailing `/` are ignored; `""` is the root.
+/// any one segment, bound to nothing. Last only, the rest segments: `...` zero or more
+/// segments, and `...name` binds them joined with `/`; `:name?` zero or one segment (absent,
+/// `name` is not bound); `:name+` one or more, joined with `/`. Leading and trailing `/` are
+/// ignored; `""` is the root.
 ///
 /// Constants are compared by their UTF-8 bytes, as requests are matched (docs/dsl.md, "Requests"):
 /// `café` written precomposed (U+00E9) and decomposed (`e` + U+0301) are two patterns, not
@@ -19,12 +21,18 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
         case constant(String)
         case parameter(String)
         case wildcard
+        /// `...` or `...name`: zero or more segments.
         case catchAll(String?)
+        /// `:name?`: zero or one segment.
+        case optional(String)
+        /// `:name+`: one or more segments.
+        case oneOrMore(String)
 
         /// Equal when of the same kind with the same bytes.
         public static func == (lhs: Segment, rhs: Segment) -> Bool {
             switch (lhs, rhs) {
-            case (.constant(let a), .constant(let b)), (.parameter(let a), .parameter(let b)):
+            case (.constant(let a), .constant(let b)), (.parameter(let a), .parameter(let b)),
+                (.optional(let a), .optional(let b)), (.oneOrMore(let a), .oneOrMore(let b)):
                 Pattern.sameBytes(a, b)
             case (.wildcard, .wildcard): true
             case (.catchAll(nil), .catchAll(nil)): true
@@ -39,6 +47,8 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
             case .parameter(let name): Pattern.hashBytes(1, name, into: &hasher)
             case .wildcard: hasher.combine(UInt8(2))
             case .catchAll(let name): Pattern.hashBytes(name == nil ? 3 : 4, name ?? "", into: &hasher)
+            case .optional(let name): Pattern.hashBytes(5, name, into: &hasher)
+            case .oneOrMore(let name): Pattern.hashBytes(6, name, into: &hasher)
             }
         }
 
@@ -48,6 +58,28 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
             case .parameter(let name): ":" + name
             case .wildcard: ":_"
             case .catchAll(let name): "..." + (name ?? "")
+            case .optional(let name): ":" + name + "?"
+            case .oneOrMore(let name): ":" + name + "+"
+            }
+        }
+
+        /// Whether this is a rest segment (`...`, `:name?`, `:name+`): last, of a variable
+        /// number of segments, ranked after every fixed segment at its position.
+        public var isRest: Bool {
+            switch self {
+            case .catchAll, .optional, .oneOrMore: true
+            case .constant, .parameter, .wildcard: false
+            }
+        }
+
+        /// How many segments a rest segment takes: at least `minimum`, at most `maximum`
+        /// (nil: no bound); nil for a fixed segment.
+        public var restArity: (minimum: Int, maximum: Int?)? {
+            switch self {
+            case .catchAll: (0, nil)
+            case .optional: (0, 1)
+            case .oneOrMore: (1, nil)
+            case .constant, .parameter, .wildcard: nil
             }
         }
     }
@@ -128,9 +160,10 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
                 return .failure(
                     RouteDefinitionError("pattern '\(source)': a relative pattern ('./…') needs an enclosing endpoint"))
             }
-            if case .catchAll = base.segments.last {
+            if let last = base.segments.last, last.isRest {
                 return .failure(
-                    RouteDefinitionError("pattern '\(source)': cannot extend '\(base)', which ends in '...'"))
+                    RouteDefinitionError(
+                        "pattern '\(source)': cannot extend '\(base)', which ends in '\(last.text)'"))
             }
             segments = base.segments
             index = 2
@@ -161,12 +194,38 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
                 if !name.isEmpty, let error = checkName(bytes, name, source: source) { return .failure(error) }
                 segment = .catchAll(name.isEmpty ? nil : string(name))
             } else if bytes[start] == Bytes.colon {
-                let name = (start + 1)..<index
+                var name = (start + 1)..<index
+                // `:name?` and `:name+`: a rest segment, last only.
+                let modifier = index - 1 > start ? bytes[index - 1] : 0
+                let isRest = modifier == UInt8(ascii: "?") || modifier == UInt8(ascii: "+")
+                if isRest {
+                    name = (start + 1)..<(index - 1)
+                    var rest = index
+                    while rest < bytes.count && bytes[rest] == Bytes.slash { rest += 1 }
+                    guard rest == bytes.count else {
+                        return .failure(
+                            RouteDefinitionError(
+                                "pattern '\(source)': '\(string(start..<index))' must be the last segment (declare a second route for the other form)"
+                            ))
+                    }
+                }
                 if name.count == 1 && bytes[name.lowerBound] == UInt8(ascii: "_") {
+                    guard !isRest else {
+                        return .failure(
+                            RouteDefinitionError(
+                                "pattern '\(source)': '\(string(start..<index))' binds nothing: name it (':id\(Character(UnicodeScalar(modifier)))')"
+                            ))
+                    }
                     segment = .wildcard
                 } else {
                     if let error = checkName(bytes, name, source: source) { return .failure(error) }
-                    segment = .parameter(string(name))
+                    if !isRest {
+                        segment = .parameter(string(name))
+                    } else if modifier == UInt8(ascii: "?") {
+                        segment = .optional(string(name))
+                    } else {
+                        segment = .oneOrMore(string(name))
+                    }
                 }
             } else {
                 segment = .constant(string(start..<index))
@@ -208,9 +267,7 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
                 result.append(":")
                 result.append(name)
             case .wildcard: result.append(":_")
-            case .catchAll(let name):
-                result.append("...")
-                if let name { result.append(name) }
+            case .catchAll, .optional, .oneOrMore: result.append(segment.text)
             }
         }
         return result
@@ -250,20 +307,18 @@ public struct Pattern: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// Whether the pattern ends in `...`.
-    public var endsInCatchAll: Bool {
-        if case .catchAll = segments.last { return true }
-        return false
-    }
+    /// Whether the pattern ends in a rest segment (`...`, `:name?` or `:name+`), which ranks
+    /// after a pattern that ends there.
+    public var endsInCatchAll: Bool { segments.last?.isRest == true }
 }
 
 extension Pattern.Segment {
     /// The name this segment binds, if any.
     public var parameterName: String? {
         switch self {
-        case .parameter(let name): name
+        case .parameter(let name), .optional(let name), .oneOrMore(let name): name
         case .catchAll(let name): name
-        default: nil
+        case .constant, .wildcard: nil
         }
     }
 }

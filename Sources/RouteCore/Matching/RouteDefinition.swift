@@ -19,11 +19,18 @@ public struct RouteDefinition: Sendable {
         let shape: Shape
         let validators: [String: Validator]
         let displayText: String
+        /// Whether the matcher runs checks for the route (``RouteDefinition/hasChecks``).
+        let hasChecks: Bool
 
         init(shape: Shape, validators: [String: Validator], displayText: String) {
             self.shape = shape
             self.validators = validators
             self.displayText = displayText
+            if case .pattern(let pattern) = shape {
+                hasChecks = !validators.isEmpty || Matcher.needsCount(pattern)
+            } else {
+                hasChecks = false
+            }
         }
     }
 
@@ -46,6 +53,10 @@ public struct RouteDefinition: Sendable {
     public init(regex: PathRegex) {
         storage = Storage(shape: .regex(regex), validators: [:], displayText: "regex:" + regex.source)
     }
+
+    /// Whether the matcher checks more than the route's shape once it matched structurally:
+    /// validators, or the count of segments a `:name?` or `:name+` takes.
+    var hasChecks: Bool { storage.hasChecks }
 
     /// Whether both are the one definition (a reload handed it from the old tree to the new).
     func isIdentical(to other: RouteDefinition) -> Bool { storage === other.storage }

@@ -369,7 +369,7 @@ package struct Lint {
                 case .constant(let text): Pattern.sameBytes(text, literal)
                 case .parameter(let name): rival.definition.validators[name] == nil
                 case .wildcard: true
-                case .catchAll: false
+                case .catchAll, .optional, .oneOrMore: false
                 }
             }
             guard fits else { continue }
@@ -399,13 +399,25 @@ package struct Lint {
         -> Bool
     {
         for (position, segment) in outer.segments.enumerated() {
-            if case .catchAll(let name) = segment {
-                if let name, outerValidators[name] != nil { return false }
-                return true
+            if let (minimum, maximum) = segment.restArity {
+                if let name = segment.parameterName, outerValidators[name] != nil { return false }
+                // Every count of segments `inner` leaves from here must be one this rest takes.
+                let fixed = inner.segments.count - position
+                let (least, most): (Int, Int?)
+                if let innerRest = inner.segments.last?.restArity {
+                    guard fixed >= 1 else { return false }
+                    least = fixed - 1 + innerRest.minimum
+                    most = innerRest.maximum.map { fixed - 1 + $0 }
+                } else {
+                    (least, most) = (fixed, fixed)
+                }
+                guard least >= minimum else { return false }
+                guard let maximum else { return true }
+                return most.map { $0 <= maximum } ?? false
             }
             guard position < inner.segments.count else { return false }
             let other = inner.segments[position]
-            if case .catchAll = other { return false }
+            if other.isRest { return false }
             switch segment {
             case .constant(let text):
                 guard case .constant(let same) = other, Pattern.sameBytes(same, text) else { return false }
@@ -422,7 +434,7 @@ package struct Lint {
                     }
                 }
             case .wildcard: break
-            case .catchAll: break
+            case .catchAll, .optional, .oneOrMore: break
             }
         }
         return outer.segments.count == inner.segments.count

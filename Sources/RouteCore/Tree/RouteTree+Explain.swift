@@ -79,8 +79,20 @@ extension RouteTree {
                 outcome: matched ? .matched : .regexMismatch)
         }
         for (position, segment) in pattern.segments.enumerated() {
-            if case .catchAll(let name) = segment {
-                if let name, let validator = route.validators[name] {
+            if let (minimum, maximum) = segment.restArity {
+                let left = segments.count - position
+                if let maximum, left > maximum {
+                    return RouteAttempt(
+                        route: RouteID(index), pattern: text, matchedSegments: position + maximum,
+                        outcome: .tooLong(segment: position + maximum, found: segments[position + maximum]))
+                }
+                if left < minimum {
+                    return RouteAttempt(
+                        route: RouteID(index), pattern: text, matchedSegments: position,
+                        outcome: .tooShort(segment: position, expected: segment.text))
+                }
+                let absent = left == 0 && maximum == 1
+                if let name = segment.parameterName, !absent, let validator = route.validators[name] {
                     let rest = segments[min(position, segments.count)...].joined(separator: "/")
                     if (try? validator.accepts(rest)) != true {
                         return RouteAttempt(

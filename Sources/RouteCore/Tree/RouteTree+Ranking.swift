@@ -1,6 +1,7 @@
 extension RouteDefinition {
     /// The route's rank as docs/dsl.md's "Ranking" compares them, segment by segment: constant 0,
-    /// validated parameter 1, parameter 2, `:_` 3, `...` 4; a pattern that ends gets -1 after
+    /// validated parameter 1, parameter 2, `:_` 3, a rest segment (`...`, `:name?`, `:name+`) 4;
+    /// a pattern that ends gets -1 after
     /// its last segment (it beats a `...` there). Regex routes rank after all patterns but a
     /// bare `...` (5); the bare `...` last (6).
     public var rankVector: [Int] {
@@ -11,7 +12,7 @@ extension RouteDefinition {
             case .constant: 0
             case .parameter(let name): validators[name] == nil ? 2 : 1
             case .wildcard: 3
-            case .catchAll: 4
+            case .catchAll, .optional, .oneOrMore: 4
             }
         }
         if !pattern.endsInCatchAll { rank.append(-1) }
@@ -26,7 +27,7 @@ extension RouteDefinition {
         case 1: "a validated parameter"
         case 2: "a parameter"
         case 3: "':_'"
-        case 4: "'...'"
+        case 4: "a rest segment ('...', ':name?' or ':name+')"
         case 5: "a whole-path regex"
         default: "the catch-all '...'"
         }

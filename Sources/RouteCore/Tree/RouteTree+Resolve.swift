@@ -135,6 +135,19 @@ extension RouteTree {
                 let value = parameters[name] ?? ""
                 try check(value, name: name, route: route)
                 segments.append(contentsOf: value.split(separator: "/").map(String.init))
+            case .optional(let name):
+                // Absent (or empty): the pattern without it.
+                guard let value = parameters[name], !value.isEmpty else { break }
+                try check(value, name: name, route: route)
+                segments.append(value)
+            case .oneOrMore(let name):
+                let parts = (parameters[name] ?? "").split(separator: "/").map(String.init)
+                guard !parts.isEmpty else {
+                    throw RouteError(
+                        .invalidRequest, "route '\(pattern)' needs parameter '\(name)' (one segment or more)")
+                }
+                try check(parameters[name] ?? "", name: name, route: route)
+                segments.append(contentsOf: parts)
             }
         }
         return segments

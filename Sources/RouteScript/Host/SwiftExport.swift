@@ -182,13 +182,24 @@ public enum SwiftExport {
                 switch segment {
                 case .constant(let text):
                     parts.append(stringLiteral(text))
-                case .parameter(let parameter), .catchAll(let parameter?):
+                case .parameter(let parameter), .catchAll(let parameter?), .optional(let parameter),
+                    .oneOrMore(let parameter):
                     var bareLabel = bareIdentifier(parameter)
                     while labels.contains(bareLabel) || reserved.contains(bareLabel) { bareLabel += "_" }
                     labels.insert(bareLabel)
                     let label = quoted(bareLabel)
-                    arguments.append("\(label): String")
-                    if case .catchAll = segment { parts.append("contentsOf: \(label)") } else { parts.append(label) }
+                    switch segment {
+                    case .optional:
+                        // Absent (nil or empty): the path without it.
+                        arguments.append("\(label): String? = nil")
+                        parts.append("optional: \(label)")
+                    case .catchAll, .oneOrMore:
+                        arguments.append("\(label): String")
+                        parts.append("contentsOf: \(label)")
+                    default:
+                        arguments.append("\(label): String")
+                        parts.append(label)
+                    }
                 case .catchAll(nil):
                     // A rest that binds nothing still takes segments: `rest: "a/b"`.
                     var bareLabel = "rest"
@@ -223,7 +234,9 @@ public enum SwiftExport {
         for segment in pattern.segments {
             switch segment {
             case .constant(let text): words.append(text)
-            case .parameter(let parameter), .catchAll(let parameter?): words.append(parameter)
+            case .parameter(let parameter), .catchAll(let parameter?), .optional(let parameter),
+                .oneOrMore(let parameter):
+                words.append(parameter)
             case .catchAll(nil): words.append("rest")
             case .wildcard: break
             }
@@ -241,6 +254,11 @@ public enum SwiftExport {
                 literal = []
                 let value = part.dropFirst("contentsOf: ".count)
                 pieces.append("\(value).split(separator: \"/\").map(String.init)")
+            } else if part.hasPrefix("optional: ") {
+                pieces.append("[" + literal.joined(separator: ", ") + "]")
+                literal = []
+                let value = part.dropFirst("optional: ".count)
+                pieces.append("[\(value)].compactMap { $0 }.filter { !$0.isEmpty }")
             } else {
                 literal.append(part)
             }

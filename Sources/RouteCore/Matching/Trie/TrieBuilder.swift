@@ -40,7 +40,7 @@ struct TrieBuilder {
             case .constant(let text): keys.append(Key(interner.number(of: text)))
             case .parameter(let name): keys.append(validated(name) ? Self.validated : Self.parameter)
             case .wildcard: keys.append(Self.wildcard)
-            case .catchAll:
+            case .catchAll, .optional, .oneOrMore:
                 keys.append(Self.rest)
                 break loop
             }
