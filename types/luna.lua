@@ -5,7 +5,7 @@
 ---@class luna.Context
 ---@field path string The normalized path (`books/42`).
 ---@field params table<string, string> Path parameters, decoded once.
----@field query table<string, string> Query items; a repeated key keeps its last value.
+---@field query table<string, string|integer|number|boolean|string[]> Query items; a repeated key keeps its last value. A key the endpoint's `query` schema declares is typed (an integer, number, boolean, or a list for `list = true`), with its default filled in.
 ---@field fragment string? The fragment, without `#`.
 ---@field route string The matched pattern (`books/:id`; the root route is "/").
 ---@field name string? The route's name.
@@ -55,6 +55,7 @@
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
 ---@field actions { [1]: string, flag: table<string, string>?, go: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`; with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
 ---@field rows { [1]: string, go: string }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request.
+---@field query table<string, luna.QueryType|luna.QueryKey>? Typed query keys: `{ page = { "int", default = 1 }, sort = { "new", "top", default = "new" }, q = "string?", tags = { "string", list = true } }`. A value that does not fit takes the default, or the route does not match and the next one is tried.
 ---@field sample table<string, (string|integer)[]>? Values a prototype offers for this screen's parameters (`{ id = { "42", "7" } }`): the screen that opens it lists one row per combination instead of asking for them.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
@@ -70,6 +71,15 @@
 ---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
+
+---@alias luna.QueryType "int"|"number"|"bool"|"string"|"int?"|"number?"|"bool?"|"string?"
+
+---@class luna.QueryKey The type (`{ "int" }`) or an enumeration's values (`{ "new", "top" }`) in the list part, and:
+---@field [integer] string
+---@field default string|number|boolean? Filled in when the key is missing or does not fit.
+---@field optional boolean? The key may be missing (as `"int?"`).
+---@field list boolean? Every value of a repeated key (`tags=a&tags=b`), as a list; a missing key is an empty list.
+---@field where string|fun(value: string): boolean? A regex for the whole value, or a function, checked after the type.
 
 ---@class luna.Links A universal link on another host, or a URL of another scheme, is an `invalidRequest`.
 ---@field schemes string[]? Custom URL schemes (`myapp`).

@@ -62,6 +62,14 @@ public struct LuaTableWriter: ~Copyable {
         }
     }
 
+    /// `t[#t + 1] = value`: appends to the table's list part (scalars and strings; a
+    /// reference of another state is skipped).
+    public mutating func append(_ value: LuaValue) {
+        guard lua_checkstack(L, 2) != 0, (try? vm.push(value, on: L)) != nil else { return }
+        let count = lua_rawlen(L, -2)  // §4.6 lua_rawlen [-0, +0, -]
+        lua_rawseti(L, -2, lua_Integer(count) + 1)  // §4.6 lua_rawseti [-1, +0, m]
+    }
+
     /// `t[key] = {…}`: a nested table built in place by `build`.
     public mutating func set(_ key: LuaKey, fieldCapacity: Int = 0, _ build: (inout LuaTableWriter) -> Void) {
         guard lua_checkstack(L, 4) != 0 else { return }

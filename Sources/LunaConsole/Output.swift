@@ -51,6 +51,17 @@ package enum Output {
         return (values, nil)
     }
 
+    /// The keys given more than once, with every value in order (`tags=a tags=b`): a query
+    /// list for reverse routing (``keyValues(_:)`` keeps the last).
+    package static func repeatedKeys(_ words: [String]) -> [String: [String]] {
+        var all: [String: [String]] = [:]
+        for word in words {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { continue }
+            all[String(word[..<equals]), default: []].append(String(word[word.index(after: equals)...]))
+        }
+        return all.filter { $0.value.count > 1 }
+    }
+
     /// `1 error`, `2 errors`.
     package static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

@@ -195,7 +195,8 @@ struct PathCommand: ParsableCommand {
         let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
         do {
-            let path = try tree.path(forRouteNamed: name, values: Output.keyValues(values).values)
+            let path = try tree.path(
+                forRouteNamed: name, values: Output.keyValues(values).values, lists: Output.repeatedKeys(values))
             if json { emitJSON("{\"path\":\(JSONWriter.quoted(path))}") } else { emit(path) }
         } catch {
             if json {

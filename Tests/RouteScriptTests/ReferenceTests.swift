@@ -62,6 +62,9 @@ import Testing
         #expect(try Self.definedFields("luna.ContainerSpec") == container.union(["[integer]"]))
         #expect(reference["Links"] == (try Self.definedFields("luna.Links")))
         #expect(reference["Links"] == ["schemes", "hosts", "http"])
+        // A query key's options: the reference's table, the editor's class and the loader's list.
+        #expect(reference["Query keys"] == Set(DSLSchema.queryOptions))
+        #expect(try Self.definedFields("luna.QueryKey") == Set(DSLSchema.queryOptions).union(["[integer]"]))
     }
 
     @Test func hooksViewsAndGlobalsAgreeEverywhere() throws {

@@ -64,6 +64,8 @@ extension Matcher {
         guard (a.pattern == nil) == (b.pattern == nil), Pattern.sameBytes(a.displayText, b.displayText) else {
             return false
         }
+        // A query schema is one more check: with or without one, the entry's count differs.
+        guard (a.querySchema == nil) == (b.querySchema == nil) else { return false }
         let (x, y) = (a.validators, b.validators)
         return x.count == y.count && x.keys.allSatisfy { y[$0] != nil }
     }
@@ -127,18 +129,22 @@ extension Matcher {
         // predicates are the new script's), and each validated route's range of them.
         var checks: [Check] = []
         var validators: [Validator] = []
+        var querySchemas: [QuerySchema] = []
         var checkRanges: [Int32: (start: Int32, count: UInt8)] = [:]
         for index in routes.indices where routes[index].hasChecks {
             guard let pattern = routes[index].pattern else { continue }
             let start = Int32(checks.count)
-            appendChecks(of: pattern, routes[index].validators, to: &checks, &validators)
+            appendChecks(
+                of: pattern, routes[index].validators, query: routes[index].querySchema, to: &checks, &validators,
+                &querySchemas)
             checkRanges[Int32(index)] = (start, UInt8(clamping: Int32(checks.count) - start))
         }
+        // A kept regex route takes its query schema from the new definition (it may differ).
         var regexRoutes = previous.regexRoutes.compactMap { old in
-            renumbered(Int32(old.route)).map { (route: Int($0), regex: old.regex) }
+            renumbered(Int32(old.route)).map { (route: Int($0), regex: old.regex, query: routes[Int($0)].querySchema) }
         }
         for index in added {
-            if let regex = routes[index].regex { regexRoutes.append((index, regex)) }
+            if let regex = routes[index].regex { regexRoutes.append((index, regex, routes[index].querySchema)) }
         }
         regexRoutes.sort { $0.route < $1.route }
         let names = previous.parameterNames.renumbered(diff.kept, count: count, adding: added.map { routes[$0] })
@@ -358,7 +364,7 @@ extension Matcher {
         guard complete else { return nil }
         return Compiled(
             units: units, unitCount: unitCount, nodeCount: nodeCount, keys: keys, checks: checks, largeCounts: [:],
-            validators: validators, regexRoutes: regexRoutes, names: names)
+            validators: validators, querySchemas: querySchemas, regexRoutes: regexRoutes, names: names)
     }
 
     /// Copies `part`'s units from `source` to `target` at `base`, every position in it moved

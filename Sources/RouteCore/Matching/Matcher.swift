@@ -113,6 +113,8 @@ public final class Matcher: @unchecked Sendable {
         static let atMostOne: Int32 = -1
         /// `validator` of a check that at least one segment is left (`:name+`).
         static let atLeastOne: Int32 = -2
+        /// `segment` of a check of the request's query: `validator` is the schema's index.
+        static let query: Int32 = -1
     }
 
     /// A route's compiled facts, kept in the trie right after the node the route ends at (each
@@ -163,8 +165,10 @@ public final class Matcher: @unchecked Sendable {
     /// Node route counts over 65,534 (see ``Node/countOverflow``).
     let largeCounts: [Int32: (terminal: Int32, rest: Int32)]
     let validators: [Validator]
-    /// Whole-path regex routes, in declaration order.
-    let regexRoutes: [(route: Int, regex: PathRegex)]
+    /// The query schemas of the routes that declare one (a check's `validator` indexes them).
+    let querySchemas: [QuerySchema]
+    /// Whole-path regex routes, in declaration order, with their query schemas.
+    let regexRoutes: [(route: Int, regex: PathRegex, query: QuerySchema?)]
 
     /// Nodes with more constant edges than this get a hash table.
     static let linearScanLimit = 6
@@ -185,7 +189,8 @@ public final class Matcher: @unchecked Sendable {
         var checks: [Check]
         var largeCounts: [Int32: (terminal: Int32, rest: Int32)]
         var validators: [Validator]
-        var regexRoutes: [(route: Int, regex: PathRegex)]
+        var querySchemas: [QuerySchema]
+        var regexRoutes: [(route: Int, regex: PathRegex, query: QuerySchema?)]
         var names: ParameterNames
     }
 
@@ -205,6 +210,7 @@ public final class Matcher: @unchecked Sendable {
         self.keys = .copying(compiled.keys, into: storage, at: keyOffset)
         self.largeCounts = compiled.largeCounts
         self.validators = compiled.validators
+        self.querySchemas = compiled.querySchemas
         self.regexRoutes = compiled.regexRoutes
         self.parameterNames = compiled.names
     }
@@ -212,8 +218,9 @@ public final class Matcher: @unchecked Sendable {
     /// Compiles every route.
     static func compile(_ routes: [RouteDefinition]) -> Compiled {
         var builder = TrieBuilder(capacity: routes.count)
-        var regexRoutes: [(route: Int, regex: PathRegex)] = []
+        var regexRoutes: [(route: Int, regex: PathRegex, query: QuerySchema?)] = []
         var allChecks: [Check] = []
+        var querySchemas: [QuerySchema] = []
         var facts: [RouteFacts] = []
         facts.reserveCapacity(routes.count)
         var captures: [UInt8] = []
@@ -224,7 +231,7 @@ public final class Matcher: @unchecked Sendable {
             let checkStart = Int32(allChecks.count)
             switch routes[index].shape {
             case .regex(let regex):
-                regexRoutes.append((index, regex))
+                regexRoutes.append((index, regex, routes[index].querySchema))
                 names?.endRoute()
                 facts.append(
                     RouteFacts(
@@ -236,7 +243,9 @@ public final class Matcher: @unchecked Sendable {
                 let validated = !routeValidators.isEmpty
                 builder.add(route: Int32(index), pattern) { validated && routeValidators[$0] != nil }
                 if routes[index].hasChecks {
-                    appendChecks(of: pattern, routeValidators, to: &allChecks, &validators)
+                    appendChecks(
+                        of: pattern, routeValidators, query: routes[index].querySchema, to: &allChecks, &validators,
+                        &querySchemas)
                 }
                 facts.append(
                     routeFacts(
@@ -249,7 +258,8 @@ public final class Matcher: @unchecked Sendable {
         let units = Self.interleave(flat, facts: facts, captures: captures)
         return Compiled(
             units: units.bytes, unitCount: units.count, nodeCount: flat.nodes.count, keys: flat.keys,
-            checks: allChecks, largeCounts: units.largeCounts, validators: validators, regexRoutes: regexRoutes,
+            checks: allChecks, largeCounts: units.largeCounts, validators: validators, querySchemas: querySchemas,
+            regexRoutes: regexRoutes,
             names: names?.finish() ?? ParameterNames(unique: [], indexes: [], starts: [0]))
     }
 
@@ -263,11 +273,18 @@ public final class Matcher: @unchecked Sendable {
     }
 
     /// A pattern route's checks: the count a `:name?` or `:name+` takes, then one per
-    /// validated parameter, in pattern order, its validator appended to `validators`.
+    /// validated parameter, in pattern order, its validator appended to `validators`, then its
+    /// query's (the schema appended to `schemas`).
     static func appendChecks(
-        of pattern: Pattern, _ routeValidators: [String: Validator], to checks: inout [Check],
-        _ validators: inout [Validator]
+        of pattern: Pattern, _ routeValidators: [String: Validator], query: QuerySchema?, to checks: inout [Check],
+        _ validators: inout [Validator], _ schemas: inout [QuerySchema]
     ) {
+        defer {
+            if let query {
+                checks.append(Check(segment: Check.query, isRest: false, validator: Int32(schemas.count)))
+                schemas.append(query)
+            }
+        }
         let last = Int32(pattern.segments.count - 1)
         switch pattern.segments.last {
         case .optional: checks.append(Check(segment: last, isRest: true, validator: Check.atMostOne))
@@ -520,18 +537,23 @@ public final class Matcher: @unchecked Sendable {
         case .matchedPacked(let route, let packed, let count):
             return Match(route: route, storage: .packed(request, packed, count))
         case .noMatch: return nil
-        case .regexNeeded, .slowPath: return try match(Request(parsing: request))
+        case .regexNeeded, .slowPath, .queryNeeded: return try match(Request(parsing: request))
         case .failure(let error): throw error
         }
     }
 
-    /// Matches a parsed request's segments.
+    /// Matches a parsed request: its segments, and its query where a route declares a query
+    /// schema.
     public func match(_ request: Request) throws(RouteError) -> Match? {
-        try match(segments: request.segments)
+        try match(segments: request.segments, query: request)
     }
 
-    /// Matches decoded path segments.
+    /// Matches decoded path segments (a route with a query schema sees no query).
     public func match(segments: [String]) throws(RouteError) -> Match? {
+        try match(segments: segments, query: nil)
+    }
+
+    private func match(segments: [String], query: Request?) throws(RouteError) -> Match? {
         // A request's limits (no request has more), which also keep offsets within 16 bits.
         guard segments.count <= Request.maximumSegments else {
             throw RouteError(.invalidRequest, "the path has more than \(Request.maximumSegments) segments")
@@ -551,7 +573,7 @@ public final class Matcher: @unchecked Sendable {
         var failure: RouteError?
         bytes.withUnsafeBufferPointer { buffer in
             ranges.withUnsafeBufferPointer { ranges in
-                do throws(RouteError) { found = try search(buffer, ranges) } catch { failure = error }
+                do throws(RouteError) { found = try search(buffer, ranges, query) } catch { failure = error }
             }
         }
         if let failure { throw failure }
@@ -560,7 +582,7 @@ public final class Matcher: @unchecked Sendable {
             return Match(
                 route: Int(winner.route), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
         }
-        if let (route, pairs) = try matchRegex(segments.joined(separator: "/")) {
+        if let (route, pairs) = try matchRegex(segments.joined(separator: "/"), query: query) {
             return Match(route: route, storage: .named(pairs))
         }
         if let winner {
@@ -570,9 +592,10 @@ public final class Matcher: @unchecked Sendable {
         return nil
     }
 
-    private func matchRegex(_ path: String) throws(RouteError) -> (Int, [(String, String)])? {
-        for (route, regex) in regexRoutes {
+    private func matchRegex(_ path: String, query: Request?) throws(RouteError) -> (Int, [(String, String)])? {
+        for (route, regex, schema) in regexRoutes {
             guard let pairs = regex.match(path) else { continue }
+            if let schema, try !schema.accepts(query) { continue }
             return (route, pairs)
         }
         return nil
@@ -599,6 +622,8 @@ public final class Matcher: @unchecked Sendable {
         case noMatch
         case regexNeeded
         case slowPath
+        /// A route with a query schema is among the candidates and the request has a query.
+        case queryNeeded
         case failure(RouteError)
     }
 
@@ -658,6 +683,8 @@ public final class Matcher: @unchecked Sendable {
                 if count < 0 { return .slowPath }
             }
             guard end - start <= Request.maximumPathBytes else { return .slowPath }
+            // A query schema reads the parsed query: a request with one goes the parsed way.
+            if end < length, base[end] == Bytes.question, !querySchemas.isEmpty { return .queryNeeded }
             return outcome(bytes, UnsafeBufferPointer(rebasing: ranges[0..<count]))
         }
     }
@@ -668,7 +695,7 @@ public final class Matcher: @unchecked Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
     ) -> FastOutcome {
         let found: Int32
-        do throws(RouteError) { found = try search(bytes, segments) } catch { return .failure(error) }
+        do throws(RouteError) { found = try search(bytes, segments, nil) } catch { return .failure(error) }
         if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
         if entry(at: Int(found)).isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
         return rawOutcome(found, segments)
@@ -741,17 +768,18 @@ public final class Matcher: @unchecked Sendable {
     // MARK: The search
 
     /// The depth-first search over the trie; returns the winning route's entry or -1.
+    /// `query`: the parsed request, for routes with a query schema (nil: no query).
     private func search(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
     )
         throws(RouteError) -> Int32
     {
-        try visit(0, 0, bytes, segments)
+        try visit(0, 0, bytes, segments, query)
     }
 
     private func visit(
         _ nodeIndex: Int32, _ depth: Int, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ segments: UnsafeBufferPointer<SegmentRange>
+        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
     ) throws(RouteError) -> Int32 {
         let node = node(at: nodeIndex)
         let (terminalCount, restCount) = Self.routeCounts(node, nodeIndex, large: largeCounts)
@@ -759,7 +787,8 @@ public final class Matcher: @unchecked Sendable {
             // The common end: a first terminal route without validators wins at once.
             if terminalCount > 0 {
                 if entry(at: Int(node.routeStart)).checkCount == 0 { return node.routeStart }
-                let found = try firstPassing(Int(node.routeStart), skipping: 0, count: terminalCount, bytes, segments)
+                let found = try firstPassing(
+                    Int(node.routeStart), skipping: 0, count: terminalCount, bytes, segments, query)
                 if found >= 0 { return found }
             }
             if restCount == 0 { return -1 }
@@ -767,24 +796,25 @@ public final class Matcher: @unchecked Sendable {
             let segment = segments[depth]
             let child = constantChild(node, bytes, segment)
             if child >= 0 {
-                let found = try visit(child, depth + 1, bytes, segments)
+                let found = try visit(child, depth + 1, bytes, segments, query)
                 if found >= 0 { return found }
             }
             if node.validated >= 0 {
-                let found = try visit(node.validated, depth + 1, bytes, segments)
+                let found = try visit(node.validated, depth + 1, bytes, segments, query)
                 if found >= 0 { return found }
             }
             if node.parameter >= 0 {
-                let found = try visit(node.parameter, depth + 1, bytes, segments)
+                let found = try visit(node.parameter, depth + 1, bytes, segments, query)
                 if found >= 0 { return found }
             }
             if node.wildcard >= 0 {
-                let found = try visit(node.wildcard, depth + 1, bytes, segments)
+                let found = try visit(node.wildcard, depth + 1, bytes, segments, query)
                 if found >= 0 { return found }
             }
             if restCount == 0 { return -1 }
         }
-        return try firstPassing(Int(node.routeStart), skipping: terminalCount, count: restCount, bytes, segments)
+        return try firstPassing(
+            Int(node.routeStart), skipping: terminalCount, count: restCount, bytes, segments, query)
     }
 
     /// The first of `count` route entries, after skipping `skipped` from `start`, whose route
@@ -793,12 +823,12 @@ public final class Matcher: @unchecked Sendable {
     @inline(never)
     private func firstPassing(
         _ start: Int, skipping skipped: Int, count: Int, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ segments: UnsafeBufferPointer<SegmentRange>
+        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
     ) throws(RouteError) -> Int32 {
         var entry = start
         for _ in 0..<skipped { entry += entryUnits(at: entry) }
         for _ in 0..<count {
-            if try passes(entry, bytes, segments) { return Int32(entry) }
+            if try passes(entry, bytes, segments, query) { return Int32(entry) }
             entry += entryUnits(at: entry)
         }
         return -1
@@ -839,7 +869,8 @@ public final class Matcher: @unchecked Sendable {
 
     /// Runs the validators of a structurally matched route (its entry at `entryPosition`).
     private func passes(
-        _ entryPosition: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
+        _ entryPosition: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>,
+        _ query: Request?
     )
         throws(RouteError) -> Bool
     {
@@ -847,6 +878,10 @@ public final class Matcher: @unchecked Sendable {
         guard info.checkCount > 0 else { return true }
         for k in 0..<Int(info.checkCount) {
             let check = checks[Int(info.checkStart) + k]
+            if check.segment == Check.query {
+                if try !querySchemas[Int(check.validator)].accepts(query) { return false }
+                continue
+            }
             let position = Int(check.segment)
             if check.validator < 0 {
                 let left = segments.count - position

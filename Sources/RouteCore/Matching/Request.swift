@@ -55,6 +55,23 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         get { storage.value.query }
         set { storage.value.query = newValue }
     }
+    /// Every value of a query key, in order, as the request repeated it (`tags=a&tags=b` →
+    /// `["a", "b"]`): ``query`` keeps only the last. The values are read again from
+    /// ``original``; where the query was given or changed for this key (a named request, a
+    /// default filled in), its one value.
+    public func queryValues(_ key: String) -> [String] {
+        guard let last = query[key] else { return [] }
+        var all: [String] = []
+        var text = original
+        text.withUTF8 { bytes in
+            guard let raw = RequestParts(bytes).query else { return }
+            Self.forEachQueryItem(bytes, raw) { item, value in
+                if item == key { all.append(value) }
+            }
+        }
+        return all.last == last ? all : [last]
+    }
+
     /// The decoded fragment, if the request had one.
     public var fragment: String? {
         get { storage.value.fragment }
@@ -228,6 +245,29 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with each query item's decoded key and value (an item that does not decode
+    /// is skipped: a parsed request's never fail).
+    private static func forEachQueryItem(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ rawQuery: Range<Int>, _ body: (String, String) -> Void
+    ) {
+        var itemStart = rawQuery.lowerBound
+        var position = itemStart
+        while position <= rawQuery.upperBound {
+            defer { position += 1 }
+            guard position == rawQuery.upperBound || bytes[position] == Bytes.ampersand else { continue }
+            if position > itemStart {
+                let equals = (itemStart..<position).first { bytes[$0] == Bytes.equals }
+                let valueStart = equals.map { $0 + 1 } ?? position
+                if let key = try? decode(bytes, itemStart..<(equals ?? position), plusIsSpace: true, what: ""),
+                    let value = try? decode(bytes, valueStart..<position, plusIsSpace: true, what: "")
+                {
+                    body(key, value)
+                }
+            }
+            itemStart = position + 1
+        }
+    }
+
     /// Throws what ``decode(_:_:plusIsSpace:what:)`` would, without making the string when
     /// there is nothing to decode.
     private static func validate(
@@ -299,12 +339,25 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
 
     /// The canonical request string of parts: encoded path, sorted query, fragment.
     public static func format(segments: [String], query: [String: String], fragment: String?) -> String {
+        format(segments: segments, query: query, lists: [:], fragment: fragment)
+    }
+
+    /// The same with list values: each of a list's values as its own `key=value` item, in
+    /// order (`tags=a&tags=b`); a key in both takes the list.
+    public static func format(
+        segments: [String], query: [String: String], lists: [String: [String]], fragment: String?
+    ) -> String {
         var result = segments.map { Bytes.percentEncoded($0) }.joined(separator: "/")
-        if !query.isEmpty {
+        var items: [(String, String)] = []
+        for key in Set(query.keys).union(lists.keys).sorted() {
+            for value in lists[key] ?? query[key].map { [$0] } ?? [] { items.append((key, value)) }
+        }
+        if !items.isEmpty {
             result += "?"
-            result += query.sorted { $0.key < $1.key }
-                .map { Bytes.percentEncoded($0.key, query: true) + "=" + Bytes.percentEncoded($0.value, query: true) }
-                .joined(separator: "&")
+            result += items.map {
+                Bytes.percentEncoded($0.0, query: true) + "=" + Bytes.percentEncoded($0.1, query: true)
+            }
+            .joined(separator: "&")
         }
         if let fragment { result += "#" + Bytes.percentEncoded(fragment) }
         return result

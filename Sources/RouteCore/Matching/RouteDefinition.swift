@@ -19,15 +19,17 @@ public struct RouteDefinition: Sendable {
         let shape: Shape
         let validators: [String: Validator]
         let displayText: String
+        let querySchema: QuerySchema?
         /// Whether the matcher runs checks for the route (``RouteDefinition/hasChecks``).
         let hasChecks: Bool
 
-        init(shape: Shape, validators: [String: Validator], displayText: String) {
+        init(shape: Shape, validators: [String: Validator], displayText: String, querySchema: QuerySchema?) {
             self.shape = shape
             self.validators = validators
             self.displayText = displayText
+            self.querySchema = querySchema
             if case .pattern(let pattern) = shape {
-                hasChecks = !validators.isEmpty || Matcher.needsCount(pattern)
+                hasChecks = !validators.isEmpty || Matcher.needsCount(pattern) || querySchema != nil
             } else {
                 hasChecks = false
             }
@@ -42,17 +44,30 @@ public struct RouteDefinition: Sendable {
     /// The pattern text, or `regex:SOURCE` (computed once: ids, summaries and lints use it).
     public var displayText: String { storage.displayText }
 
-    public init(pattern: Pattern, validators: [String: Validator] = [:]) throws(RouteDefinitionError) {
+    /// A pattern route; `query`, when given, is the query its requests must fit.
+    public init(
+        pattern: Pattern, validators: [String: Validator] = [:], query: QuerySchema? = nil
+    ) throws(RouteDefinitionError) {
         let names = Set(pattern.parameterNames)
         for name in validators.keys.sorted() where !names.contains(name) {
             throw RouteDefinitionError("pattern '\(pattern)': 'where' names '\(name)', which is not a parameter")
         }
-        storage = Storage(shape: .pattern(pattern), validators: validators, displayText: pattern.description)
+        for field in query?.fields ?? [] where names.contains(field.name) {
+            throw RouteDefinitionError(
+                "pattern '\(pattern)': query '\(field.name)' is also a path parameter (a named request could not tell them apart)"
+            )
+        }
+        storage = Storage(
+            shape: .pattern(pattern), validators: validators, displayText: pattern.description, querySchema: query)
     }
 
-    public init(regex: PathRegex) {
-        storage = Storage(shape: .regex(regex), validators: [:], displayText: "regex:" + regex.source)
+    public init(regex: PathRegex, query: QuerySchema? = nil) {
+        storage = Storage(
+            shape: .regex(regex), validators: [:], displayText: "regex:" + regex.source, querySchema: query)
     }
+
+    /// The query the route's requests must fit (`query = { … }`), if declared.
+    public var querySchema: QuerySchema? { storage.querySchema }
 
     /// Whether the matcher checks more than the route's shape once it matched structurally:
     /// validators, or the count of segments a `:name?` or `:name+` takes.

@@ -20,7 +20,8 @@ extension RouteTree {
         let context = RouteContext(
             path: request?.path ?? "", params: params, query: activation?.query ?? [:],
             fragment: activation?.fragment, route: endpoint.definition.displayText, name: endpoint.name,
-            endpointID: nodes[index].id, flags: flags)
+            endpointID: nodes[index].id, flags: flags,
+            typedQuery: typedQuery(of: route, activation?.query ?? [:], request: activation?.request))
         return try Self.apply(endpoint.guards, context: context, resolving: request, describing: { _ in "" }) == nil
     }
 }

@@ -33,6 +33,7 @@ package final class Declaration {
     private final class Rare {
         var regex: String?
         var validators: [String: Validator] = [:]
+        var querySchema: QuerySchema?
         var guards: GuardSpec?
         var presenterName: String?
         var links: LinkDomains?
@@ -58,6 +59,11 @@ package final class Declaration {
     package var validators: [String: Validator] {
         get { rare?.validators ?? [:] }
         set { set(\.validators, newValue, isSet: !newValue.isEmpty) }
+    }
+    /// The query an endpoint's requests must fit (`query = { … }`).
+    package var querySchema: QuerySchema? {
+        get { rare?.querySchema }
+        set { set(\.querySchema, newValue, isSet: newValue != nil) }
     }
     /// The node's own guard (an endpoint's or a container's).
     package var guards: GuardSpec? {
@@ -99,6 +105,7 @@ package final class Declaration {
         copy.declaresRoute = declaresRoute
         copy.name = name
         copy.validators = validators
+        copy.querySchema = querySchema
         copy.guards = guards
         copy.linkable = linkable
         copy.presenterName = presenterName
@@ -123,6 +130,7 @@ package final class Declaration {
             regex = endpoint.regex
             name = endpoint.name
             validators = endpoint.validators
+            querySchema = endpoint.query
             linkable = endpoint.linkable
         }
         // An endpoint's guard is in its endpoint fields; a container's in `guardSpec`.

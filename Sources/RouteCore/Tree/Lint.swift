@@ -111,7 +111,8 @@ package struct Lint {
         if x === y || x.definition.isIdentical(to: y.definition) { return true }
         // By bytes, as requests are matched: `café` precomposed and decomposed are two routes.
         guard Pattern.sameBytes(x.definition.displayText, y.definition.displayText),
-            x.definition.validators.count == y.definition.validators.count
+            x.definition.validators.count == y.definition.validators.count,
+            x.definition.querySchema?.fields.map(\.summary) == y.definition.querySchema?.fields.map(\.summary)
         else { return false }
         for (name, validator) in x.definition.validators {
             guard let other = y.definition.validators[name], Pattern.sameBytes(other.source, validator.source),
@@ -132,13 +133,16 @@ package struct Lint {
             if let rival, changedSet.contains(rival) { redo.insert(position) }
         }
         // A regex route's finding reads every pattern route: each is compared again.
-        for (route, _) in tree.matcher.regexRoutes {
+        for (route, _, _) in tree.matcher.regexRoutes {
             redo.insert(route)
             if redo.count > 64 { return nil }
         }
         // The routes a changed one now covers (the compiled trie's candidates).
         for position in changed {
-            guard let outer = endpoints[position].pattern else { continue }
+            // A route with a query schema covers nothing: a query that does not fit goes on.
+            guard let outer = endpoints[position].pattern, endpoints[position].definition.querySchema == nil else {
+                continue
+            }
             guard let candidates = tree.matcher.routes(couldBeCoveredBy: outer, limit: 64) else { return nil }
             for other in candidates where other != position {
                 guard let inner = endpoints[other].pattern,
@@ -181,7 +185,7 @@ package struct Lint {
         }
         for other in candidates(pattern) where other != position {
             let rival = endpoints[other]
-            guard let rivalPattern = rival.pattern,
+            guard let rivalPattern = rival.pattern, rival.definition.querySchema == nil,
                 Self.covers(rivalPattern, rival.definition.validators, pattern, endpoint.definition.validators)
             else { continue }
             let mine = rank(position)

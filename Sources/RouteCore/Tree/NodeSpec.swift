@@ -28,11 +28,16 @@ public struct RouteContext: Sendable, Equatable {
     public var from: String?
     /// The app's flags (``Router/flags``; a script's `flags`), for hooks that decide by them.
     public var flags: [String: String]
+    /// The typed values of the query keys the endpoint's schema declares (``QuerySchema``):
+    /// a hook's `ctx.query` has these for those keys, and ``query``'s strings for the others.
+    public var typedQuery: [String: QueryValue]
 
     public init(
         path: String, params: [String: String], query: [String: String], fragment: String?, route: String,
-        name: String?, endpointID: String, from: String? = nil, flags: [String: String] = [:]
+        name: String?, endpointID: String, from: String? = nil, flags: [String: String] = [:],
+        typedQuery: [String: QueryValue] = [:]
     ) {
+        self.typedQuery = typedQuery
         self.from = from
         self.flags = flags
         self.path = path
@@ -71,6 +76,8 @@ public struct EndpointSpec: Sendable {
     public var name: String?
     /// Parameter validators.
     public var validators: [String: Validator] = [:]
+    /// The query its requests must fit (``QuerySchema``): typed keys, defaults, enumerations.
+    public var query: QuerySchema?
     /// `enabled(ctx)`: when it returns false, `fallback` is dispatched instead.
     public var enabled: (@Sendable (RouteContext) throws -> Bool)?
     public var fallback: String?

@@ -14,6 +14,9 @@ public struct RouteAttempt: Equatable, Sendable {
         case tooLong(segment: Int, found: String)
         /// A whole-path regex did not match.
         case regexMismatch
+        /// The path matched, but a query key its schema declares does not fit and has no
+        /// default: the key, its value (nil when missing) and why.
+        case queryMismatch(key: String, value: String?, reason: String)
     }
 
     public var route: RouteID
@@ -26,7 +29,7 @@ public struct RouteAttempt: Equatable, Sendable {
     public var failingSegment: Int? {
         switch outcome {
         case .constantMismatch(let s, _, _), .rejected(let s, _, _, _), .tooShort(let s, _), .tooLong(let s, _): s
-        case .matched, .regexMismatch: nil
+        case .matched, .regexMismatch, .queryMismatch: nil
         }
     }
 
@@ -44,6 +47,8 @@ public struct RouteAttempt: Equatable, Sendable {
         case .tooShort(let s, let expected): "segment \(s + 1): the request ends where '\(expected)' was expected"
         case .tooLong(let s, let found): "segment \(s + 1): '\(found)' is past the end of the pattern"
         case .regexMismatch: "the regular expression does not match the whole path"
+        case .queryMismatch(let key, let value?, let reason): "query '\(key)': '\(value)' \(reason)"
+        case .queryMismatch(let key, nil, let reason): "query '\(key)' \(reason)"
         }
     }
 }
@@ -64,9 +69,18 @@ extension RouteAttempt {
 }
 
 extension RouteTree {
-    /// Tries every route on its own against the segments.
-    public func attempts(_ segments: [String]) -> [RouteAttempt] {
-        endpoints.indices.map { index in attempt(endpoints[index].definition, index: index, segments) }
+    /// Tries every route on its own against the segments, and a route with a query schema
+    /// against `query`'s query too (nil: no query).
+    public func attempts(_ segments: [String], query: Request? = nil) -> [RouteAttempt] {
+        endpoints.indices.map { index in
+            let attempt = attempt(endpoints[index].definition, index: index, segments)
+            guard attempt.outcome == .matched, let schema = endpoints[index].definition.querySchema,
+                case .misfit(let key, let value, let reason)? = try? schema.verdict(query)
+            else { return attempt }
+            return RouteAttempt(
+                route: attempt.route, pattern: attempt.pattern, matchedSegments: segments.count,
+                outcome: .queryMismatch(key: key, value: value, reason: reason))
+        }
     }
 
     private func attempt(_ route: RouteDefinition, index: Int, _ segments: [String]) -> RouteAttempt {
@@ -135,8 +149,8 @@ extension RouteTree {
     }
 
     /// The routes that came closest (most segments accepted, then declaration order).
-    public func closest(_ segments: [String], limit: Int = 3) -> [RouteAttempt] {
-        let failed = attempts(segments).filter { $0.outcome != .matched }
+    public func closest(_ segments: [String], query: Request? = nil, limit: Int = 3) -> [RouteAttempt] {
+        let failed = attempts(segments, query: query).filter { $0.outcome != .matched }
         let sorted = failed.enumerated().sorted { a, b in
             a.element.matchedSegments != b.element.matchedSegments
                 ? a.element.matchedSegments > b.element.matchedSegments : a.offset < b.offset
@@ -150,7 +164,7 @@ extension RouteTree {
     /// failed.
     public func explainMiss(_ request: Request) -> String {
         let shown = request.path.isEmpty ? "/" : request.path
-        let closest = closest(request.segments)
+        let closest = closest(request.segments, query: request)
         guard !closest.isEmpty else { return "no route matches '\(shown)' (the tree has no routes that could)" }
         let lines = closest.map { "\($0.pattern.isEmpty ? "/" : $0.pattern) (\($0.reason))" }
         return "no route matches '\(shown)'; closest: " + lines.joined(separator: "; ")

@@ -95,11 +95,18 @@ extension RouteTree {
         }
     }
 
-    /// Explains a request: which routes were tried, why each failed, which won and why.
+    /// Explains a request's path: which routes were tried, why each failed, which won and why.
     public func explain(_ segments: [String]) -> MatchExplanation {
-        let attempts = attempts(segments)
+        explain(Request(segments: segments))
+    }
+
+    /// Explains a request: which routes were tried (a query schema against its query), why
+    /// each failed, which won and why.
+    public func explain(_ request: Request) -> MatchExplanation {
+        let segments = request.segments
+        let attempts = attempts(segments, query: request)
         let order = rankIndexes()
-        let winner = (try? matcher.match(segments: segments))?.route
+        let winner = (try? matcher.match(request))?.route
         var reasons: [String] = []
         if let winner {
             let mine = endpoints[winner].definition.rankVector
@@ -131,13 +138,13 @@ extension RouteTree {
     /// not reached. Runs the guards' callbacks, changes no state.
     public func guardOutcomes(of route: RouteID, for request: Request) -> [GuardOutcome] {
         let endpoint = self[route]
-        guard !endpoint.guards.isEmpty, let match = try? matcher.match(segments: request.segments),
+        guard !endpoint.guards.isEmpty, let match = try? matcher.match(request),
             match.route == route.index
         else { return [] }
         let context = RouteContext(
             path: request.path, params: match.parameters(in: matcher), query: request.query,
             fragment: request.fragment, route: endpoint.definition.displayText, name: endpoint.name,
-            endpointID: nodes[endpoint.node].id)
+            endpointID: nodes[endpoint.node].id, typedQuery: typedQuery(of: route, request.query, request: request))
         var outcomes: [GuardOutcome] = []
         var done = false
         for guardian in endpoint.guards {

@@ -64,17 +64,43 @@ extension RouteTree {
     ///
     /// - Throws: ``RouteError/Kind/unknownRoute`` for an unknown name, a missing parameter or
     ///   a value its validator rejects.
+    ///
+    /// Where the route declares a query schema, each declared key given must fit it (a list
+    /// from `lists`, one value per item), and a key that has no default and is not optional
+    /// must be given; defaults are left out (a dispatch fills them in).
     public func path(
-        forRouteNamed name: String, parameters: [String: String], query: [String: String] = [:]
+        forRouteNamed name: String, parameters: [String: String], query: [String: String] = [:],
+        lists: [String: [String]] = [:]
     ) throws(RouteError) -> String {
         guard let route = routeNames[name] else { throw RouteError(.unknownRoute, "no route is named '\(name)'") }
         let segments = try segments(ofRoute: route, parameters: parameters)
-        return Request.format(segments: segments, query: query, fragment: nil)
+        if let schema = self[route].definition.querySchema {
+            let shown = Lint.show(self[route].definition.displayText)
+            for field in schema.fields {
+                let given = lists[field.name] ?? query[field.name].map { [$0] } ?? []
+                if given.isEmpty, !field.isOptional, !field.isList, field.defaultValue == nil {
+                    throw RouteError(
+                        .invalidRequest, "route '\(shown)' needs query '\(field.name)' (\(field.kindDescription))")
+                }
+                if given.count > 1, !field.isList {
+                    throw RouteError(
+                        .invalidRequest, "query '\(field.name)' of route '\(shown)' takes one value, not a list")
+                }
+                for value in given {
+                    if let why = try field.misfit(value) {
+                        throw RouteError(.invalidRequest, "query '\(field.name)' = '\(value)' \(why)")
+                    }
+                }
+            }
+        }
+        return Request.format(segments: segments, query: query, lists: lists, fragment: nil)
     }
 
     /// Like a named request: values that are the route's parameters fill its pattern, the
     /// others become query items (`book` with id=42, title=Dune → `books/42?title=Dune`).
-    public func path(forRouteNamed name: String, values: [String: String]) throws(RouteError) -> String {
+    public func path(
+        forRouteNamed name: String, values: [String: String], lists: [String: [String]] = [:]
+    ) throws(RouteError) -> String {
         guard let route = routeNames[name] else {
             let known = routeNames.keys.sorted()
             throw RouteError(
@@ -85,7 +111,7 @@ extension RouteTree {
         let names = Set(matcher.parameterNames[route])
         return try path(
             forRouteNamed: name, parameters: values.filter { names.contains($0.key) },
-            query: values.filter { !names.contains($0.key) })
+            query: values.filter { !names.contains($0.key) }, lists: lists)
     }
 
     /// The request that shows endpoint `node` as it was activated: the request it was
@@ -151,6 +177,13 @@ extension RouteTree {
             }
         }
         return segments
+    }
+
+    /// The typed values of `query` for the keys `route`'s query schema declares (none when it
+    /// has no schema); `request` gives a list's repeated values.
+    public func typedQuery(of route: RouteID, _ query: [String: String], request: Request?) -> [String: QueryValue] {
+        guard let schema = self[route].definition.querySchema else { return [:] }
+        return schema.typedValues(query, request: request)
     }
 
     private func check(_ value: String, name: String, route: RouteID) throws(RouteError) {
@@ -228,7 +261,7 @@ extension RouteTree {
             return "fallback '\(current)' of \(nodes[node].kind.rawValue) '\(nodes[node].id)'\(place): " + message
         }
         while true {
-            let (request, isNamed): (Request, Bool)
+            var (request, isNamed): (Request, Bool)
             do { (request, isNamed) = try parseRequest(current) } catch {
                 throw RouteError(error.kind, from(error.message))
             }
@@ -240,13 +273,19 @@ extension RouteTree {
                 throw closedToLinks(match.route)
             }
             let params = match.parameterList(in: matcher)
+            // The query with its schema's defaults filled in (docs/dsl.md, "Query schemas").
+            if let schema = endpoints[match.route].definition.querySchema,
+                case .fits(let filled) = try schema.verdict(request), filled != request.query
+            {
+                request.query = filled
+            }
             var next: (target: String, fallbackOf: Int?)?
             if !endpoints[match.route].guards.isEmpty {
                 let endpoint = endpoints[match.route]
                 let context = RouteContext(
                     path: request.path, params: params.dictionary, query: request.query, fragment: request.fragment,
                     route: endpoint.definition.displayText, name: endpoint.name, endpointID: nodes[endpoint.node].id,
-                    flags: flags())
+                    flags: flags(), typedQuery: typedQuery(of: RouteID(match.route), request.query, request: request))
                 next = try Self.apply(
                     endpoint.guards, context: context, resolving: request,
                     describing: { guardNode in

@@ -201,8 +201,14 @@ public final class RouteTree: Sendable {
                     "initial '\(text)' of tab '\(nodes[option].id)' opens a screen outside that tab", location: location
                 )
             }
+            var filled = request
+            if let schema = endpoints[matched.route].definition.querySchema,
+                case .fits(let query)? = try? schema.verdict(request)
+            {
+                filled.query = query
+            }
             tabInitials[option] = Resolution(
-                request: request, route: RouteID(matched.route), params: matched.parameters(in: matcher))
+                request: filled, route: RouteID(matched.route), params: matched.parameters(in: matcher))
         }
         self.tabInitials = tabInitials
         if let initial {
@@ -219,11 +225,13 @@ public final class RouteTree: Sendable {
 
     /// Whether two route lists compile to the same matcher: the same pattern texts in the same
     /// order, and the same validators by source, none of them a closure (a closure may differ,
-    /// or belong to a Lua state that is closed after the reload).
+    /// or belong to a Lua state that is closed after the reload), and no query schemas (the
+    /// matcher holds them, with any closure they have).
     static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
         old.count == new.count
             && zip(old, new).allSatisfy { a, b in
                 Lint.sameDefinition(a, b) && !b.definition.validators.values.contains(where: \.isPredicate)
+                    && b.definition.querySchema == nil
             }
     }
 

@@ -173,9 +173,11 @@ struct TreeBuilder {
                 throw RouteDefinitionError(
                     "pattern '\(source)': a relative pattern needs an enclosing endpoint with a pattern")
             }
-            return (try RouteDefinition(pattern: pattern, validators: node.validators), pattern)
+            return (
+                try RouteDefinition(pattern: pattern, validators: node.validators, query: node.querySchema), pattern
+            )
         case (nil, let source?):
-            let definition = RouteDefinition(regex: try PathRegex(source))
+            let definition = RouteDefinition(regex: try PathRegex(source), query: node.querySchema)
             if !node.validators.isEmpty { throw RouteDefinitionError("'where' does not apply to a regex endpoint") }
             return (definition, nil)
         case (nil, nil): throw RouteDefinitionError("an endpoint needs a pattern or a regex")
@@ -211,12 +213,13 @@ struct TreeBuilder {
     /// pattern; a relative pattern never is) and no validators on either side (a closure
     /// validator belongs to its own Lua state).
     private func previousEndpoint(_ source: String, _ node: Declaration, at index: Int) -> RouteTree.Endpoint? {
-        guard let previous, node.validators.isEmpty, index < previous.nodes.count,
+        guard let previous, node.validators.isEmpty, node.querySchema == nil, index < previous.nodes.count,
             let route = previous.nodes[index].route
         else { return nil }
         let old = previous.endpoints[route.index]
         // By bytes, as requests are matched: `café` precomposed and decomposed are two patterns.
-        guard old.definition.validators.isEmpty, Pattern.sameBytes(old.definition.displayText, source),
+        guard old.definition.validators.isEmpty, old.definition.querySchema == nil,
+            Pattern.sameBytes(old.definition.displayText, source),
             old.pattern != nil
         else {
             return nil

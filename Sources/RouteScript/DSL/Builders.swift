@@ -281,6 +281,16 @@ struct Builders {
                 if field == "schemes" { links.schemes = names } else { links.hosts = names }
             }
             node.declaredLinks = links
+        case .query:
+            guard case .table = value else { throw typeError() }
+            var fields: [DeclaredQueryField] = []
+            for (key, spec) in try vm.entries(value) {
+                guard case .string(let name) = key else {
+                    throw failure(builder, "field 'query' must map query keys to their types (got \(key.typeName))")
+                }
+                fields.append(try queryField(name, spec, builder))
+            }
+            node.declaredQuery = fields.sorted { $0.name < $1.name }
         case .validators:
             guard case .table = value else { throw typeError() }
             for (key, validator) in try vm.entries(value) {
@@ -294,6 +304,78 @@ struct Builders {
                         builder, "where.\(parameter) must be a regex string or a function (got \(validator.typeName))")
                 }
             }
+        }
+    }
+
+    /// One key of `query = { … }`: `"int"`, `"string?"`, or a table with the type (or the
+    /// enumeration's values) in its list part and `default`, `optional`, `list`, `where`.
+    private func queryField(_ name: String, _ spec: LuaValue, _ builder: String) throws -> DeclaredQueryField {
+        let what = "query.\(name)"
+        let types = DSLSchema.queryTypes.keys.sorted().joined(separator: ", ")
+        func typeNamed(_ text: String) throws -> (QueryField.Kind, optional: Bool) {
+            let optional = text.hasSuffix("?")
+            let bare = optional ? String(text.dropLast()) : text
+            guard let kind = DSLSchema.queryTypes[bare] else {
+                throw failure(
+                    builder,
+                    "\(what): '\(text)' is not a type (\(types), with ? when optional; an enumeration is a list: { \"new\", \"top\" })"
+                )
+            }
+            return (kind, optional)
+        }
+        switch spec {
+        case .string(let text):
+            let (kind, optional) = try typeNamed(text)
+            return DeclaredQueryField(name: name, kind: kind, optional: optional)
+        case .table:
+            var listed: [String] = []
+            let count = try vm.rawLength(spec)
+            for offset in 0..<count {
+                let item = try vm.rawGet(spec, index: offset + 1)
+                guard case .string(let text) = item else {
+                    throw failure(builder, "\(what)[\(offset + 1)] must be a string (got \(item.typeName))")
+                }
+                listed.append(text)
+            }
+            var field = DeclaredQueryField(name: name, kind: .string)
+            if listed.count == 1, let type = try? typeNamed(listed[0]) {
+                (field.kind, field.optional) = type
+            } else if listed.isEmpty {
+                throw failure(builder, "\(what) needs its type ({ \"int\" }) or its values ({ \"new\", \"top\" })")
+            } else {
+                field.kind = .oneOf(listed)
+            }
+            for (key, option) in try vm.entries(spec) {
+                if case .integer(let index) = key, index >= 1, index <= listed.count { continue }
+                let optionName = key.stringValue ?? key.typeName
+                switch (optionName, option) {
+                case ("default", .string(let text)): field.defaultValue = text
+                case ("default", .integer(let number)): field.defaultValue = String(number)
+                case ("default", .number(let number)): field.defaultValue = String(number)
+                case ("default", .boolean(let flag)): field.defaultValue = flag ? "true" : "false"
+                case ("optional", .boolean(let flag)): field.optional = field.optional || flag
+                case ("list", .boolean(let flag)): field.list = flag
+                case ("where", .string), ("where", .function): field.validator = option
+                case ("default", _), ("optional", _), ("list", _), ("where", _):
+                    let expected =
+                        optionName == "default"
+                        ? "a string, number or boolean"
+                        : optionName == "where" ? "a regex string or a function" : "a boolean"
+                    throw failure(builder, "\(what).\(optionName) must be \(expected) (got \(option.typeName))")
+                default:
+                    let hint =
+                        DSLSchema.suggestion(for: optionName, among: DSLSchema.queryOptions).map {
+                            " (did you mean '\($0)'?)"
+                        } ?? ""
+                    throw failure(
+                        builder,
+                        "\(what) has '\(optionName)'\(hint) (a query key takes its type or values, default, optional, list and where)"
+                    )
+                }
+            }
+            return field
+        default:
+            throw failure(builder, "\(what) must be a type (\(types)) or a table (got \(spec.typeName))")
         }
     }
 

@@ -6,6 +6,7 @@ enum DSLSchema {
     enum FieldType: String {
         case string, function, table, nodes = "list of nodes", presenter = "string, function or table"
         case validators = "table of validators"
+        case query = "table of query keys { key = \"int\" or { \"int\", default = 1 } }"
         case attributes = "table of attributes"
         case links = "table { schemes = {…}, hosts = {…} }"
         case rows = "list of rows { \"Label\", go = \"request\" }"
@@ -23,8 +24,16 @@ enum DSLSchema {
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
         "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
-        "rows": .rows, "actions": .actions, "sample": .samples,
+        "rows": .rows, "actions": .actions, "sample": .samples, "query": .query,
     ]
+
+    /// The type names of a query key (`"int"`, `"string?"` for an optional one).
+    static let queryTypes: [String: QueryField.Kind] = [
+        "int": .int, "number": .number, "bool": .bool, "string": .string,
+    ]
+
+    /// The options of a query key's table (besides its type or enumeration values).
+    static let queryOptions = ["default", "optional", "list", "where"]
 
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,

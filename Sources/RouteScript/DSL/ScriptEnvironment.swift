@@ -57,11 +57,18 @@ final class ScriptEnvironment {
                     "luna.path: the route tree is not built yet (call it from a hook or a guard, not while the script loads)"
             )
         }
+        // A value that is a table is a list (`tags = { "a", "b" }`: one query item per value).
+        var lists: [String: [String]] = [:]
         func strings(_ value: LuaValue) throws -> [String: String] {
             guard case .table = value else { return [:] }
             var result: [String: String] = [:]
             for (key, item) in try vm.entries(value) {
                 guard case .string(let field) = key else { continue }
+                if case .table = item {
+                    let count = try vm.rawLength(item)
+                    lists[field] = try (0..<count).map { try vm.toString(try vm.rawGet(item, index: $0 + 1)) }
+                    continue
+                }
                 result[field] = try vm.toString(item)
             }
             return result
@@ -70,7 +77,7 @@ final class ScriptEnvironment {
         let values = try strings(args[2])
         let query = try strings(args[3])
         do {
-            let path = try tree.path(forRouteNamed: name, values: values)
+            let path = try tree.path(forRouteNamed: name, values: values, lists: lists)
             guard !query.isEmpty else { return path }
             return path + (path.contains("?") ? "&" : "?")
                 + Request.format(segments: [], query: query, fragment: nil).dropFirst()

@@ -426,7 +426,7 @@ public final class RouteScriptHost {
     private func explaining(_ request: String) throws -> MatchExplanation {
         let (script, _) = try loaded()
         let parsed = try script.tree.request(from: request)
-        var explanation = script.tree.explain(parsed.segments)
+        var explanation = script.tree.explain(parsed)
         if let winner = explanation.winner {
             guard !busy else { throw RouteScriptError(.reentrant, "cannot explain from inside a callback") }
             busy = true

@@ -77,8 +77,8 @@ final class ScriptCallbacks {
             write(
                 &ctx, path: context.path, parameterCount: context.params.count,
                 parameters: { body in for (name, value) in context.params { body(name, value) } },
-                query: context.query, fragment: context.fragment, route: context.route, name: context.name,
-                id: context.endpointID, from: context.from)
+                query: context.query, typedQuery: context.typedQuery, fragment: context.fragment, route: context.route,
+                name: context.name, id: context.endpointID, from: context.from)
         }
         slotHolds = .context(context)
         return result
@@ -101,9 +101,11 @@ final class ScriptCallbacks {
             let path =
                 activation?.request?.path
                 ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
+            let query = activation?.query ?? [:]
+            let typed = node.route.map { tree.typedQuery(of: $0, query, request: activation?.request) } ?? [:]
             write(
                 &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
-                parameters: { body in activation?.forEachParameter(body) }, query: activation?.query ?? [:],
+                parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
                 fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
                 id: node.id, from: activation?.from)
         }
@@ -135,12 +137,28 @@ final class ScriptCallbacks {
     /// The fields of `ctx` (docs/dsl.md, "The context (`ctx`)").
     private func write(
         _ ctx: inout LuaTableWriter, path: String, parameterCount: Int,
-        parameters: ((String, String) -> Void) -> Void, query: [String: String], fragment: String?, route: String,
-        name: String?, id: String, from: String?
+        parameters: ((String, String) -> Void) -> Void, query: [String: String], typedQuery: [String: QueryValue],
+        fragment: String?, route: String, name: String?, id: String, from: String?
     ) {
         ctx.set("path", path)
         ctx.set("params", fieldCapacity: parameterCount) { table in parameters { table.set(LuaKey($0), $1) } }
-        ctx.set("query", strings: query)
+        if typedQuery.isEmpty {
+            ctx.set("query", strings: query)
+        } else {
+            // The schema's keys typed (a list as a sequence), the others as strings.
+            ctx.set("query", fieldCapacity: query.count + typedQuery.count) { table in
+                for (key, text) in query where typedQuery[key] == nil { table.set(LuaKey(key), text) }
+                for (key, value) in typedQuery {
+                    if case .list(let items) = value {
+                        table.set(LuaKey(key), fieldCapacity: 0) { list in
+                            for item in items { list.append(Self.luaValue(item)) }
+                        }
+                    } else {
+                        table.set(LuaKey(key), Self.luaValue(value))
+                    }
+                }
+            }
+        }
         ctx.set("fragment", fragment)
         // One spelling of the root route everywhere: "/" (as the JSON and the tables).
         ctx.set("route", Lint.show(route))
@@ -149,6 +167,17 @@ final class ScriptCallbacks {
         ctx.set("flags", flagsTable)
         ctx.set("device", deviceTable)
         ctx.set("from", from)
+    }
+
+    /// A typed query value as Lua sees it (a list's items are appended by the caller).
+    static func luaValue(_ value: QueryValue) -> LuaValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .int(let number): .integer(Int64(number))
+        case .number(let number): .number(number)
+        case .bool(let flag): .boolean(flag)
+        case .list: .nil
+        }
     }
 
     /// The `view` userdata of a presentable (one per presentable).

@@ -171,6 +171,7 @@ final class LoadedScript {
         !presenters.contains { if case .hooks? = $0 { true } else { false } }
             && tree.endpoints.allSatisfy { endpoint in
                 endpoint.guards.isEmpty && !endpoint.definition.validators.values.contains(where: \.isPredicate)
+                    && !(endpoint.definition.querySchema?.fields.contains { $0.validator?.isPredicate == true } ?? false)
             }
     }
 }

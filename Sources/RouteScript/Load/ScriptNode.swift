@@ -42,6 +42,7 @@ final class ScriptNode {
         var fallback: String?
         var redirect: LuaValue?
         var links: (schemes: [String], hosts: [String], http: Bool)?
+        var query: [DeclaredQueryField]?
     }
 
     /// The out-of-line fields, made when one is first set.
@@ -68,6 +69,12 @@ final class ScriptNode {
     var declaredLinks: (schemes: [String], hosts: [String], http: Bool)? {
         get { declared?.links }
         set { declaredFields().links = newValue }
+    }
+    /// `query = { page = { "int", default = 1 }, … }` as declared (compiled into the
+    /// declaration's ``QuerySchema``, its validators calling the script's functions).
+    var declaredQuery: [DeclaredQueryField]? {
+        get { declared?.query }
+        set { declaredFields().query = newValue }
     }
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
     var rows: [(label: String, go: String)] = []
@@ -103,4 +110,15 @@ struct ScreenAction {
     /// `continue = true`: after the flags, continue to the request a guard kept (the one the
     /// user was going to) when there is one; go to `go` only otherwise.
     var continues = false
+}
+
+/// One key of `query = { … }` as declared: its type and options, its validator a regex source
+/// or a Lua function.
+struct DeclaredQueryField {
+    var name: String
+    var kind: QueryField.Kind
+    var optional = false
+    var list = false
+    var defaultValue: String?
+    var validator: LuaValue?
 }

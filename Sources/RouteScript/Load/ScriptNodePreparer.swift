@@ -75,10 +75,29 @@ struct ScriptNodePreparer {
             }
             declaration.validators = validators
         }
+        if let declared = node.declaredQuery {
+            var fields: [QueryField] = []
+            do {
+                for field in declared {
+                    let validator = try field.validator.map {
+                        try self.validator($0, parameter: field.name, node: node, in: "query")
+                    }
+                    fields.append(
+                        try QueryField(
+                            field.name, field.kind, optional: field.optional, list: field.list,
+                            default: field.defaultValue, where: validator))
+                }
+                declaration.querySchema = try QuerySchema(fields)
+            } catch let error as RouteDefinitionError {
+                throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
+            }
+        }
         if node.enabled != nil || node.redirect != nil || node.fallback != nil {
             declaration.guards = guards(node, index: index)
         }
-        let functionValidator = node.declaredValidators.values.contains { if case .string = $0 { false } else { true } }
+        let functionValidator =
+            node.declaredValidators.values.contains { if case .string = $0 { false } else { true } }
+            || (node.declaredQuery ?? []).contains { if case .function? = $0.validator { true } else { false } }
         if node.enabled != nil || node.redirect != nil || functionValidator { hooked.append(declaration) }
         // The declaration's children are the ones this walk places (a copy where a node is met
         // again), in the script node's order.
@@ -105,6 +124,7 @@ struct ScriptNodePreparer {
         for declaration in hooked {
             declaration.guards = nil
             declaration.validators = [:]
+            declaration.querySchema = nil
         }
         hooked = []
     }
@@ -149,12 +169,15 @@ struct ScriptNodePreparer {
         (node.location.map { "\($0): " } ?? "") + node.builder + ": "
     }
 
-    private func validator(_ value: LuaValue, parameter: String, node: ScriptNode) throws -> Validator {
+    /// `in`: where the validator was declared (`where.id`, `query.page.where`).
+    private func validator(
+        _ value: LuaValue, parameter: String, node: ScriptNode, in place: String = "where"
+    ) throws -> Validator {
         switch value {
         case .string(let regex):
+            let name = place == "where" ? "where.\(parameter)" : "query.\(parameter).where"
             do { return try Validator(regex: regex) } catch {
-                throw RouteScriptError(
-                    .load, prefix(node) + "where.\(parameter): \(error.message)", location: node.location)
+                throw RouteScriptError(.load, prefix(node) + "\(name): \(error.message)", location: node.location)
             }
         default:
             let hook = ScriptHook(value, callbacks: callbacks)
