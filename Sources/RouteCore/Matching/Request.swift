@@ -350,7 +350,8 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         var result = segments.map { Bytes.percentEncoded($0) }.joined(separator: "/")
         var items: [(String, String)] = []
         for key in Set(query.keys).union(lists.keys).sorted() {
-            for value in lists[key] ?? query[key].map { [$0] } ?? [] { items.append((key, value)) }
+            let values = lists[key] ?? query[key].map { [$0] } ?? []
+            for value in values { items.append((key, value)) }
         }
         if !items.isEmpty {
             result += "?"
