@@ -306,7 +306,13 @@ final class SessionState {
             let shown = id.utf8.count > 80 ? String(id.prefix(60)) + "… (\(id.utf8.count) bytes)" : id
             throw RouteError(.unknownRoute, "no node '\(shown)' in the tree")
         }
-        return try loadedTree().request(for: node, params: params).original
+        // The route's parameters fill its pattern; other values are query items (the form's
+        // query keys), an empty one left out.
+        let tree = try loadedTree()
+        let names = tree[node]?.route.map { Set(tree.matcher.parameterNames[$0]) } ?? []
+        let path = try tree.request(for: node, params: params.filter { names.contains($0.key) })
+        let query = params.filter { !names.contains($0.key) && !$0.value.isEmpty }
+        return query.isEmpty ? path.original : Request.format(segments: path.segments, query: query, fragment: nil)
     }
 
     /// The route table of `tree`, from the last one made where it can (``RouteTable``).

@@ -9,7 +9,7 @@ import RouteScript
 /// ```text
 /// # shop.links — links the shop app must open (script: shop.lua beside this file)
 /// flags: signedIn=yes
-/// https://shop.example/product/42?ref=mail   product/:id
+/// https://shop.example/product/42?ref=mail   product/:id   id=42 ref=mail
 /// myshop://account/orders/7                  account/orders/:id
 /// https://shop.example/checkout              -
 /// https://evil.example/product/42            -
@@ -23,12 +23,16 @@ import RouteScript
 /// signin (fallback of junction 'shop' at shop.lua:17)`). Each link is dispatched on a
 /// fresh start of the script (an app launched by the link), with the flags of the corpus's
 /// `flags: NAME=VALUE …` line on top of `luna test --flag`. `script: PATH` names the script
-/// (relative to the file); without it, the file's name with `.lua`.
+/// (relative to the file); without it, the file's name with `.lua`. `KEY=VALUE` fields after the
+/// route state values the screen shown must have: a path parameter, or a query item as the
+/// request gives it (a query schema's defaults filled in: `page=1`).
 enum LinkCorpus {
     struct Line {
         var number: Int
         var link: String
         var expected: String
+        /// Values the screen shown must have (its parameters, then its query), by name.
+        var values: [(name: String, value: String)] = []
     }
 
     /// A corpus that cannot be read: its message names the file and line.
@@ -62,14 +66,24 @@ enum LinkCorpus {
                 continue
             }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard fields.count == 2 else {
+            guard fields.count >= 2 else {
                 return .failure(
                     Malformed(
                         message:
                             "\(file):\(offset + 1): a line is a link and the route it opens, or - (got \(fields.count) fields)"
                     ))
             }
-            lines.append(Line(number: offset + 1, link: fields[0], expected: fields[1]))
+            var values: [(String, String)] = []
+            for field in fields.dropFirst(2) {
+                let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, fields[1] != "-" else {
+                    let why =
+                        fields[1] == "-" ? "a refused link has no values" : "values are KEY=VALUE (got '\(field)')"
+                    return .failure(Malformed(message: "\(file):\(offset + 1): \(why)"))
+                }
+                values.append((String(parts[0]), String(parts[1])))
+            }
+            lines.append(Line(number: offset + 1, link: fields[0], expected: fields[1], values: values))
         }
         return .success((lines, script, flags))
     }
@@ -108,6 +122,7 @@ enum LinkCorpus {
             // The route the line is judged on (nil: refused), and what the app then shows.
             var matched: String?
             var opened: String
+            var wrongValues: [String] = []
             do {
                 _ = try host.restore(.initial)
                 let outcome = try host.dispatch(line.link)
@@ -119,12 +134,22 @@ enum LinkCorpus {
                 if route != outcome.resolution.route {
                     opened += " → \(outcome.route) (\(detour(of: route, to: outcome.resolution, in: tree)))"
                 }
+                let params = outcome.resolution.params
+                let query = outcome.resolution.request.query
+                for (name, value) in line.values {
+                    let got = params[name] ?? query[name]
+                    if got != value { wrongValues.append("\(name)=\(value) (got \(got.map { "'\($0)'" } ?? "none"))") }
+                }
             } catch {
                 let failure = Failure(error)
                 opened = "not opened (\(failure.kind): \(failure.locatedMessage))"
             }
             let matches = line.expected == "-" ? matched == nil : matched == line.expected
-            if !matches {
+            if matches, !wrongValues.isEmpty {
+                result.status = .failed
+                result.location = "\(file):\(line.number)"
+                result.message = "\(line.link): expected " + wrongValues.joined(separator: ", ")
+            } else if !matches {
                 result.status = .failed
                 result.location = "\(file):\(line.number)"
                 result.message =

@@ -48,6 +48,38 @@ import Testing
         #expect(messages[2] == "myshop://home: expected not to open the app, got home")
     }
 
+    /// `KEY=VALUE` fields after the route state the values the screen gets (a path parameter,
+    /// or a query item with the schema's defaults filled in); a wrong one fails with both.
+    @Test func aLineStatesTheValuesTheScreenGets() throws {
+        let passing = Self.run(repositoryRoot + "/examples/catalog.links")
+        #expect(passing.loadError == nil)
+        #expect(passing.cases.count == 10)
+        #expect(passing.cases.allSatisfy { $0.status == .passed }, "\(passing.cases.filter { $0.status == .failed })")
+        let folder = try TestFolder()
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/examples/catalog.lua", toPath: folder.path + "/catalog.lua")
+        let file = folder.write(
+            "catalog.links",
+            """
+            catalog://products?page=abc   products      page=2 sort=new
+            catalog://product/42          product/:id   id=42 ref=mail
+            """)
+        let result = Self.run(file)
+        #expect(result.cases.map(\.status) == [.failed, .failed])
+        #expect(
+            result.cases.compactMap(\.message) == [
+                "catalog://products?page=abc: expected page=2 (got '1')",
+                "catalog://product/42: expected ref=mail (got none)",
+            ])
+        for (line, message) in [
+            ("catalog://docs   -   path=a", "a refused link has no values"),
+            ("catalog://docs/a   docs/:path+   path", "values are KEY=VALUE (got 'path')"),
+        ] {
+            let malformed = folder.write("bad.links", "script: catalog.lua\n" + line)
+            #expect(Self.run(malformed).loadError == "\(malformed):2: \(message)")
+        }
+    }
+
     /// A corpus states the app's flags (a signed-in user); a line is judged on the route the
     /// link matched, and a guard's fallback is printed as one, never as "not opened".
     @Test func aCorpusHasItsOwnFlagsAndAFallbackIsPrintedAsOne() throws {

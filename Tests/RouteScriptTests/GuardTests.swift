@@ -212,3 +212,34 @@ import Testing
         #expect(guarded == nodes)
     }
 }
+
+/// A query schema's typed values reach Lua: guards and presenter hooks see integers, numbers,
+/// booleans and lists in `ctx.query` (strings for undeclared keys); a function `where` runs.
+@Suite struct TypedQueryTests {
+    static let script = """
+        return stack {
+          endpoint { "products", query = {
+              page = { "int", default = 1 }, tags = { "string", list = true }, sale = "bool?",
+              size = { "number", optional = true, where = function(v) return tonumber(v) > 0 end } },
+            enabled = function(ctx) return math.type(ctx.query.page) == "integer" end, fallback = "wrong",
+            presenter = { update = function(view, ctx)
+              view.title = string.format("%d %s %s %s %s", ctx.query.page, table.concat(ctx.query.tags, "+"),
+                tostring(ctx.query.sale), tostring(ctx.query.size), tostring(ctx.query.other))
+            end } },
+          endpoint { "products", id = "fallback" },
+          endpoint { "wrong" },
+        }
+        """
+
+    @Test func hooksSeeTypedValues() throws {
+        let host = RouteScriptHost()
+        try host.load(source: Self.script, name: "typed.lua")
+        #expect(try host.dispatch("products?page=3&tags=a&tags=b&sale=0&size=2.5&other=x").route == "products")
+        #expect(host.tree?.children.first?.title == "3 a+b false 2.5 x")
+        #expect(try host.dispatch("products?page=nope").route == "products")
+        #expect(host.tree?.children.first?.title == "1  nil nil nil")
+        // The function validator refuses: the next route takes it.
+        let refused = try host.dispatch("products?size=-1")
+        #expect(host.tree?.children.first?.id == "fallback", "\(refused.route)")
+    }
+}

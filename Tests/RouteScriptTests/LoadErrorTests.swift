@@ -128,6 +128,42 @@ import Testing
             "bad.lua:1: require: '../x' is not a module name (write require \"tabs.books\" for tabs/books.lua)"
         ),
         ("io.write('x')", "bad.lua:1: attempt to index a nil value (global 'io')"),
+        // Query schemas (docs/dsl.md, "Query schemas").
+        (
+            "return endpoint { 'a', query = { sort = 'new' } }",
+            "bad.lua:1: endpoint: query.sort: 'new' is not a type (bool, int, number, string, with ? when optional; an enumeration is a list: { \"new\", \"top\" })"
+        ),
+        (
+            "return endpoint { 'a', query = { page = { 'int', defualt = 1 } } }",
+            "bad.lua:1: endpoint: query.page has 'defualt' (did you mean 'default'?)"
+        ),
+        (
+            "return endpoint { 'a', query = { page = { 'int', default = 'one' } } }",
+            "bad.lua:1: endpoint: query 'page': the default 'one' is not an int"
+        ),
+        (
+            "return endpoint { 'a', query = { page = { 'int', default = 1.5 } } }",
+            "bad.lua:1: endpoint: query 'page': the default '1.5' is not an int"
+        ),
+        (
+            "return endpoint { 'a', query = { tags = { 'string', list = true, default = 'x' } } }",
+            "bad.lua:1: endpoint: query 'tags': a list takes no default"
+        ),
+        (
+            "return endpoint { 'a', query = { page = { 'int', list = 'yes' } } }",
+            "bad.lua:1: endpoint: query.page.list must be a boolean (got string)"
+        ),
+        (
+            "return endpoint { 'a', query = { page = { 'int', where = '(a)\\\\1' } } }",
+            "bad.lua:1: endpoint: query.page.where: invalid regular expression '(a)\\1': backreferences are not supported"
+        ),
+        ("return endpoint { 'a', query = { page = {} } }", "bad.lua:1: endpoint: query.page needs its type"),
+        ("return endpoint { 'a', query = { page = 3 } }", "bad.lua:1: endpoint: query.page must be a type"),
+        ("return endpoint { 'a', query = { [1] = 'int' } }", "bad.lua:1: endpoint: field 'query' must map query keys"),
+        (
+            "return endpoint { 'a/:id', query = { id = 'int' } }",
+            "bad.lua:1: endpoint: pattern 'a/:id': query 'id' is also a path parameter"
+        ),
     ]
 
     @Test(arguments: 0..<cases.count)

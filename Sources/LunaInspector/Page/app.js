@@ -450,19 +450,33 @@ function goToRoute(route, from) {
   // the bare prefix (for `...` that is the empty request, the root).
   if (/(^|\/)\.\.\.$/.test(route.pattern)) return askForRest(route);
   const inherited = (from && from.params) || {};
-  const missing = route.params.filter((name) => inherited[name] === undefined);
-  if (!missing.length) {
-    const params = Object.fromEntries(route.params.map((name) => [name, inherited[name]]));
+  const missing = route.params.filter((name) => inherited[name] === undefined && name !== route.optional);
+  const query = route.query || [];
+  if (!missing.length && !query.length) {
+    const params = Object.fromEntries(route.params.filter((name) => inherited[name] !== undefined)
+      .map((name) => [name, inherited[name]]));
     return run("open", { node: route.id, params }, route.pattern);
   }
-  // The form opens on the device, over the screen, as an app's own form would.
+  // The form opens on the device, over the screen, as an app's own form would: the path's
+  // parameters, then the query keys the route declares (typed inputs, defaults filled in).
   const inputs = {};
+  const required = new Set(route.params.filter((name) => name !== route.optional));
   const fields = route.params.map((name) => {
-    const input = element("input", { name, placeholder: name, value: inherited[name] || "", size: 10 });
+    const optional = name === route.optional;
+    const input = element("input", {
+      name, placeholder: optional ? `${name} (optional)` : name, value: inherited[name] || "", size: 10,
+    });
     input.dataset.testid = `param-${name}`;
     inputs[name] = input;
-    return element("label", {}, `:${name} `, input);
+    return element("label", {}, `:${name}${optional ? "?" : ""} `, input);
   });
+  for (const key of query) {
+    const input = queryInput(key);
+    input.dataset.testid = `query-${key.name}`;
+    inputs[key.name] = input;
+    if (!key.optional) required.add(key.name);
+    fields.push(element("label", {}, `?${key.name} `, input));
+  }
   // Sample values, when the script declares some, fill the form in one tap.
   const picks = samplesOf(route).map((values, index) => {
     const pick = element("button", { type: "button", className: "chip" }, Object.values(values).join(" · "));
@@ -471,13 +485,32 @@ function goToRoute(route, from) {
     return pick;
   });
   openForm(route.pattern, fields, picks, () => {
-    const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value]));
-    if (Object.values(values).some((value) => value === "")) { showResult("fill in every parameter", true); return false; }
+    const values = Object.fromEntries(Object.entries(inputs).map(([k, input]) => [k, input.value.trim()]));
+    if ([...required].some((name) => values[name] === "")) { showResult("fill in every parameter", true); return false; }
+    for (const name of Object.keys(values)) if (values[name] === "") delete values[name];
     run("open", { node: route.id, params: values }, route.pattern);
     return true;
   });
   const first = Object.values(inputs).find((input) => !input.value) || Object.values(inputs)[0];
   if (first) first.focus();
+}
+
+/** The input of a declared query key: a choice for an enumeration or a bool, a number field
+ *  for an int or a number, text otherwise (a list key takes one value here); its default
+ *  filled in, an empty choice where the key may be left out. */
+function queryInput(key) {
+  const choices = key.type === "enum" ? key.values : key.type === "bool" ? ["true", "false"] : null;
+  if (choices) {
+    const options = (key.optional && key.default === null ? [""] : []).concat(choices)
+      .map((value) => element("option", { value, selected: value === key.default }, value || "—"));
+    return element("select", { name: key.name }, ...options);
+  }
+  const numeric = key.type === "int" || key.type === "number";
+  return element("input", {
+    name: key.name, size: 10, value: key.default === null ? "" : key.default,
+    type: numeric ? "number" : "text", step: key.type === "number" ? "any" : "1",
+    placeholder: key.type + (key.list ? " (one value)" : "") + (key.optional ? " (optional)" : ""),
+  });
 }
 
 /** The sample parameter sets the script declares for a route (`sample = {…}`). */

@@ -19,11 +19,15 @@ package struct RouteRow: Sendable, Equatable {
         let params: [String]
         let fillable: Bool
         let owner: String?
+        let optional: String?
+        let query: String
 
         init(
             pattern: String, name: String?, id: String, title: String, chain: [String], params: [String],
-            fillable: Bool, owner: String?
+            fillable: Bool, owner: String?, optional: String?, query: String
         ) {
+            self.optional = optional
+            self.query = query
             self.pattern = pattern
             self.name = name
             self.id = id
@@ -37,18 +41,19 @@ package struct RouteRow: Sendable, Equatable {
         static func == (a: Content, b: Content) -> Bool {
             a === b
                 || (a.pattern == b.pattern && a.name == b.name && a.id == b.id && a.title == b.title
-                    && a.chain == b.chain && a.params == b.params && a.fillable == b.fillable && a.owner == b.owner)
+                    && a.chain == b.chain && a.params == b.params && a.fillable == b.fillable && a.owner == b.owner
+                    && a.optional == b.optional && a.query == b.query)
         }
     }
 
     init(
         rank: Int, pattern: String, name: String?, id: String, title: String, chain: [String], params: [String],
-        fillable: Bool, owner: String?
+        fillable: Bool, owner: String?, optional: String? = nil, query: String = "[]"
     ) {
         self.rank = rank
         content = Content(
             pattern: pattern, name: name, id: id, title: title, chain: chain, params: params, fillable: fillable,
-            owner: owner)
+            owner: owner, optional: optional, query: query)
     }
 
     package var pattern: String { content.pattern }
@@ -62,6 +67,11 @@ package struct RouteRow: Sendable, Equatable {
     package var fillable: Bool { content.fillable }
     /// The nearest endpoint above: the screen whose child or modal this route's screen is.
     package var owner: String? { content.owner }
+    /// The parameter a `:name?` binds, which a form may leave empty.
+    package var optional: String? { content.optional }
+    /// The query keys the route's schema declares, as JSON for the page's form:
+    /// `[{"name":"page","type":"int","values":[],"default":"1","optional":false,"list":false}]`.
+    package var query: String { content.query }
 
     /// The table of `tree`, most specific first.
     package static func table(_ tree: RouteTree) -> [RouteRow] { RouteTable(tree).rows }
@@ -74,11 +84,39 @@ package struct RouteRow: Sendable, Equatable {
             endpoint.definition.pattern.map {
                 !$0.segments.contains { if case .wildcard = $0 { true } else { false } }
             } ?? false
+        var optional: String?
+        if case .optional(let name)? = endpoint.definition.pattern?.segments.last { optional = name }
         return RouteRow(
             rank: rank, pattern: displayPattern(endpoint.definition.displayText), name: endpoint.name,
             id: node.id, title: node.title, chain: tree.chain(to: node.index).map { tree.nodes[$0].id },
             params: endpoint.definition.pattern?.parameterNames ?? [], fillable: fillable,
-            owner: owner(of: node, in: tree))
+            owner: owner(of: node, in: tree), optional: optional,
+            query: queryJSON(endpoint.definition.querySchema))
+    }
+
+    /// A query schema's keys as the page's form reads them.
+    static func queryJSON(_ schema: QuerySchema?) -> String {
+        JSONWriter.array(
+            (schema?.fields ?? []).map { field in
+                var type = "string"
+                var values: [String] = []
+                switch field.kind {
+                case .int: type = "int"
+                case .number: type = "number"
+                case .bool: type = "bool"
+                case .string: type = "string"
+                case .oneOf(let listed):
+                    type = "enum"
+                    values = listed
+                }
+                return JSONWriter.ordered([
+                    ("name", JSONWriter.quoted(field.name)), ("type", JSONWriter.quoted(type)),
+                    ("values", JSONWriter.array(values.map(JSONWriter.quoted))),
+                    ("default", field.defaultValue.map(JSONWriter.quoted) ?? "null"),
+                    ("optional", field.isOptional || field.isList || field.defaultValue != nil ? "true" : "false"),
+                    ("list", field.isList ? "true" : "false"),
+                ])
+            })
     }
 
     /// The nearest endpoint above a node.
@@ -91,14 +129,18 @@ package struct RouteRow: Sendable, Equatable {
         return nil
     }
 
+    /// The row's JSON; `optional` and `query` only where the route has them.
     package var json: String {
-        JSONWriter.ordered([
+        var fields = [
             ("rank", String(rank)), ("pattern", JSONWriter.quoted(pattern)),
             ("name", name.map(JSONWriter.quoted) ?? "null"), ("id", JSONWriter.quoted(id)),
             ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))), ("title", JSONWriter.quoted(title)),
             ("params", JSONWriter.array(params.map(JSONWriter.quoted))), ("fillable", fillable ? "true" : "false"),
             ("owner", owner.map(JSONWriter.quoted) ?? "null"),
-        ])
+        ]
+        if let optional { fields.append(("optional", JSONWriter.quoted(optional))) }
+        if query != "[]" { fields.append(("query", query)) }
+        return JSONWriter.ordered(fields)
     }
 
     /// `{"routes":[…]}`.

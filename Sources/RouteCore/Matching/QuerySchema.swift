@@ -223,9 +223,11 @@ public struct QuerySchema: Sendable {
         return false
     }
 
-    /// The typed values of a fitting query: each declared key present in `query` (a list's
-    /// values from `request`'s repeated keys; a missing list is empty). Keys the schema does
-    /// not declare are not here (a hook reads them as strings).
+    /// The typed values of a query: each declared key of `query` (a list's values from
+    /// `request`'s repeated keys; a missing list is empty), its default where it is missing or
+    /// does not fit (a screen below the one a request matched has no query of its own, and
+    /// shows its defaults). Keys the schema does not declare are not here (a hook reads them
+    /// as strings).
     public func typedValues(_ query: [String: String], request: Request?) -> [String: QueryValue] {
         var result: [String: QueryValue] = [:]
         for field in fields {
@@ -233,7 +235,7 @@ public struct QuerySchema: Sendable {
                 var texts = request?.queryValues(field.name) ?? []
                 if texts.isEmpty, let one = query[field.name] { texts = [one] }
                 result[field.name] = .list(texts.compactMap(field.typed))
-            } else if let text = query[field.name], let value = field.typed(text) {
+            } else if let value = query[field.name].flatMap(field.typed) ?? field.defaultValue.flatMap(field.typed) {
                 result[field.name] = value
             }
         }

@@ -1,0 +1,27 @@
+-- Query schemas, an optional segment and a one-or-more rest: run with `luna test examples`.
+local app = luna.open("catalog.lua")
+
+test("a query that does not fit takes the default, and hooks see typed values", function()
+  app:go("products?page=abc&sort=price&tags=sf&tags=new")
+  expect(app.query).to_equal({ page = "1", sort = "price", tags = "new" })
+  expect(app.tree).to_contain("Products, page 1 by price · sf, new")
+end)
+
+test("a required key that does not fit goes on to the next route", function()
+  app:go("orders?status=shipped")
+  expect(app:stack("root")).to_equal({ "orders" })
+  app:go("orders?status=lost")
+  expect(app:stack("root")).to_equal({ "all-orders" })
+  app:go("orders")
+  expect(app:stack("root")).to_equal({ "all-orders" })
+end)
+
+test("an optional segment may be left out; a one-or-more rest may not", function()
+  app:go("product/42/reviews")
+  expect(app.params).to_equal({ id = "42" })
+  app:go("product/42/reviews/2")
+  expect(app.params).to_equal({ id = "42", page = "2" })
+  app:go("docs/guide/start")
+  expect(app.params).to_equal({ path = "guide/start" })
+  expect(function() app:go("docs") end).to_fail_with("noMatch")
+end)
