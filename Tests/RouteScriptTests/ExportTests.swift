@@ -406,6 +406,63 @@ import Testing
         #expect(checked == 0, "\(output)")
     }
 
+    /// Query keys become typed arguments (an enumeration a nested enum, a list an array, a
+    /// required key a plain argument), `:id?` an optional and `:path+` a string; keys and values
+    /// that are Swift keywords or clash with the constructor's own labels still give a file that
+    /// typechecks under Swift 6 with warnings as errors, and uses of the typed API compile.
+    @Test func typedQueryArgumentsAndRestSegmentsTypecheck() throws {
+        var products = NodeSpec.endpoint("products", name: "products")
+        products.endpoint?.query = try QuerySchema([
+            try QueryField("page", .int, default: "1"),
+            try QueryField("sort", .oneOf(["new", "top", "a b", "default", "rawValue", "a-b"]), default: "new"),
+            try QueryField("ids", .int, list: true),
+            try QueryField("sale", .bool, optional: true),
+            try QueryField("size", .number, optional: true),
+            try QueryField("q", .string),
+            try QueryField("query", .string, optional: true),
+            try QueryField("lists", .string, list: true),
+        ])
+        var onlyLists = NodeSpec.endpoint("tags", name: "tags")
+        onlyLists.endpoint?.query = try QuerySchema([try QueryField("tag", .string, list: true)])
+        let tree = try RouteTree(
+            root: .stack([
+                products, onlyLists, .endpoint("notes/:id?", name: "note"), .endpoint("files/:path+", name: "files"),
+            ]))
+        let source = SwiftExport.source(for: tree, typeName: "Route", source: "q.lua")
+        #expect(source.contains("public enum ProductsSort: String, Hashable, Sendable, CaseIterable {"), "\(source)")
+        #expect(source.contains(#"case aB = "a b""#) && source.contains(#"case aB2 = "a-b""#))
+        #expect(source.contains(#"case `default` = "default""#) && source.contains(#"case rawValue_ = "rawValue""#))
+        #expect(source.contains("public static func note(id: String? = nil, "))
+        let folder = NSTemporaryDirectory() + "luna-swift-query-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/Route.swift"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let use = folder + "/Use.swift"
+        try """
+        import RouteCore
+        let paths = [
+            Route.products(ids: [1, 2], lists_: ["y"], page: 2, q: "dune", query_: "x", sale: true, size: 2.5, sort: .aB).path,
+            Route.products(q: "dune").path, Route.tags(tag: ["a", "b"]).path, Route.tags().path,
+            Route.note().path, Route.note(id: "7").path, Route.files(path: "a/b").path,
+        ]
+        let sorts: [Route.ProductsSort] = Route.ProductsSort.allCases
+        """.write(toFile: use, atomically: true, encoding: .utf8)
+        let (checked, output) = try Self.swiftc([
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules, file, use,
+        ])
+        #expect(checked == 0, "\(output)\n\(source)")
+        // What the constructors put in: typed values as the matcher reads them, a list as one
+        // item per value (RouteCore's own encoder).
+        #expect(source.contains(#"if let page { query["page"] = String(page) }"#))
+        #expect(source.contains(#"if !ids.isEmpty { lists["ids"] = ids.map { String($0) } }"#))
+        #expect(source.contains(#"if let sale { query["sale"] = (sale ? "true" : "false") }"#))
+        #expect(source.contains(#"query["q"] = q"#))
+        #expect(
+            Request.format(segments: ["products"], query: ["page": "2"], lists: ["ids": ["1", "2"]], fragment: nil)
+                == "products?ids=1&ids=2&page=2")
+    }
+
     @Test func hostileNamesAndPatternsGiveAFileThatTypechecks() throws {
         let tree = try RouteTree(
             root: .stack(Self.hostile.map { NodeSpec.endpoint($0.pattern, name: $0.name) }))

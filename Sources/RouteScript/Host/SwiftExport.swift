@@ -132,23 +132,31 @@ public enum SwiftExport {
             "    /// The path's segments, not encoded.",
             "    public let segments: [String]",
             "    public let query: [String: String]",
+            "    /// Query keys with several values (a schema's `list = true`): one item per value.",
+            "    public let queryLists: [String: [String]]",
             "    public let fragment: String?",
             "",
             "    public init(",
             "        route: String, name: String? = nil, segments: [String], query: [String: String] = [:],",
-            "        fragment: String? = nil",
+            "        queryLists: [String: [String]] = [:], fragment: String? = nil",
             "    ) {",
             "        self.route = route",
             "        self.name = name",
             "        self.segments = segments",
             "        self.query = query",
+            "        self.queryLists = queryLists",
             "        self.fragment = fragment",
             "    }",
             "",
             "    /// The request: segments, query and fragment percent-encoded as the matcher decodes them.",
-            "    public var path: String { Request.format(segments: segments, query: query, fragment: fragment) }",
+            "    public var path: String {",
+            "        Request.format(segments: segments, query: query, lists: queryLists, fragment: fragment)",
+            "    }",
         ]
-        var used: Set<String> = ["init", "route", "name", "segments", "query", "fragment", "path"]
+        var used: Set<String> = ["init", "route", "name", "segments", "query", "queryLists", "fragment", "path"]
+        // Enumerations of query keys: nested types, one per key, named after the route and key.
+        var nestedTypes: [String] = []
+        var usedTypes: Set<String> = [typeName]
         // Named routes first, in route order, so their names are theirs; then every other.
         let names = Dictionary(tree.routeNames.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         let routes = tree.endpoints.indices.map(RouteID.init)
@@ -175,7 +183,7 @@ public enum SwiftExport {
             }
             used.insert(bare)
             let function = quoted(bare)
-            var labels: Set<String> = ["query", "fragment"]
+            var labels: Set<String> = ["query", "fragment", "lists"]
             var arguments: [String] = []
             var parts: [String] = []
             for segment in pattern.segments {
@@ -211,6 +219,47 @@ public enum SwiftExport {
                     break
                 }
             }
+            // The query keys its schema declares, typed; the statements that put them in.
+            var statements: [String] = []
+            for field in definition.querySchema?.fields ?? [] {
+                var bareLabel = bareIdentifier(field.name)
+                while labels.contains(bareLabel) || reserved.contains(bareLabel) { bareLabel += "_" }
+                labels.insert(bareLabel)
+                let label = quoted(bareLabel)
+                let key = stringLiteral(field.name)
+                var type: String
+                var text: (String) -> String
+                switch field.kind {
+                case .int: (type, text) = ("Int", { "String(\($0))" })
+                case .number: (type, text) = ("Double", { "String(\($0))" })
+                case .bool: (type, text) = ("Bool", { "(\($0) ? \"true\" : \"false\")" })
+                case .string: (type, text) = ("String", { $0 })
+                case .oneOf(let values):
+                    var wantedType = bareIdentifier(bare + " " + field.name)
+                    wantedType = wantedType.prefix(1).uppercased() + wantedType.dropFirst()
+                    var enumName = wantedType
+                    var count = 2
+                    while usedTypes.contains(enumName) || keywords.contains(enumName) || reserved.contains(enumName) {
+                        enumName = wantedType + String(count)
+                        count += 1
+                    }
+                    usedTypes.insert(enumName)
+                    nestedTypes.append(contentsOf: enumeration(enumName, values: values, of: field.name, route: shown))
+                    (type, text) = (enumName, { "\($0).rawValue" })
+                }
+                if field.isList {
+                    arguments.append("\(label): [\(type)] = []")
+                    let each = text("$0")
+                    let mapped = each == "$0" ? label : "\(label).map { \(each) }"
+                    statements.append("        if !\(label).isEmpty { lists[\(key)] = \(mapped) }")
+                } else if !field.isOptional && field.defaultValue == nil {
+                    arguments.append("\(label): \(type)")
+                    statements.append("        query[\(key)] = \(text(label))")
+                } else {
+                    arguments.append("\(label): \(type)? = nil")
+                    statements.append("        if let \(label) { query[\(key)] = \(text(label)) }")
+                }
+            }
             arguments.append("query: [String: String] = [:]")
             arguments.append("fragment: String? = nil")
             let segments = segmentsExpression(parts)
@@ -218,13 +267,55 @@ public enum SwiftExport {
             lines.append("    /// `\(commentText(shown))`\(commentText(renamed))")
             lines.append("    public static func \(function)(\(arguments.joined(separator: ", "))) -> \(typeName) {")
             let nameArgument = name.map { "name: \(stringLiteral($0)), " } ?? ""
-            lines.append(
-                "        \(typeName)(route: \(stringLiteral(shown)), \(nameArgument)segments: \(segments), query: query, "
-                    + "fragment: fragment)")
+            if statements.isEmpty {
+                lines.append(
+                    "        \(typeName)(route: \(stringLiteral(shown)), \(nameArgument)segments: \(segments), query: query, "
+                        + "fragment: fragment)")
+            } else {
+                // Only what the statements change is a variable (Swift warns of the others).
+                let fields = definition.querySchema?.fields ?? []
+                let setsQuery = fields.contains { !$0.isList }
+                let setsLists = fields.contains(where: \.isList)
+                if setsQuery { lines.append("        var query = query") }
+                if setsLists { lines.append("        var lists: [String: [String]] = [:]") }
+                lines.append(contentsOf: statements)
+                lines.append(
+                    "        return \(typeName)(route: \(stringLiteral(shown)), \(nameArgument)segments: \(segments), "
+                        + "query: query, queryLists: \(setsLists ? "lists" : "[:]"), fragment: fragment)")
+            }
             lines.append("    }")
+        }
+        if !nestedTypes.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: nestedTypes)
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A query key's enumeration as a nested type: one case per value (its raw value the
+    /// value itself), names made from the values (a clash numbered).
+    static func enumeration(_ name: String, values: [String], of key: String, route: String) -> [String] {
+        var lines = [
+            "    /// The values of query '\(commentText(key))' of `\(commentText(route))`.",
+            "    public enum \(name): String, Hashable, Sendable, CaseIterable {",
+        ]
+        // Names an enumeration's case cannot take as they are.
+        let taken: Set<String> = ["rawValue", "hashValue", "allCases", "init", "self", "Type", "Protocol"]
+        var used: Set<String> = []
+        for value in values {
+            let wanted = bareIdentifier(value)
+            var bare = taken.contains(wanted) ? wanted + "_" : wanted
+            var number = 2
+            while used.contains(bare) {
+                bare = wanted + String(number)
+                number += 1
+            }
+            used.insert(bare)
+            lines.append("        case \(quoted(bare)) = \(stringLiteral(value))")
+        }
+        lines.append("    }")
+        return lines
     }
 
     /// The name of a route with none, from its pattern's words: `orders/:id` → `ordersId`,

@@ -13,21 +13,26 @@ public struct BooksRoute: Hashable, Sendable {
     /// The path's segments, not encoded.
     public let segments: [String]
     public let query: [String: String]
+    /// Query keys with several values (a schema's `list = true`): one item per value.
+    public let queryLists: [String: [String]]
     public let fragment: String?
 
     public init(
         route: String, name: String? = nil, segments: [String], query: [String: String] = [:],
-        fragment: String? = nil
+        queryLists: [String: [String]] = [:], fragment: String? = nil
     ) {
         self.route = route
         self.name = name
         self.segments = segments
         self.query = query
+        self.queryLists = queryLists
         self.fragment = fragment
     }
 
     /// The request: segments, query and fragment percent-encoded as the matcher decodes them.
-    public var path: String { Request.format(segments: segments, query: query, fragment: fragment) }
+    public var path: String {
+        Request.format(segments: segments, query: query, lists: queryLists, fragment: fragment)
+    }
 
     /// `today/all_news`
     public static func allNews(query: [String: String] = [:], fragment: String? = nil) -> BooksRoute {
