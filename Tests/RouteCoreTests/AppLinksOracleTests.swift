@@ -121,6 +121,49 @@ import Testing
         #expect(Self.fileOpens(open.appLinkComponents().components, "/accounts/7/8/9"))
     }
 
+    /// A route whose query schema requires a key gets components with Apple's `"?"`: one per
+    /// value of a lone enumeration, before the same path's next route; links with and without
+    /// the item are decided as the router decides them (Apple's query matching written from
+    /// its documentation: every listed key present, its value matching the pattern).
+    @Test func aRequiredQueryKeyIsWrittenAsAQueryComponent() throws {
+        var orders = NodeSpec.endpoint("orders")
+        orders.endpoint?.query = try QuerySchema([try QueryField("status", .oneOf(["open", "shipped"]))])
+        var typed = NodeSpec.endpoint("pages")
+        typed.endpoint?.query = try QuerySchema([try QueryField("page", .int)])
+        var closedOrders = Self.endpoint("orders", link: false)
+        closedOrders.id = "all-orders"
+        var closedPages = Self.endpoint("pages", link: false)
+        closedPages.id = "all-pages"
+        let tree = try RouteTree(root: .stack([orders, closedOrders, typed, closedPages]))
+        let (components, notes) = tree.appLinkComponents()
+        #expect(
+            components.filter { $0.path == "/orders" }.map(\.query) == [["status": "open"], ["status": "shipped"], [:]])
+        #expect(
+            notes == [
+                "route 'pages': a link's query 'page' is matched as '?*' (Apple cannot check that it is an int); the router gives a link whose value does not fit the next route"
+            ])
+        func fileOpens(_ link: String) throws -> Bool {
+            let request = try Request(parsing: link)
+            let path = "/" + request.path
+            let component = components.first { component in
+                Self.appleMatches(component.path, path)
+                    && component.query.allSatisfy { key, pattern in
+                        request.query[key].map { Self.appleMatches(pattern, $0) } ?? false
+                    }
+            }
+            return component.map { !$0.exclude } ?? false
+        }
+        for link in [
+            "orders?status=open", "orders?status=shipped", "orders?status=lost", "orders", "pages?page=2", "pages",
+        ] {
+            #expect(try fileOpens(link) == Self.routerOpens(tree, link), "\(link)")
+        }
+        // The one the file cannot decide, as its note says.
+        #expect(try fileOpens("pages?page=x") && !Self.routerOpens(tree, "pages?page=x"))
+        let file = tree.appSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], components: components)
+        #expect(file.contains(#"{ "/": "/orders", "?": { "status": "open" }, "comment": "orders" }"#))
+    }
+
     /// Seeded random trees: constants, parameters, rests (`...`, `:o?`, `:m+`), nested children,
     /// closed routes.
     @Test func seededTreesAgreeWithTheRouter() throws {

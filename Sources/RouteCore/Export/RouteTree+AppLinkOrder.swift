@@ -161,7 +161,10 @@ extension RouteTree {
             }
             for index in possible.sorted() {
                 let candidate = candidates[index]
-                guard appLinkPatternMatches(candidate.glob, bytes) else { continue }
+                // A component that needs query items matches no probe (probes have none).
+                guard candidate.component.query.isEmpty, appLinkPatternMatches(candidate.glob, bytes) else {
+                    continue
+                }
                 matches[index].append(number)
                 if candidate.component.exclude == probe.opens {
                     wrongFor[number].append(index)

@@ -10,6 +10,9 @@ extension RouteTree {
         public var exclude: Bool
         /// The route's pattern, as the file's `comment`.
         public var comment: String
+        /// The query items a link needs (Apple's `"?"`: key → pattern), from a route whose
+        /// query schema requires them; empty for most routes.
+        public var query: [String: String] = [:]
     }
 
     /// The `applinks` components of the routes a link can reach. Apple takes the first
@@ -25,12 +28,12 @@ extension RouteTree {
         var candidates: [AppLinkCandidate] = []
         var probes: [AppLinkProbe] = []
         var notes: [String] = []
-        func add(_ path: String, exclude: Bool, route: Int, comment: String) {
+        func add(_ path: String, exclude: Bool, route: Int, comment: String, query: [String: String] = [:]) {
             let prefix = Array(path.utf8.prefix { $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: "?") })
             candidates.append(
                 AppLinkCandidate(
-                    component: AppLinkComponent(path: path, exclude: exclude, comment: comment), route: route,
-                    prefix: prefix, glob: Array(path.utf8)))
+                    component: AppLinkComponent(path: path, exclude: exclude, comment: comment, query: query),
+                    route: route, prefix: prefix, glob: Array(path.utf8)))
         }
         for route in rankOrder() {
             let endpoint = endpoints[route.index]
@@ -98,8 +101,32 @@ extension RouteTree {
                     // `/bookshop`): the prefix, and the prefix with `/*`.
                     paths = prefix.isEmpty ? ["/*"] : [prefix, prefix + "/*"]
                 }
+                // A route whose query schema requires keys (no default, not optional) matches
+                // only links that have them: its components say so (`"?"`), one per value of a
+                // lone required enumeration; Apple cannot check a type, so such a key is `?*`
+                // and a note says so.
+                let required = (endpoint.definition.querySchema?.fields ?? []).filter {
+                    !$0.isOptional && !$0.isList && $0.defaultValue == nil
+                }
+                var queries: [[String: String]] = [[:]]
+                if required.count == 1, case .oneOf(let values) = required[0].kind {
+                    queries = values.map { [required[0].name: Self.escapedForAppLinks($0)] }
+                } else if !required.isEmpty {
+                    queries = [Dictionary(uniqueKeysWithValues: required.map { ($0.name, "?*") })]
+                }
+                for field in required where needsNote(field, alone: required.count == 1) {
+                    let validator = field.validator == nil ? "" : " and passes its validator"
+                    notes.append(
+                        "route '\(Lint.show(declared.description))': a link's query '\(field.name)' is matched as '?*' "
+                            + "(Apple cannot check that it is \(field.kindDescription)\(validator)); "
+                            + "the router gives a link whose value does not fit the next route")
+                }
                 for path in paths {
-                    add(path, exclude: !endpoint.linkable, route: route.index, comment: declared.description)
+                    for query in queries {
+                        add(
+                            path, exclude: !endpoint.linkable, route: route.index, comment: declared.description,
+                            query: query)
+                    }
                 }
             }
         }
@@ -114,6 +141,16 @@ extension RouteTree {
                     + "the file \(opens ? "opens" : "does not open") it (Apple's patterns cannot say it)")
         }
         return (components, notes)
+    }
+
+    /// Whether a required query key's `?*` takes values the router refuses: a type other
+    /// than a string, a validator, an enumeration with other required keys beside it.
+    private func needsNote(_ field: QueryField, alone: Bool) -> Bool {
+        switch field.kind {
+        case .string: field.validator != nil
+        case .oneOf: !alone || field.validator != nil
+        case .int, .number, .bool: true
+        }
     }
 
     /// Apple's wildcards are `*` and `?`; a constant containing them is matched by a `?` in
@@ -133,6 +170,12 @@ extension RouteTree {
     public func appSiteAssociation(appIDs: [String], components: [AppLinkComponent]) -> String {
         let components = components.map { component -> String in
             var fields = [("/", JSONWriter.quoted(component.path))]
+            if !component.query.isEmpty {
+                let items = component.query.sorted { $0.key < $1.key }.map {
+                    JSONWriter.quoted($0.key) + ": " + JSONWriter.quoted($0.value)
+                }
+                fields.append(("?", "{ " + items.joined(separator: ", ") + " }"))
+            }
             if component.exclude { fields.append(("exclude", "true")) }
             fields.append(("comment", JSONWriter.quoted(component.comment)))
             return "{ " + fields.map { JSONWriter.quoted($0.0) + ": " + $0.1 }.joined(separator: ", ") + " }"
