@@ -37,6 +37,36 @@ import Testing
         #expect(encoded.stdout == "items/a%26b%2Bc@d%2Fe\n")
     }
 
+    /// Query schemas, `:id?` and `:path+` through `luna dispatch --json`, `luna path` and
+    /// `luna routes` on examples/catalog.lua.
+    @Test func typedRoutesHoldThroughTheCommand() throws {
+        let path = example("catalog.lua")
+        let filled = try Self.dispatch(path, "products?page=abc&tags=a&tags=b")
+        #expect(filled["query"] as? [String: String] == ["page": "1", "sort": "new", "tags": "b"])
+        #expect(filled["request"] as? String == "products?page=abc&tags=a&tags=b")
+        let next = try Self.dispatch(path, "orders?status=lost")
+        #expect(next["route"] as? String == "orders" && next["name"] is NSNull, "\(next)")
+        #expect((try Self.dispatch(path, "orders?status=open"))["name"] as? String == "orders")
+        #expect((try Self.dispatch(path, "product/42/reviews"))["params"] as? [String: String] == ["id": "42"])
+        let docs = try Self.dispatch(path, "docs")
+        let error = docs["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "noMatch")
+        #expect(
+            (error?["message"] as? String)?.contains(
+                "docs/:path+ (segment 2: the request ends where ':path+' was expected)")
+                == true, "\(docs)")
+        #expect(
+            try luna(["path", path, "products", "page=2", "tags=a", "tags=b c"]).stdout
+                == "products?page=2&tags=a&tags=b%20c\n")
+        let bad = try luna(["path", path, "products", "page=two"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("query 'page' = 'two' is not an int"), "\(bad.stderr)")
+        #expect(try luna(["path", path, "reviews", "id=42"]).stdout == "product/42/reviews\n")
+        let routes = try luna(["routes", path, "--json"])
+        #expect(routes.stdout.contains(#""optional":"page""#), "\(routes.stdout.prefix(600))")
+        #expect(routes.stdout.contains(#"{"name":"sort","type":"enum","values":["new","price"],"default":"new""#))
+    }
+
     @Test func httpIsTakenWhereTheScriptSaysSoAndTheExportKeepsIt() throws {
         let folder = ScriptFolder()
         let path = folder.write("rules.lua", Self.script(http: true))

@@ -654,6 +654,43 @@ struct BrowserTests {
         }
     }
 
+    /// A route's query schema in the device's form: typed inputs with the defaults filled in
+    /// (a number field, a choice for an enumeration and a bool), sent as query items; an
+    /// optional `:page?` may stay empty (examples/catalog.lua).
+    @Test func theFormOffersAQuerySchemasKeys() async throws {
+        let served = try ServedScript(example: "catalog.lua")
+        defer { served.stop() }
+        try served.session.dispatch("docs/guide")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the route table", Self.visible("route-products"))
+            try await browser.click("route-products")
+            try await browser.wait("the form", Self.visible("query-page"))
+            let fields =
+                try await browser.script(
+                    """
+                    const field = (name) => document.querySelector(`[data-testid="query-${name}"]`);
+                    return [field('page').type, field('page').value, field('sort').tagName, field('sort').value,
+                      [...field('sale').options].map((o) => o.value).join(','), field('q').value];
+                    """) as? [Any]
+            #expect(fields?.map { "\($0)" } == ["number", "1", "SELECT", "new", ",true,false", ""])
+            _ = try await browser.script(
+                "document.querySelector('[data-testid=\"query-sort\"]').value = 'price'; return true;")
+            try await browser.type("query-page", "\u{E003}3\u{E007}")
+            try await browser.wait("the products", Self.visible("screen-products"))
+            #expect(served.session.withHost { $0.state.request?.original } == "products?page=3&sort=price")
+            // An optional segment's field may be left empty.
+            try await browser.click("route-product/:id/reviews/:page?")
+            try await browser.wait("the form", Self.visible("param-page"))
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"param-page\"]').placeholder;") as? String
+                    == "page (optional)")
+            try await browser.type("param-id", "42\u{E007}")
+            try await browser.wait("the reviews", Self.visible("screen-product/:id/reviews/:page?"))
+            #expect(served.session.withHost { $0.state.request?.original } == "product/42/reviews")
+        }
+    }
+
     /// `sample = { id = {…} }` gives rows instead of a form; a form still needed opens on the
     /// device and Esc closes it; a push slides in; the frame takes the chosen phone size.
     @Test func sampleValuesTheDeviceFormTransitionsAndSizes() async throws {
