@@ -254,7 +254,7 @@ package final class Session {
         guard let name = words.first else { return usage("path NAME [KEY=VALUE]...") }
         let (values, bad) = Output.keyValues(Array(words.dropFirst()))
         if let bad { return usage("path NAME [KEY=VALUE]... ('\(bad)' is not KEY=VALUE)") }
-        return run(.path(name, values))
+        return run(.path(name, values, lists: Output.repeatedKeys(Array(words.dropFirst()))))
     }
 
     /// `save-test NAME`: the recorded actions as a test file with a golden tree.

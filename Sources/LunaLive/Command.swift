@@ -34,8 +34,9 @@ package enum Command: Sendable, Equatable {
     case flags
     /// The history; with `before`, the page of entries before that index (newest last).
     case history(before: Int? = nil)
-    /// The path of a named route: its parameters fill the pattern, the rest the query.
-    case path(String, [String: String])
+    /// The path of a named route: its parameters fill the pattern, the rest the query (a key
+    /// in `lists` once per value).
+    case path(String, [String: String], lists: [String: [String]] = [:])
     /// The actions since the start or the last reset as a test file (`save-test NAME`).
     case recording(String)
     /// Evaluate a Lua chunk in the script's environment; with `allowIncomplete`, an

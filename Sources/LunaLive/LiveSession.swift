@@ -284,8 +284,8 @@ final class SessionState {
             guard let before else { return .history(HistoryView(entries: entries, current: position)) }
             let page = entries.filter { $0.index < before }.suffix(SnapshotView.historyPage)
             return .history(HistoryView(entries: Array(page), current: position))
-        case .path(let name, let values):
-            return .path(try loadedTree().path(forRouteNamed: name, values: values))
+        case .path(let name, let values, let lists):
+            return .path(try loadedTree().path(forRouteNamed: name, values: values, lists: lists))
         case .recording(let name): return .recording(try recording(name))
         case .evaluate(let chunk, let allowIncomplete):
             if allowIncomplete, host.isIncomplete(chunk) { return .incomplete }

@@ -176,3 +176,18 @@ import Testing
         #expect(session.reloadAfterChange(cutShort: { true }) == nil)
     }
 }
+
+/// `path` in the REPL takes a repeated key as a list, checks a query schema's keys and fills
+/// an optional segment or leaves it out (examples/catalog.lua).
+@Suite struct TypedPathTests {
+    @Test func theREPLsPathWritesListsAndChecksKeys() throws {
+        let session = Session(host: try RouteScriptHost(contentsOf: example("catalog.lua")), json: false, style: .plain)
+        #expect(session.execute("path products page=2 tags=a tags=b").lines == ["products?page=2&tags=a&tags=b"])
+        #expect(session.execute("path reviews id=42").lines == ["product/42/reviews"])
+        #expect(session.execute("path reviews id=42 page=3").lines == ["product/42/reviews/3"])
+        let bad = session.execute("path orders")
+        #expect(bad.failed)
+        #expect(
+            bad.lines.joined().contains("route 'orders' needs query 'status' (one of open, shipped)"), "\(bad.lines)")
+    }
+}
