@@ -8,6 +8,7 @@ import Testing
 @Suite struct ExportJSONTests {
     static let examples = [
         "books.lua", "featherweight.lua", "routerservice.lua", "animals.lua", "device.lua", "shop.lua",
+        "catalog.lua",
     ]
 
     /// The script's own functions, supplied as the app would supply its hooks by name.
@@ -17,6 +18,10 @@ import Testing
             let id = tree.nodes[endpoint.node].id
             for (parameter, validator) in endpoint.definition.validators where validator.isPredicate {
                 hooks.validators[id + "#where." + parameter] = { try validator.accepts($0) }
+            }
+            for key in endpoint.definition.querySchema?.fields ?? [] {
+                guard let validator = key.validator, validator.isPredicate else { continue }
+                hooks.validators[id + "#query." + key.name] = { try validator.accepts($0) }
             }
             for item in endpoint.guards {
                 let owner = tree.nodes[item.node].id
@@ -45,6 +50,11 @@ import Testing
             }
         }
         requests += ["", "nowhere/at/all", "books/x", "animals/tiger", "zoos/berlin", "%zz", "login", "books/42"]
+        // Query schemas: fitting, defaulted, refused and listed values (catalog.lua).
+        requests += [
+            "products?page=2&sort=price&tags=a&tags=b&sale=1", "products?page=abc", "orders?status=open",
+            "orders?status=lost", "orders", "product/7/reviews", "docs/a/b",
+        ]
         // Back and forth: the plans depend on what is shown.
         return requests + requests.reversed()
     }
@@ -83,6 +93,31 @@ import Testing
         }
         #expect(compared >= 10)
         #expect(a.rootPresentable?.rendered() == b.rootPresentable?.rendered())
+    }
+
+    /// A query key's function `where` is exported as a hook (`ID#query.KEY`) that the app
+    /// supplies; without it the load fails naming it.
+    @Test func aQueryKeysFunctionValidatorIsAHook() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                return stack {
+                  endpoint { "products", query = { size = { "number", optional = true, where = function(v) return tonumber(v) > 0 end } } },
+                  endpoint { "products", id = "other" },
+                }
+                """, name: "q.lua")
+        let scripted = try #require(host.routeTree)
+        let json = try host.exportJSON()
+        #expect(
+            json.contains(#""size": {"type": "number", "optional": true, "where": {"hook": "products#query.size"}}"#))
+        #expect(scripted.requiredHooks().validators == ["products#query.size"])
+        #expect(throws: RouteDefinitionError.self) { try RouteTree(json: json) }
+        let loaded = try RouteTree(json: json, hooks: Self.hooks(from: scripted))
+        for request in ["products?size=2", "products?size=-1", "products?size=x", "products"] {
+            #expect(
+                try loaded.resolve(request).route == scripted.resolve(request).route, "\(request)")
+        }
+        #expect(try loaded.nodes[loaded[loaded.resolve("products?size=-1").route].node].id == "other")
     }
 
     /// The checks the export fuzzer makes (`scripts/fuzz export`, `ExportCase`), on every
@@ -220,7 +255,15 @@ import Testing
         // Unknown fields are errors: a misspelled "where" would silently drop a validator.
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
-            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, pattern, regex, name, where, link)"
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, pattern, regex, name, where, link, query)"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a\", \"query\": {\"page\": {\"type\": \"integer\"}}}}",
+            "exported tree: root.query.page: a query key has a 'type' (int, number, bool, string) or 'values'"
+        ),
+        (
+            "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a\", \"query\": {\"page\": {\"type\": \"int\", \"default\": \"x\"}}}}",
+            "exported tree: root.query.page: query 'page': the default 'x' is not an int"
         ),
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"stack\", \"pattern\": \"a\"}}",

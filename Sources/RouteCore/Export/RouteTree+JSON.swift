@@ -70,6 +70,30 @@ extension RouteTree {
                     }
                     fields.append(field("where", "{" + entries.joined(separator: ", ") + "}"))
                 }
+                if let schema = endpoint.definition.querySchema {
+                    let entries = schema.fields.map { key -> String in
+                        var parts: [String] = []
+                        if case .oneOf(let values) = key.kind {
+                            parts.append(field("values", JSONWriter.array(values.map(JSONWriter.quoted))))
+                        } else {
+                            parts.append(field("type", JSONWriter.quoted(key.kind.typeName)))
+                        }
+                        if let value = key.defaultValue { parts.append(field("default", JSONWriter.quoted(value))) }
+                        if key.isOptional { parts.append(field("optional", "true")) }
+                        if key.isList { parts.append(field("list", "true")) }
+                        if let validator = key.validator {
+                            let hook = node.id + "#query." + key.name
+                            parts.append(
+                                field(
+                                    "where",
+                                    validator.isPredicate
+                                        ? "{\"hook\": \(JSONWriter.quoted(hook))}"
+                                        : "{\"regex\": \(JSONWriter.quoted(validator.source))}"))
+                        }
+                        return field(key.name, "{" + parts.joined(separator: ", ") + "}")
+                    }
+                    fields.append(field("query", "{" + entries.joined(separator: ", ") + "}"))
+                }
             }
             if let item = guardsByNode[node.index] {
                 if item.enabled != nil {
@@ -140,6 +164,9 @@ extension RouteTree {
                 for (parameter, validator) in self[route].definition.validators.sorted(by: { $0.key < $1.key })
                 where validator.isPredicate {
                     hooks.validators.append(node.id + "#where." + parameter)
+                }
+                for key in self[route].definition.querySchema?.fields ?? [] where key.validator?.isPredicate == true {
+                    hooks.validators.append(node.id + "#query." + key.name)
                 }
             }
             if let item = guards[node.index] {
@@ -230,7 +257,7 @@ private struct ExportReader {
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
         "initial",
     ]
-    static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link"]
+    static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link", "query"]
 
     /// Unknown fields are errors: a misspelled `"wehre"` would otherwise drop a validator.
     func checkFields(_ value: JSONValue, _ allowed: [String], at path: String) throws(RouteDefinitionError) {
@@ -250,7 +277,7 @@ private struct ExportReader {
     /// fifth of its load there.
     private struct NodeFields {
         var kind, id, title, location, presenter, initial, enabled, redirect, fallback: JSONValue?
-        var pattern, regex, name, validators, link, children, modals: JSONValue?
+        var pattern, regex, name, validators, link, children, modals, query: JSONValue?
         /// The first field no node has, and the first that only endpoints have.
         var unknown: (position: Int, key: String)?
         var endpointOnly: (position: Int, key: String)?
@@ -275,6 +302,7 @@ private struct ExportReader {
                 case "name": (name, isEndpointOnly) = (value, true)
                 case "where": (validators, isEndpointOnly) = (value, true)
                 case "link": (link, isEndpointOnly) = (value, true)
+                case "query": (query, isEndpointOnly) = (value, true)
                 default: if unknown == nil { unknown = (position, key) }
                 }
                 if isEndpointOnly, endpointOnly == nil { endpointOnly = (position, key) }
@@ -345,6 +373,7 @@ private struct ExportReader {
                 }
                 if !compiled.isEmpty { declaration.validators = compiled }
             }
+            if let query = fields.query { declaration.querySchema = try querySchema(query, at: path() + ".query") }
             switch fields.link {
             case nil, .null?: break
             case .bool(let flag)?: declaration.linkable = flag
@@ -366,6 +395,51 @@ private struct ExportReader {
             if key == "children" { declaration.children = made } else { declaration.modals = made }
         }
         return declaration
+    }
+
+    /// An exported query schema: `{"page": {"type": "int", "default": "1"}, "sort": {"values":
+    /// ["new", "top"]}, …}`.
+    mutating func querySchema(_ value: JSONValue, at path: String) throws(RouteDefinitionError) -> QuerySchema {
+        guard case .object(let entries) = value else { throw failure(path, "'query' must be an object") }
+        var keys: [QueryField] = []
+        for (name, entry) in entries {
+            let place = path + "." + name
+            try checkFields(entry, ["type", "values", "default", "optional", "list", "where"], at: place)
+            var kind: QueryField.Kind
+            if case .array(let items)? = entry["values"] {
+                var values: [String] = []
+                for item in items {
+                    guard case .string(let text) = item else { throw failure(place, "'values' must be strings") }
+                    values.append(text)
+                }
+                kind = .oneOf(values)
+            } else {
+                switch try text(entry["type"], "type", at: { place }) {
+                case "int": kind = .int
+                case "number": kind = .number
+                case "bool": kind = .bool
+                case "string": kind = .string
+                default: throw failure(place, "a query key has a 'type' (int, number, bool, string) or 'values'")
+                }
+            }
+            func flag(_ key: String) throws(RouteDefinitionError) -> Bool {
+                switch entry[key] {
+                case nil, .null?: return false
+                case .bool(let value)?: return value
+                default: throw failure(place, "'\(key)' must be true or false")
+                }
+            }
+            let check = try entry["where"].map { (value) throws(RouteDefinitionError) in
+                try validator(value, at: place + ".where")
+            }
+            do {
+                keys.append(
+                    try QueryField(
+                        name, kind, optional: try flag("optional"), list: try flag("list"),
+                        default: try text(entry["default"], "default", at: { place }), where: check))
+            } catch { throw failure(place, error.message) }
+        }
+        do { return try QuerySchema(keys) } catch { throw failure(path, error.message) }
     }
 
     mutating func validator(_ entry: JSONValue, at path: String) throws(RouteDefinitionError) -> Validator {

@@ -40,6 +40,16 @@ public struct QueryField: Sendable {
         case string
         /// An enumeration: one of these values exactly.
         case oneOf([String])
+
+        /// The type's name in a script (`int`); an enumeration's values are strings.
+        public var typeName: String {
+            switch self {
+            case .int: "int"
+            case .number: "number"
+            case .bool: "bool"
+            case .string, .oneOf: "string"
+            }
+        }
     }
 
     public let name: String
