@@ -537,7 +537,7 @@ public final class Matcher: @unchecked Sendable {
         case .matchedPacked(let route, let packed, let count):
             return Match(route: route, storage: .packed(request, packed, count))
         case .noMatch: return nil
-        case .regexNeeded, .slowPath, .queryNeeded: return try match(Request(parsing: request))
+        case .regexNeeded, .slowPath: return try match(Request(parsing: request))
         case .failure(let error): throw error
         }
     }
@@ -573,7 +573,14 @@ public final class Matcher: @unchecked Sendable {
         var failure: RouteError?
         bytes.withUnsafeBufferPointer { buffer in
             ranges.withUnsafeBufferPointer { ranges in
-                do throws(RouteError) { found = try search(buffer, ranges, query) } catch { failure = error }
+                do throws(RouteError) {
+                    found =
+                        if let query {
+                            try search(buffer, ranges, ParsedQuery(request: query))
+                        } else {
+                            try search(buffer, ranges, NoQuery())
+                        }
+                } catch { failure = error }
             }
         }
         if let failure { throw failure }
@@ -621,9 +628,9 @@ public final class Matcher: @unchecked Sendable {
         case matchedPacked(Int, UInt64, UInt8)
         case noMatch
         case regexNeeded
+        /// Escapes to decode, too many segments or bytes, or a query that a route's query
+        /// schema must read.
         case slowPath
-        /// A route with a query schema is among the candidates and the request has a query.
-        case queryNeeded
         case failure(RouteError)
     }
 
@@ -684,7 +691,7 @@ public final class Matcher: @unchecked Sendable {
             }
             guard end - start <= Request.maximumPathBytes else { return .slowPath }
             // A query schema reads the parsed query: a request with one goes the parsed way.
-            if end < length, base[end] == Bytes.question, !querySchemas.isEmpty { return .queryNeeded }
+            if end < length, base[end] == Bytes.question, !querySchemas.isEmpty { return .slowPath }
             return outcome(bytes, UnsafeBufferPointer(rebasing: ranges[0..<count]))
         }
     }
@@ -695,7 +702,7 @@ public final class Matcher: @unchecked Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>
     ) -> FastOutcome {
         let found: Int32
-        do throws(RouteError) { found = try search(bytes, segments, nil) } catch { return .failure(error) }
+        do throws(RouteError) { found = try search(bytes, segments, NoQuery()) } catch { return .failure(error) }
         if found < 0 { return regexRoutes.isEmpty ? .noMatch : .regexNeeded }
         if entry(at: Int(found)).isBareCatchAll && !regexRoutes.isEmpty { return .regexNeeded }
         return rawOutcome(found, segments)
@@ -768,18 +775,19 @@ public final class Matcher: @unchecked Sendable {
     // MARK: The search
 
     /// The depth-first search over the trie; returns the winning route's entry or -1.
-    /// `query`: the parsed request, for routes with a query schema (nil: no query).
-    private func search(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
+    /// `query`: what a route's query schema is checked against (``NoQuery`` for a request
+    /// without one: a type of no size, so the search's recursion carries nothing more).
+    private func search<Query: QueryInput>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Query
     )
         throws(RouteError) -> Int32
     {
         try visit(0, 0, bytes, segments, query)
     }
 
-    private func visit(
+    private func visit<Query: QueryInput>(
         _ nodeIndex: Int32, _ depth: Int, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
+        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Query
     ) throws(RouteError) -> Int32 {
         let node = node(at: nodeIndex)
         let (terminalCount, restCount) = Self.routeCounts(node, nodeIndex, large: largeCounts)
@@ -821,9 +829,9 @@ public final class Matcher: @unchecked Sendable {
     /// passes its validators, or -1. (Kept out of `visit`, which stays small enough for
     /// `constantChild` to be inlined into it.)
     @inline(never)
-    private func firstPassing(
+    private func firstPassing<Query: QueryInput>(
         _ start: Int, skipping skipped: Int, count: Int, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Request?
+        _ segments: UnsafeBufferPointer<SegmentRange>, _ query: Query
     ) throws(RouteError) -> Int32 {
         var entry = start
         for _ in 0..<skipped { entry += entryUnits(at: entry) }
@@ -868,9 +876,9 @@ public final class Matcher: @unchecked Sendable {
     }
 
     /// Runs the validators of a structurally matched route (its entry at `entryPosition`).
-    private func passes(
+    private func passes<Query: QueryInput>(
         _ entryPosition: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<SegmentRange>,
-        _ query: Request?
+        _ query: Query
     )
         throws(RouteError) -> Bool
     {
@@ -879,7 +887,7 @@ public final class Matcher: @unchecked Sendable {
         for k in 0..<Int(info.checkCount) {
             let check = checks[Int(info.checkStart) + k]
             if check.segment == Check.query {
-                if try !querySchemas[Int(check.validator)].accepts(query) { return false }
+                if try !query.fits(querySchemas[Int(check.validator)]) { return false }
                 continue
             }
             let position = Int(check.segment)
@@ -1073,4 +1081,22 @@ public final class ParameterNames: Sendable {
         }
         func finish() -> ParameterNames { ParameterNames(unique: unique.strings, indexes: indexes, starts: starts) }
     }
+}
+
+
+/// What a route's query schema is checked against during a search.
+protocol QueryInput {
+    func fits(_ schema: QuerySchema) throws(RouteError) -> Bool
+}
+
+/// A request without a query (the raw-string path's, which takes a request with one the
+/// parsed way when a route has a schema).
+struct NoQuery: QueryInput {
+    func fits(_ schema: QuerySchema) throws(RouteError) -> Bool { try schema.accepts(nil) }
+}
+
+/// A parsed request's query.
+struct ParsedQuery: QueryInput {
+    let request: Request
+    func fits(_ schema: QuerySchema) throws(RouteError) -> Bool { try schema.accepts(request) }
 }
