@@ -1083,7 +1083,6 @@ public final class ParameterNames: Sendable {
     }
 }
 
-
 /// What a route's query schema is checked against during a search.
 protocol QueryInput {
     func fits(_ schema: QuerySchema) throws(RouteError) -> Bool
