@@ -134,6 +134,7 @@ extension Router {
     public func recheckGuards() throws -> Result? {
         let judgement = try Reducer(tree: tree).judged(state, flags: flags)
         guard let resolution = judgement.resolution else { return nil }
+        // Not asked of leave guards; `restore` drops a question whose node a guard refused.
         var result = Result(resolution: resolution, transition: try restore(judgement.state))
         result.dropped = judgement.dropped
         return result

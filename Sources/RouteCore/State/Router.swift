@@ -34,6 +34,8 @@ public final class Router<P: Presenter> {
     /// Checked: skipping the check saved 1.2 % of a dispatch (162 of 13,797 instructions; a push
     /// 0.7 %), under the 2 % a field must save to go unchecked.
     @usableFromInline var _presentedIndex: PresentedIndex?
+    /// The question a leave guard asked, waiting for an answer (``pendingConfirmation``).
+    @usableFromInline var _pending: PendingConfirmation?
 
     /// What a dispatch did.
     public struct Result: Sendable {
@@ -42,6 +44,8 @@ public final class Router<P: Presenter> {
         public var plan: Plan { transition.plan }
         /// The kept screens a guard refused and the change dropped (``recheckGuards()``).
         public var dropped: [NodeID] = []
+        /// A leave guard's question: the change waits for ``confirm()`` (nothing changed yet).
+        public var confirmation: PendingConfirmation?
 
         @inlinable init(resolution: Resolution, transition: Transition) {
             self.resolution = resolution
@@ -58,13 +62,28 @@ public final class Router<P: Presenter> {
     public var rootPresentable: P.Presentable? { store[tree.root.id] }
 
     /// Resolves, reduces and applies a request.
+    /// A change that removes a node with a leave guard asks it first (``LeaveGuard``): a
+    /// question returns a result with ``Result/confirmation`` and changes nothing.
     @inlinable
     @discardableResult
     public func dispatch(_ request: String, options: DispatchOptions = .init()) throws -> Result {
+        try dispatch(request, options: options, confirmed: [])
+    }
+
+    @inlinable
+    func dispatch(_ request: String, options: DispatchOptions, confirmed: Set<NodeID>) throws -> Result {
+        if _pending != nil { throw pendingError() }
         let resolution = try tree.resolve(request, reresolving: options.reresolving, flagsOf: { flags })
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
+        // A tab tap (`keepStack`) is not asked: it keeps the tab's stack.
+        if !tree.leaveGuards.isEmpty, !options.keepStack,
+            let pending = try askLeaveGuards(
+                transition, to: resolution.request.original, change: .dispatch(request, options), confirmed: confirmed)
+        {
+            return waiting(resolution, pending)
+        }
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
@@ -72,11 +91,13 @@ public final class Router<P: Presenter> {
     /// Goes to a state this router was in before (time travel): the plan between the two
     /// presentations, applied like any dispatch's (kept presentables are reused, `create` and
     /// `unwind` run where needed).
+    /// Leave guards are not asked; a pending question is dropped when its node goes.
     @discardableResult
     public func restore(_ target: RouterState) throws -> Transition {
         let plan = Reducer.plan(from: state.presented, to: target.presented, tree: tree)
         let transition = Transition(from: state, to: target, plan: plan)
         try apply(transition)
+        dropPendingIfGone()
         return transition
     }
 
@@ -84,8 +105,20 @@ public final class Router<P: Presenter> {
     @inlinable
     @discardableResult
     public func sync(_ request: String) throws -> Result {
+        try sync(request, confirmed: [])
+    }
+
+    @inlinable
+    func sync(_ request: String, confirmed: Set<NodeID>) throws -> Result {
+        if _pending != nil { throw pendingError() }
         let resolution = try tree.resolve(request, reresolving: false, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
+        if !tree.leaveGuards.isEmpty,
+            let pending = try askLeaveGuards(
+                transition, to: resolution.request.original, change: .sync(request), confirmed: confirmed)
+        {
+            return waiting(resolution, pending)
+        }
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
@@ -97,6 +130,11 @@ public final class Router<P: Presenter> {
     /// - Throws: ``RouteError`` (`nothingToGoBack`) when there is neither.
     @discardableResult
     public func back() throws -> Result {
+        try back(confirmed: [])
+    }
+
+    func back(confirmed: Set<NodeID>) throws -> Result {
+        if _pending != nil { throw pendingError() }
         guard let presented = state.presented else {
             throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
         }
@@ -104,7 +142,7 @@ public final class Router<P: Presenter> {
         if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,
             case .screen(let node, let activation, _) = items[items.count - 2]
         {
-            return try goBack(to: node, activation) {
+            return try goBack(to: node, activation, confirmed: confirmed) {
                 if let presentable = store[stack.rawValue], let node = tree[stack] {
                     let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
                     try presenter.setStack(presentable, node: node, items: remaining)
@@ -112,7 +150,7 @@ public final class Router<P: Presenter> {
             }
         }
         if let modal {
-            return try goBack(to: modal.presenter, modal.activation) {
+            return try goBack(to: modal.presenter, modal.activation, confirmed: confirmed) {
                 if let node = tree[modal.content.node], let view = store[node.id],
                     let over = store[modal.presenter.rawValue]
                 {
@@ -124,11 +162,19 @@ public final class Router<P: Presenter> {
     }
 
     /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
-    private func goBack(to node: NodeID, _ activation: Activation?, change: () throws -> Void) throws -> Result {
+    private func goBack(
+        to node: NodeID, _ activation: Activation?, confirmed: Set<NodeID>, change: () throws -> Void
+    ) throws -> Result {
         let request = try tree.request(showing: node, activation: activation)
         // A screen shown before: its request was accepted then.
         let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
+        if !tree.leaveGuards.isEmpty,
+            let pending = try askLeaveGuards(
+                transition, to: resolution.request.original, change: .back, confirmed: confirmed)
+        {
+            return waiting(resolution, pending)
+        }
         try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)
     }
@@ -196,6 +242,8 @@ public final class Router<P: Presenter> {
         self.tree = tree
         _state = state
         _presentedIndex = nil
+        // The script changed: a question asked by the old one is not answered.
+        _pending = nil
         _store.replace(with: presentables)
         presenter.adopt(Array(presentables.values))
     }

@@ -24,6 +24,10 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
         case nothingToGoBack
         /// A restoration string (``RouterState/restorationString``) that cannot be read.
         case invalidState
+        /// A leave guard refused the change: the node it guards stays.
+        case leaveRefused
+        /// A leave guard's question is waiting for ``Router/confirm()`` or ``Router/cancel()``.
+        case pendingConfirmation
     }
 
     public var kind: Kind

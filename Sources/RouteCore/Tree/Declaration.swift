@@ -137,9 +137,11 @@ package final class Declaration {
         if spec.kind != .endpoint {
             guards = spec.guardSpec
         } else if let endpoint = spec.endpoint,
-            endpoint.enabled != nil || endpoint.fallback != nil || endpoint.redirect != nil
+            endpoint.enabled != nil || endpoint.fallback != nil || endpoint.redirect != nil || endpoint.leave != nil
         {
-            guards = GuardSpec(enabled: endpoint.enabled, fallback: endpoint.fallback, redirect: endpoint.redirect)
+            guards = GuardSpec(
+                enabled: endpoint.enabled, fallback: endpoint.fallback, redirect: endpoint.redirect,
+                leave: endpoint.leave)
         }
     }
 }

@@ -50,21 +50,36 @@ public struct RouteContext: Sendable, Equatable {
     }
 }
 
-/// A guard declared on a container: `enabled` with `fallback`, and `redirect`.
+/// A guard declared on a container: `enabled` with `fallback`, `redirect`, and `leave`.
 public struct GuardSpec: Sendable {
     public var enabled: (@Sendable (RouteContext) throws -> Bool)?
     public var fallback: String?
     public var redirect: (@Sendable (RouteContext) throws -> String?)?
+    /// Asked before the node is removed (``LeaveGuard``).
+    public var leave: LeaveGuard?
 
     public init(
         enabled: (@Sendable (RouteContext) throws -> Bool)? = nil, fallback: String? = nil,
-        redirect: (@Sendable (RouteContext) throws -> String?)? = nil
+        redirect: (@Sendable (RouteContext) throws -> String?)? = nil, leave: LeaveGuard? = nil
     ) {
         self.enabled = enabled
         self.fallback = fallback
         self.redirect = redirect
+        self.leave = leave
     }
 }
+
+/// What a leave guard says of a change that removes its node: go, stay, or ask the user
+/// (a question the app shows; ``Router/confirm()`` goes on, ``Router/cancel()`` stays).
+public enum LeaveAnswer: Sendable, Equatable {
+    case go
+    case stay
+    case ask(String)
+}
+
+/// A leave guard (`leave = function(ctx, to)` in a script): called with the context of the
+/// node about to be removed and the request the change goes to (nil when there is none).
+public typealias LeaveGuard = @Sendable (RouteContext, String?) throws -> LeaveAnswer
 
 /// What an endpoint adds to a node: its route and guards.
 public struct EndpointSpec: Sendable {
@@ -83,6 +98,8 @@ public struct EndpointSpec: Sendable {
     public var fallback: String?
     /// `redirect(ctx)`: a returned path is dispatched instead.
     public var redirect: (@Sendable (RouteContext) throws -> String?)?
+    /// `leave(ctx, to)`: asked before a change removes the screen (``LeaveGuard``).
+    public var leave: LeaveGuard?
     /// Whether a link (a universal link, a custom-scheme URL) may open this route: false
     /// (`link = false` in a script) lists it as excluded in `luna export aasa`.
     public var linkable = true

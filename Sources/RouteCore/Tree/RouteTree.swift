@@ -121,6 +121,9 @@ public final class RouteTree: Sendable {
     /// Each tab's initial location (`initial` on a junction's option): what the tab shows before
     /// it is ever visited, by the option's node index.
     public let tabInitials: [Int: Resolution]
+    /// Leave guards (`leave = function(ctx, to)`), by node index: asked before a change
+    /// removes the node (``Router``).
+    public let leaveGuards: [Int: LeaveGuard]
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
     /// Routes by name.
@@ -179,6 +182,7 @@ public final class RouteTree: Sendable {
         }
         self.nodeIndex = index
         self.routeNames = builder.routeNames.mapValues(RouteID.init)
+        self.leaveGuards = builder.leaveGuards
         self.links = root.links
         self.initial = root.initial
         var tabInitials: [Int: Resolution] = [:]

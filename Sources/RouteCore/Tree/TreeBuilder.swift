@@ -40,6 +40,8 @@ struct TreeBuilder {
     /// declaration did not change.
     var previous: RouteTree?
     var patterns: [Int: Pattern] = [:]  // by node index
+    /// Leave guards, by node index.
+    var leaveGuards: [Int: LeaveGuard] = [:]
     /// Tabs' initial locations (`initial` on a junction's option), by node index.
     var optionInitials: [(node: Int, request: String, location: SourceLocation?)] = []
 
@@ -70,6 +72,7 @@ struct TreeBuilder {
         if let own, own.enabled == nil, own.fallback != nil {
             throw failure(node, "'fallback' needs 'enabled'")
         }
+        if let leave = own?.leave { leaveGuards[index] = leave }
         var guards = inherited
         if let own, own.enabled != nil || own.redirect != nil {
             guards.append(

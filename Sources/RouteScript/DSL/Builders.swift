@@ -139,7 +139,11 @@ struct Builders {
             }
         case .function:
             guard case .function = value else { throw typeError() }
-            if name == "enabled" { node.enabled = value } else { node.redirect = value }
+            switch name {
+            case "enabled": node.enabled = value
+            case "leave": node.leave = value
+            default: node.redirect = value
+            }
         case .table: break
         case .nodes:
             if self.node(in: value) != nil { throw oneNode(builder, name) }

@@ -23,7 +23,8 @@ enum DSLSchema {
     static let endpointFields: [String: FieldType] = [
         "children": .nodes, "modals": .nodes, "presenter": .presenter, "title": .string, "name": .string,
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
-        "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean, "initial": .string,
+        "leave": .function, "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean,
+        "initial": .string,
         "rows": .rows, "actions": .actions, "sample": .samples, "query": .query,
     ]
 
@@ -37,7 +38,7 @@ enum DSLSchema {
 
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
-        "redirect": .function, "attributes": .attributes, "links": .links, "initial": .string,
+        "redirect": .function, "leave": .function, "attributes": .attributes, "links": .links, "initial": .string,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -54,6 +54,10 @@ public final class RouteScriptHost {
         /// Why screens went that nobody asked to leave: `guard refused account/orders/:id
         /// after flag signedIn` (a guard that refuses a kept screen now).
         public var reasons: [String] = []
+        /// A leave guard's question (`Discard this transfer?`) and the node that asked: the
+        /// change waits for ``RouteScriptHost/confirm()`` or ``RouteScriptHost/cancel()``, and
+        /// nothing changed yet.
+        public var question: (text: String, node: String)?
     }
 
     public init(options: RouteScriptOptions = .init()) {
@@ -412,10 +416,28 @@ public final class RouteScriptHost {
         intent = router.state.request
         let route = result.resolution.route.index
         // Fields read in place (`tree[route]` copies the whole endpoint, twice).
-        return Outcome(
+        var outcome = Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
             route: Lint.show(script.tree.endpoints[route].definition.displayText),
             name: script.tree.endpoints[route].name)
+        if let pending = result.confirmation { outcome.question = (pending.question, pending.node.rawValue) }
+        return outcome
+    }
+
+    /// The leave guard's question waiting for an answer, and the node that asked.
+    public var pendingQuestion: (text: String, node: String)? {
+        router?.pendingConfirmation.map { ($0.question, $0.node.rawValue) }
+    }
+
+    /// Makes the change a leave guard asked about (``Router/confirm()``).
+    public func confirm() throws -> Outcome {
+        try run("confirm") { router in try router.confirm() }
+    }
+
+    /// Drops a leave guard's question; returns whether one was pending.
+    @discardableResult
+    public func cancel() -> Bool {
+        exclusive { router?.cancel() ?? false }
     }
 
     /// Which routes a request tries, why each fails, which wins and why. Changes nothing.

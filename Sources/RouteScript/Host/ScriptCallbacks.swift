@@ -202,6 +202,18 @@ final class ScriptCallbacks {
         do { return try vm.call(function, argument) } catch { throw Self.scriptError(error) }
     }
 
+    /// Calls a leave guard: `function(ctx, to)`, `ctx` built from `context`; its first result.
+    func callLeave(_ function: LuaValue, context: RouteContext, to: String?) throws(RouteError) -> LuaValue {
+        let ctx = vm.makeTable(fieldCapacity: 10) { ctx in
+            write(
+                &ctx, path: context.path, parameterCount: context.params.count,
+                parameters: { body in for (name, value) in context.params { body(name, value) } },
+                query: context.query, typedQuery: context.typedQuery, fragment: context.fragment, route: context.route,
+                name: context.name, id: context.endpointID, from: context.from)
+        }
+        return try call(function, ctx, to.map(LuaValue.string) ?? .nil).first ?? .nil
+    }
+
     /// The same with two arguments (no argument array: one allocation less per hook).
     func call(_ function: LuaValue, _ first: LuaValue, _ second: LuaValue) throws(RouteError) -> [LuaValue] {
         do { return try vm.call(function, first, second) } catch { throw Self.scriptError(error) }
@@ -248,6 +260,17 @@ final class ScriptHook: @unchecked Sendable {
     {
         try enter { () throws(RouteError) in
             try body(callbacks.probe, try callbacks.call(function, context: context).first ?? .nil)
+        }
+    }
+
+    /// Calls a leave guard with the node's `ctx` and the request the change goes to.
+    func leave(
+        context: RouteContext, to: String?, _ body: (ScriptProbe?, LuaValue) throws(RouteError) -> LeaveAnswer
+    )
+        throws(RouteError) -> LeaveAnswer
+    {
+        try enter { () throws(RouteError) in
+            try body(callbacks.probe, try callbacks.callLeave(function, context: context, to: to))
         }
     }
 

@@ -41,6 +41,7 @@ final class ScriptNode {
         var enabled: LuaValue?
         var fallback: String?
         var redirect: LuaValue?
+        var leave: LuaValue?
         var links: (schemes: [String], hosts: [String], http: Bool)?
         var query: [DeclaredQueryField]?
     }
@@ -64,6 +65,11 @@ final class ScriptNode {
     var redirect: LuaValue? {
         get { declared?.redirect }
         set { declaredFields().redirect = newValue }
+    }
+    /// `leave = function(ctx, to)`: asked before a change removes the node.
+    var leave: LuaValue? {
+        get { declared?.leave }
+        set { declaredFields().leave = newValue }
     }
     /// `links = { schemes = {…}, hosts = {…} }` as declared (the root's; compiled into `links`).
     var declaredLinks: (schemes: [String], hosts: [String], http: Bool)? {

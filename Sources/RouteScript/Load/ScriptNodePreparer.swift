@@ -92,13 +92,15 @@ struct ScriptNodePreparer {
                 throw RouteScriptError(.load, prefix(node) + error.message, location: node.location)
             }
         }
-        if node.enabled != nil || node.redirect != nil || node.fallback != nil {
+        if node.enabled != nil || node.redirect != nil || node.fallback != nil || node.leave != nil {
             declaration.guards = guards(node, index: index)
         }
         let functionValidator =
             node.declaredValidators.values.contains { if case .string = $0 { false } else { true } }
             || (node.declaredQuery ?? []).contains { if case .function? = $0.validator { true } else { false } }
-        if node.enabled != nil || node.redirect != nil || functionValidator { hooked.append(declaration) }
+        if node.enabled != nil || node.redirect != nil || node.leave != nil || functionValidator {
+            hooked.append(declaration)
+        }
         // The declaration's children are the ones this walk places (a copy where a node is met
         // again), in the script node's order.
         if !node.children.isEmpty {
@@ -158,6 +160,29 @@ struct ScriptNodePreparer {
                     default:
                         throw RouteError(
                             .script, location + "redirect must return a path or nil, not \(value.typeName)")
+                    }
+                }
+            }
+        }
+        if let leave = node.leave {
+            let location = prefix(node)
+            let hook = ScriptHook(leave, callbacks: callbacks)
+            result.leave = { context, to in
+                try hook.leave(context: context, to: to) { probe, value throws(RouteError) in
+                    switch value {
+                    case .boolean(true), .nil:
+                        probe?.guardRan(index, "leave", "went")
+                        return .go
+                    case .boolean(false):
+                        probe?.guardRan(index, "leave", "stayed")
+                        return .stay
+                    case .string(let question):
+                        probe?.guardRan(index, "leave", "asked")
+                        return .ask(question)
+                    default:
+                        throw RouteError(
+                            .script,
+                            location + "leave must return true (go), false (stay) or a question, not \(value.typeName)")
                     }
                 }
             }
