@@ -51,6 +51,7 @@
 ---@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error); also guards its children and modals.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
+---@field leave fun(ctx: luna.Context, to: string?): (boolean|string)? Asked before a change removes this screen (a dispatch, a link, back, a sheet closed, sync): `true` or nil goes, `false` stays, a string is a question the user answers (`confirm` / `cancel`).
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
 ---@field actions { [1]: string, flag: table<string, string>?, go: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`; with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
@@ -68,6 +69,7 @@
 ---@field enabled fun(ctx: luna.Context): boolean? Guards every endpoint below (outermost guard first): when false, `fallback` is dispatched instead.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? For every endpoint below: a returned path is dispatched instead.
+---@field leave fun(ctx: luna.Context, to: string?): (boolean|string)? Asked before a change removes this node: `true` or nil goes, `false` stays, a string is a question.
 ---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
@@ -133,7 +135,7 @@ flags = {}
 ---@field modal string? presentModal's / dismissModal's modal
 
 ---@class luna.TestError
----@field kind string noMatch, invalidRequest, disabled, redirectLoop, unknownRoute, script, nothingToGoBack, usage
+---@field kind string noMatch, invalidRequest, disabled, redirectLoop, unknownRoute, script, nothingToGoBack, leaveRefused, pendingConfirmation, usage
 ---@field message string
 
 ---@class luna.App An opened script, fresh in every case.
@@ -144,6 +146,7 @@ flags = {}
 ---@field params table<string, string>
 ---@field query table<string, string>
 ---@field fragment string?
+---@field question string? A leave guard's question waiting for `confirm()` or `cancel()` (nothing changed yet).
 ---@field plan luna.PlanOperation[] The last action's plan.
 ---@field plan_text string[] The same plan as text lines.
 ---@field tree string? The presentable tree as `luna tree` draws it.
@@ -159,6 +162,12 @@ function App:back() end
 ---@param request string
 ---@return luna.App
 function App:sync(request) end
+---Answers a leave guard's question yes: makes the change it asked about.
+---@return luna.App
+function App:confirm() end
+---Answers a leave guard's question no: nothing changes.
+---@return luna.App
+function App:cancel() end
 ---@param name string
 ---@param value string?
 ---@return luna.App

@@ -49,6 +49,8 @@ package final class Session {
         ("go", "go PATH [--keep]", "dispatch PATH (a line starting with / does the same)"),
         ("back", "back", "the user went back: pop the top stack, or dismiss the top modal"),
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
+        ("confirm", "confirm", "answer a leave guard's question yes: make the change it asked about"),
+        ("cancel", "cancel", "answer a leave guard's question no: nothing changes"),
         ("history", "history", "every dispatch, back, flag, device change and reload so far"),
         ("undo", "undo", "back to what was on screen before the last action (a travel included)"),
         ("redo", "redo", "forward again to what the last undo left"),
@@ -114,6 +116,8 @@ package final class Session {
             }
             return run(.sync(path))
         case "back": return run(.back)
+        case "confirm": return run(.confirm)
+        case "cancel": return run(.cancel)
         case "history": return run(.history())
         case "undo": return run(.undo)
         case "redo": return run(.redo)

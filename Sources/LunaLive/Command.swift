@@ -14,6 +14,10 @@ package enum Command: Sendable, Equatable {
     case open(node: String, params: [String: String], keepStack: Bool = false)
     /// The user went back: pop the top stack or dismiss the top modal.
     case back
+    /// Make the change a leave guard asked about (its question answered yes).
+    case confirm
+    /// Drop a leave guard's question: nothing changes.
+    case cancel
     case undo
     case redo
     /// Go to the state of history entry N.
@@ -50,6 +54,10 @@ package enum Command: Sendable, Equatable {
 package enum View: Sendable {
     /// A change that matched a route.
     case changed(ChangeView)
+    /// A leave guard's question: the change waits for `confirm` or `cancel`.
+    case question(text: String, node: String)
+    /// A question was dropped (`cancel`); `wasPending`: whether there was one.
+    case cancelled(wasPending: Bool)
     /// A travel (undo, redo, goto) that ended on the initial state.
     case nothingShown
     case reset
@@ -83,6 +91,9 @@ package enum View: Sendable {
     package var json: [String] {
         switch self {
         case .changed(let change): [change.json]
+        case .question(let text, let node):
+            ["{\"question\":{\"text\":\(JSONWriter.quoted(text)),\"node\":\(JSONWriter.quoted(node))}}"]
+        case .cancelled(let was): ["{\"cancelled\":\(was)}"]
         case .nothingShown: ["{\"tree\":null}"]
         case .reset: ["{\"reset\":true}"]
         case .flag(_, _, let change, let flags):
@@ -107,6 +118,8 @@ package enum View: Sendable {
     package func text(_ style: Style) -> [String] {
         switch self {
         case .changed(let change): [change.text(style)]
+        case .question(let text, let node): ["? \(text)  (\(node)'s leave guard: confirm or cancel)"]
+        case .cancelled(let was): [style.dim(was ? "(cancelled: nothing changed)" : "(no question to cancel)")]
         case .nothingShown: [style.dim("(back to the start: nothing shown)")]
         case .reset: [style.dim("(back to the initial state)")]
         case .flag(let name, let value, let change, _):

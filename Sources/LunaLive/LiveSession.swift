@@ -247,6 +247,17 @@ final class SessionState {
             }
         case .back:
             return try change(.back, request: nil, origin: origin) { try $0.back() }
+        case .confirm:
+            // Recorded as the change it makes, answered yes (`save-test` writes both).
+            let (kind, request): (HistoryEntry.Kind, String?) =
+                switch host.pendingQuestion?.change {
+                case .dispatch(let request, _)?: (.dispatch, request)
+                case .sync(let request)?: (.sync, request)
+                case .back?, nil: (.back, nil)
+                }
+            return try change(kind, request: request, origin: origin, detail: "confirmed") { try $0.confirm() }
+        case .cancel:
+            return .cancelled(wasPending: host.cancel())
         case .undo: return try undo(origin)
         case .redo: return try redo(origin)
         case .travel(let index): return try travel(to: index, origin: origin)
@@ -439,6 +450,8 @@ final class SessionState {
     ) throws -> View {
         try failing(origin, request: request) {
             let outcome = try body(host)
+            // A leave guard asked: nothing changed, so nothing is recorded yet.
+            if let question = outcome.question { return .question(text: question.text, node: question.node) }
             // `back` names no request: the entry shows where it went.
             let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
             record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)

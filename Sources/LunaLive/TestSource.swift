@@ -28,6 +28,14 @@ package enum TestSource {
                 lines.append("  app:go(\(quoted(entry.request ?? ""))\(keep))")
             case .sync: lines.append("  app:sync(\(quoted(entry.request ?? "")))")
             case .back: lines.append("  app:back()")
+            default: break
+            }
+            // A change a leave guard asked about, answered yes.
+            if entry.detail == "confirmed", [.dispatch, .sync, .back].contains(entry.kind) {
+                lines.append("  app:confirm()")
+            }
+            switch entry.kind {
+            case .dispatch, .sync, .back: break
             case .flag:
                 let detail = entry.detail ?? ""
                 if let equals = detail.firstIndex(of: "=") {

@@ -121,6 +121,8 @@ enum Prelude {
         function methods.go(app, request, options) return act(app, "go", request, options and options.keep or false) end
         function methods.back(app) return act(app, "back") end
         function methods.sync(app, request) return act(app, "sync", request) end
+        function methods.confirm(app) return act(app, "confirm") end
+        function methods.cancel(app) return act(app, "cancel") end
         function methods.flag(app, name, value) return act(app, "flag", name, value) end
         function methods.device(app, kind) return act(app, "device", kind) end
         function methods.reload(app) return act(app, "reload") end

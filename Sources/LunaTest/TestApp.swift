@@ -80,6 +80,8 @@ final class TestApp {
             lastRequest = request
             command = .sync(request)
         case "back": command = .back
+        case "confirm": command = .confirm
+        case "cancel": command = .cancel
         case "flag":
             guard let name = string(0) else { return failed("usage", "flag needs a name") }
             let value: String? =

@@ -22,16 +22,9 @@ extension Router {
         /// The request the change goes to (nil when it has none).
         public let target: String?
         /// What the user asked for, made again on ``Router/confirm()``.
-        let change: Change
+        public let change: AskedChange
         /// The nodes whose questions the user confirmed on the way.
         let confirmed: Set<NodeID>
-    }
-
-    /// A change that asks leave guards.
-    public enum Change: Sendable, Equatable {
-        case dispatch(String, DispatchOptions)
-        case sync(String)
-        case back
     }
 
     /// The question waiting for ``confirm()`` or ``cancel()``, if any.
@@ -86,7 +79,7 @@ extension Router {
     /// - Throws: ``RouteError`` (`leaveRefused`) at the first that says stay; a guard's error.
     @usableFromInline
     func askLeaveGuards(
-        _ transition: Transition, to target: String?, change: Change, confirmed: Set<NodeID>
+        _ transition: Transition, to target: String?, change: AskedChange, confirmed: Set<NodeID>
     ) throws -> PendingConfirmation? {
         for operation in transition.plan.operations {
             guard case .unwind(let id) = operation, let index = tree.nodeIndex[id],
@@ -141,4 +134,11 @@ extension Router {
         result.confirmation = pending
         return result
     }
+}
+
+/// A change that asks leave guards (``Router/PendingConfirmation/change``).
+public enum AskedChange: Sendable, Equatable {
+    case dispatch(String, DispatchOptions)
+    case sync(String)
+    case back
 }

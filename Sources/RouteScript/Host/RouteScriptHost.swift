@@ -424,9 +424,10 @@ public final class RouteScriptHost {
         return outcome
     }
 
-    /// The leave guard's question waiting for an answer, and the node that asked.
-    public var pendingQuestion: (text: String, node: String)? {
-        router?.pendingConfirmation.map { ($0.question, $0.node.rawValue) }
+    /// The leave guard's question waiting for an answer, the node that asked, and the change
+    /// it holds.
+    public var pendingQuestion: (text: String, node: String, change: AskedChange)? {
+        router?.pendingConfirmation.map { ($0.question, $0.node.rawValue, $0.change) }
     }
 
     /// Makes the change a leave guard asked about (``Router/confirm()``).

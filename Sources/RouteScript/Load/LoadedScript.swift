@@ -163,12 +163,13 @@ final class LoadedScript {
         return message + " (did you mean '\(builder)'?)"
     }
 
-    /// True when nothing in the tree runs Lua: no presenter hooks, guards or function
-    /// validators. Such a script's Lua state is never used after the load.
+    /// True when nothing in the tree runs Lua: no presenter hooks, guards (leave guards
+    /// included) or function validators (a query key's too). Such a script's Lua state is never
+    /// used after the load.
     var runsNoLua: Bool { Self.runsNoLua(presenters: presenters, tree: tree) }
 
     private static func runsNoLua(presenters: [PresenterChoice?], tree: RouteTree) -> Bool {
-        !presenters.contains { if case .hooks? = $0 { true } else { false } }
+        !presenters.contains { if case .hooks? = $0 { true } else { false } } && tree.leaveGuards.isEmpty
             && tree.endpoints.allSatisfy { endpoint in
                 endpoint.guards.isEmpty && !endpoint.definition.validators.values.contains(where: \.isPredicate)
                     && !(endpoint.definition.querySchema?.fields.contains { $0.validator?.isPredicate == true } ?? false)
