@@ -6,7 +6,8 @@ import RouteScript
 /// The ops are the session operations a page may use — never Lua, never a file.
 struct PageRequest {
     enum Op: String, CaseIterable {
-        case dispatch, open, back, sync, explain, travel, undo, redo, flag, device, reload, snapshot, history, flow
+        case dispatch, open, back, sync, confirm, cancel, explain, travel, undo, redo, flag, device, reload, snapshot
+        case history, flow
     }
 
     var id: Int?
@@ -76,6 +77,8 @@ extension PageRequest {
             }
             return .open(node: try string("node"), params: params, keepStack: fields["keep"]?.bool ?? false)
         case .back: return .back
+        case .confirm: return .confirm
+        case .cancel: return .cancel
         case .explain: return .explain(try string("request"))
         case .travel:
             guard let index = fields["index"]?.integer else {
@@ -138,6 +141,9 @@ enum Messages {
             fields["route"] = JSONWriter.quoted(change.outcome.route)
             // The request dispatched: for `open`, the path the form filled in.
             fields["request"] = JSONWriter.quoted(change.outcome.request)
+        case .question(let text, let node):
+            fields["question"] = JSONWriter.object(["text": JSONWriter.quoted(text), "node": JSONWriter.quoted(node)])
+        case .cancelled(let was): fields["cancelled"] = was ? "true" : "false"
         case .explain(let explain): fields["explain"] = explain.json
         case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
         case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))

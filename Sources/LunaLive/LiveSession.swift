@@ -342,7 +342,8 @@ final class SessionState {
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(routeRows) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
-            requests: SnapshotView.requests(host.tree, tree: tree), links: routes ? tree?.links : nil)
+            requests: SnapshotView.requests(host.tree, tree: tree), links: routes ? tree?.links : nil,
+            question: host.pendingQuestion.map { ($0.text, $0.node) })
     }
 
     private func recording(_ name: String) throws -> RecordingView {

@@ -1,6 +1,7 @@
 import Foundation
 import LunaConsole
 import LunaLive
+import RouteCore
 import RouteScript
 import Testing
 
@@ -189,5 +190,43 @@ import Testing
         #expect(bad.failed)
         #expect(
             bad.lines.joined().contains("route 'orders' needs query 'status' (one of open, shipped)"), "\(bad.lines)")
+    }
+}
+
+/// A leave guard's question in the REPL: printed instead of a plan, `confirm` and `cancel`
+/// answer it, navigation waits for the answer, and `save-test` writes the confirmed change
+/// (examples/recipes/discard.lua).
+@Suite struct LeaveQuestionSessionTests {
+    @Test func theREPLAsksAndTakesTheAnswer() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "discard.lua", try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
+        )
+        let host = try RouteScriptHost(contentsOf: path)
+        let session = Session(host: host, json: false, style: .plain)
+        _ = session.execute("go accounts/transfer")
+        _ = session.execute("flag amount=50")
+        #expect(
+            session.execute("back").lines
+                == ["? Discard this transfer of 50?  (accounts/transfer's leave guard: confirm or cancel)"])
+        let blocked = session.execute("go accounts")
+        #expect(blocked.failed)
+        #expect(
+            blocked.lines.joined().contains("pendingConfirmation")
+                || blocked.lines.joined().contains("waiting for an answer"))
+        #expect(session.execute("cancel").lines == ["(cancelled: nothing changed)"])
+        #expect(host.state.request?.original == "accounts/transfer")
+        _ = session.execute("back")
+        let confirmed = session.execute("confirm")
+        #expect(!confirmed.failed && host.state.request?.path == "accounts", "\(confirmed.lines)")
+        let json = Session(host: host, json: true, style: .plain)
+        _ = json.execute("go accounts/transfer")
+        #expect(
+            json.execute("go accounts").lines
+                == [#"{"question":{"text":"Discard this transfer of 50?","node":"accounts/transfer"}}"#])
+        _ = json.execute("confirm")
+        _ = session.execute("save-test discard_again")
+        let recorded = try String(contentsOfFile: folder.path + "/discard_again_test.lua", encoding: .utf8)
+        #expect(recorded.contains("app:back()\n  app:confirm()"), "\(recorded)")
     }
 }

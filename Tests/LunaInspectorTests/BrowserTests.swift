@@ -654,6 +654,41 @@ struct BrowserTests {
         }
     }
 
+    /// A leave guard's question on the device: the page's change waits, Cancel keeps the
+    /// transfer, Confirm makes the change (examples/recipes/discard.lua).
+    @Test func aLeaveGuardsQuestionIsAskedOnTheDevice() async throws {
+        let served = try ServedScript(
+            example: "discard.lua",
+            source: try String(
+                contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8))
+        defer { served.stop() }
+        try served.session.dispatch("accounts/transfer")
+        _ = try served.session.perform(.flag("amount", "50"))
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the route table", Self.visible("route-accounts"))
+            try await browser.click("route-accounts")
+            try await browser.wait("the question", Self.visible("question-text"))
+            #expect(
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"question-text\"]').textContent;") as? String
+                    == "Discard this transfer of 50?")
+            #expect(served.session.withHost { $0.pendingQuestion?.text } == "Discard this transfer of 50?")
+            try await browser.click("question-cancel")
+            // Cancel: nothing moved, nothing is pending.
+            for _ in 0..<50 where served.session.withHost({ $0.pendingQuestion != nil }) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(served.session.withHost { $0.pendingQuestion == nil })
+            #expect(served.session.withHost { $0.state.request?.original } == "accounts/transfer")
+            try await browser.click("route-accounts")
+            try await browser.wait("the question again", Self.visible("question-confirm"))
+            try await browser.click("question-confirm")
+            try await browser.wait("the accounts", "!document.querySelector('.sheet')")
+            #expect(served.session.withHost { $0.state.request?.original } == "accounts")
+            #expect(served.session.withHost { $0.pendingQuestion == nil })
+        }
+    }
+
     /// A route's query schema in the device's form: typed inputs with the defaults filled in
     /// (a number field, a choice for an enumeration and a bool), sent as query items; an
     /// optional `:page?` may stay empty (examples/catalog.lua).

@@ -162,6 +162,8 @@ function addressExample(routes, links) {
 
 function apply(snapshot) {
   state.snapshot = snapshot;
+  // A question asked elsewhere (the REPL, another page) is asked here too.
+  if (!prototype && snapshot.question && !$("params").dataset.question) askQuestion(snapshot.question);
   if (snapshot.routes) {
     state.routes = snapshot.routes;
     state.changedRoutes = null;
@@ -540,8 +542,38 @@ function openForm(title, fields, picks, submit) {
 
 function closeForm() {
   const form = $("params");
+  // A leave guard's question closed without Confirm is answered no.
+  const asked = form.dataset.question;
+  delete form.dataset.question;
   form.hidden = true;
   form.replaceChildren();
+  if (asked) run("cancel", {}, "cancel");
+}
+
+/** A leave guard's question on the device: Confirm makes the change, Cancel (or Esc) keeps
+ *  everything as it is. */
+function askQuestion(question) {
+  if (state.view !== "device") showView("device");
+  const form = $("params");
+  const no = element("button", { type: "button" }, "Cancel");
+  no.dataset.testid = "question-cancel";
+  no.onclick = closeForm;
+  const yes = element("button", { type: "submit", className: "action" }, "Confirm");
+  yes.dataset.testid = "question-confirm";
+  const text = element("strong", {}, question.text);
+  text.dataset.testid = "question-text";
+  form.replaceChildren(element("div", { className: "form-card" },
+    text, element("span", { className: "dim" }, `asked by ${question.node}'s leave guard`),
+    element("div", { className: "row" }, no, yes)));
+  form.dataset.question = question.node;
+  form.hidden = false;
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    delete form.dataset.question;
+    closeForm();
+    run("confirm", {}, "confirm");
+  };
+  yes.focus();
 }
 
 /** The form for a catch-all route's rest of the path; dispatches prefix + rest. */
@@ -744,6 +776,13 @@ function toast(text) {
 async function run(op, fields, label) {
   try {
     const reply = await send(op, fields);
+    // A leave guard asked: nothing changed yet; the device asks the user.
+    if (reply.question) {
+      showResult(`${label}: ${reply.question.text}`, false);
+      askQuestion(reply.question);
+      return;
+    }
+    if (op === "cancel") { showResult("cancelled: nothing changed", false); return; }
     // A form's screen is labelled by its pattern until the path it filled in comes back.
     const shown = op === "open" && reply.request ? reply.request : label;
     showResult(`${shown}${reply.route ? " → " + reply.route : ""}`, false);

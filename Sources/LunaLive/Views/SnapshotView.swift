@@ -29,6 +29,8 @@ package struct SnapshotView: Sendable {
     /// The link schemes and hosts the script declares (with the route table): what the
     /// address bar's example shows.
     package var links: LinkDomains?
+    /// A leave guard's question waiting for `confirm` or `cancel` (the page shows it).
+    package var question: (text: String, node: String)? = nil
 
     /// History entries in a snapshot, and in each older page a page asks for.
     package static let historyPage = 100
@@ -43,6 +45,11 @@ package struct SnapshotView: Sendable {
             "canUndo": canUndo ? "true" : "false", "canRedo": canRedo ? "true" : "false",
             "requests": JSONWriter.stringObject(requests),
         ]
+        if let question {
+            fields["question"] = JSONWriter.object([
+                "text": JSONWriter.quoted(question.text), "node": JSONWriter.quoted(question.node),
+            ])
+        }
         if let history { fields["history"] = JSONWriter.array(history.suffix(Self.historyPage).map(\.json)) }
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
