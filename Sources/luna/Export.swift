@@ -85,7 +85,7 @@ struct Export: ParsableCommand {
         if format == "json" {
             text = try host.exportJSON()
             let hooks = try host.requiredHooks()
-            let code = hooks.validators + hooks.enabled + hooks.redirects
+            let code = hooks.validators + hooks.enabled + hooks.redirects + hooks.leave
             if !code.isEmpty {
                 writeError("the app supplies these hooks (RouteHooks): " + code.joined(separator: ", "))
             }

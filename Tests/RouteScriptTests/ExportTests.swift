@@ -29,6 +29,9 @@ import Testing
                 if let redirect = item.redirect { hooks.redirects[owner + "#redirect"] = redirect }
             }
         }
+        for (index, leave) in tree.leaveGuards {
+            hooks.leave[tree.nodes[index].id + "#leave"] = leave
+        }
         return hooks
     }
 
@@ -118,6 +121,29 @@ import Testing
                 try loaded.resolve(request).route == scripted.resolve(request).route, "\(request)")
         }
         #expect(try loaded.nodes[loaded[loaded.resolve("products?size=-1").route].node].id == "other")
+    }
+
+    /// A leave guard is exported as a hook (`ID#leave`); an app without Lua supplies it and
+    /// the router asks it as the script's did (the discard recipe).
+    @Test func aLeaveGuardIsAHookTheAppSupplies() throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/recipes/discard.lua")
+        let scripted = try #require(host.routeTree)
+        let json = try host.exportJSON()
+        #expect(json.contains(#""leave": "accounts/transfer#leave""#))
+        #expect(scripted.requiredHooks().leave == ["accounts/transfer#leave"])
+        let error = #expect(throws: RouteDefinitionError.self) { try RouteTree(json: json) }
+        #expect(error?.message.contains("accounts/transfer#leave") == true, "\(error?.message ?? "")")
+        var hooks = RouteHooks()
+        hooks.leave["accounts/transfer#leave"] = { _, to in
+            to == "accounts/transfer/review" ? .go : .ask("Discard this transfer?")
+        }
+        let router = Router(tree: try RouteTree(json: json, hooks: hooks), presenter: HeadlessPresenter())
+        try router.dispatch("accounts/transfer")
+        #expect(try router.dispatch("accounts/transfer/review").confirmation == nil)
+        #expect(try router.back().confirmation?.question == nil, "back to the transfer: it is not removed")
+        #expect(try router.back().confirmation?.question == "Discard this transfer?")
+        try router.confirm()
+        #expect(router.state.request?.path == "accounts")
     }
 
     /// The checks the export fuzzer makes (`scripts/fuzz export`, `ExportCase`), on every
@@ -255,7 +281,7 @@ import Testing
         // Unknown fields are errors: a misspelled "where" would silently drop a validator.
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
-            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, pattern, regex, name, where, link, query)"
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, leave, pattern, regex, name, where, link, query)"
         ),
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a\", \"query\": {\"page\": {\"type\": \"integer\"}}}}",

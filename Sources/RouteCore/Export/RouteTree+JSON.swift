@@ -1,7 +1,7 @@
-/// The code an exported tree names but cannot carry: validators, guards and redirects that
-/// were functions. The app supplies them by the names ``RouteTree/exportJSON(source:presenters:)``
-/// gave them (`NODE-ID#enabled`, `NODE-ID#redirect`, `NODE-ID#where.PARAM`); `luna export json`
-/// lists them.
+/// The code an exported tree names but cannot carry: validators, guards, redirects and leave
+/// guards that were functions. The app supplies them by the names
+/// ``RouteTree/exportJSON(source:presenters:)`` gave them (`NODE-ID#enabled`, `NODE-ID#redirect`,
+/// `NODE-ID#leave`, `NODE-ID#where.PARAM`, `NODE-ID#query.KEY`); `luna export json` lists them.
 ///
 /// ```swift
 /// var hooks = RouteHooks()
@@ -13,6 +13,8 @@ public struct RouteHooks: Sendable {
     public var validators: [String: @Sendable (String) throws -> Bool] = [:]
     public var enabled: [String: @Sendable (RouteContext) throws -> Bool] = [:]
     public var redirects: [String: @Sendable (RouteContext) throws -> String?] = [:]
+    /// Leave guards (``LeaveGuard``): asked before a change removes the node.
+    public var leave: [String: LeaveGuard] = [:]
 
     public init() {}
 }
@@ -22,12 +24,15 @@ public struct RequiredHooks: Equatable, Sendable {
     public var validators: [String] = []
     public var enabled: [String] = []
     public var redirects: [String] = []
+    public var leave: [String] = []
     /// Presenter names the nodes use (the app's presenter picks presentables by them).
     public var presenters: [String] = []
 
     public init() {}
 
-    public var isEmpty: Bool { validators.isEmpty && enabled.isEmpty && redirects.isEmpty && presenters.isEmpty }
+    public var isEmpty: Bool {
+        validators.isEmpty && enabled.isEmpty && redirects.isEmpty && leave.isEmpty && presenters.isEmpty
+    }
 }
 
 extension RouteTree {
@@ -104,6 +109,7 @@ extension RouteTree {
                     fields.append(field("redirect", JSONWriter.quoted(node.id + "#redirect")))
                 }
             }
+            if leaveGuards[node.index] != nil { fields.append(field("leave", JSONWriter.quoted(node.id + "#leave"))) }
             if let initial = tabInitials[node.index] {
                 fields.append(field("initial", JSONWriter.quoted(initial.request.original)))
             }
@@ -126,7 +132,7 @@ extension RouteTree {
         let required = requiredHooks(presenters: presenters)
         let hookLists = [
             ("validators", required.validators), ("enabled", required.enabled), ("redirects", required.redirects),
-            ("presenters", required.presenters),
+            ("leave", required.leave), ("presenters", required.presenters),
         ]
         let hooks = hookLists.map { field($0.0, JSONWriter.array($0.1.map(JSONWriter.quoted))) }
         lines.append("  " + field("hooks", "{" + hooks.joined(separator: ", ") + "}") + ",")
@@ -173,6 +179,7 @@ extension RouteTree {
                 if item.enabled != nil { hooks.enabled.append(node.id + "#enabled") }
                 if item.redirect != nil { hooks.redirects.append(node.id + "#redirect") }
             }
+            if leaveGuards[node.index] != nil { hooks.leave.append(node.id + "#leave") }
             if let presenter = presenters[node.index] ?? node.presenter, !hooks.presenters.contains(presenter) {
                 hooks.presenters.append(presenter)
             }
@@ -255,7 +262,7 @@ private struct ExportReader {
     static let topFields = ["luna", "source", "hooks", "links", "initial", "root"]
     static let containerFields = [
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
-        "initial",
+        "initial", "leave",
     ]
     static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link", "query"]
 
@@ -276,7 +283,7 @@ private struct ExportReader {
     /// built every node's error path up front: an exported 10k-route tree spent about a
     /// fifth of its load there.
     private struct NodeFields {
-        var kind, id, title, location, presenter, initial, enabled, redirect, fallback: JSONValue?
+        var kind, id, title, location, presenter, initial, enabled, redirect, fallback, leave: JSONValue?
         var pattern, regex, name, validators, link, children, modals, query: JSONValue?
         /// The first field no node has, and the first that only endpoints have.
         var unknown: (position: Int, key: String)?
@@ -298,6 +305,7 @@ private struct ExportReader {
                 case "enabled": enabled = value
                 case "redirect": redirect = value
                 case "fallback": fallback = value
+                case "leave": leave = value
                 case "regex": (regex, isEndpointOnly) = (value, true)
                 case "name": (name, isEndpointOnly) = (value, true)
                 case "where": (validators, isEndpointOnly) = (value, true)
@@ -354,10 +362,15 @@ private struct ExportReader {
             if hooks.redirects[name] == nil { missing.append(name) }
             return name
         }
+        let leave = try text(fields.leave, "leave", at: path).map { name in
+            if hooks.leave[name] == nil { missing.append(name) }
+            return name
+        }
         let table = hooks
         var guardSpec = GuardSpec(fallback: try text(fields.fallback, "fallback", at: path))
         if let enabled { guardSpec.enabled = { context in try table.enabled[enabled]?(context) ?? false } }
         if let redirect { guardSpec.redirect = { context in try table.redirects[redirect]?(context) ?? nil } }
+        if let leave { guardSpec.leave = { context, to in try table.leave[leave]?(context, to) ?? .go } }
         if kind == .endpoint {
             declaration.declaresRoute = true
             declaration.pattern = try text(fields.pattern, "pattern", at: path)
@@ -381,7 +394,8 @@ private struct ExportReader {
             }
         }
         // An endpoint's guard and a container's alike: only when one of its parts is there.
-        if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil {
+        if guardSpec.enabled != nil || guardSpec.redirect != nil || guardSpec.fallback != nil || guardSpec.leave != nil
+        {
             declaration.guards = guardSpec
         }
         for (key, list) in [("children", fields.children), ("modals", fields.modals)] {
