@@ -13,18 +13,25 @@ import RouteScript
 ///   pop, a sheet swiped down), or its UI changed on its own (a tab tapped): the session
 ///   follows, and the plan it sends back lists the structural operations the UI already made
 ///   as `reflected`;
-/// - `{"type":"dispatch","request":"books/42"}` — a row tapped: the session navigates.
+/// - `{"type":"dispatch","request":"books/42"}` — a row tapped: the session navigates;
+/// - `{"type":"confirm"}`, `{"type":"cancel"}` — the answer to a leave guard's question (a
+///   `{"type":"confirm","question":…,"node":…}` message asked it);
+/// - `{"type":"canLeave","node":"transfer","request":"accounts"}` — what the node's leave
+///   guard would say now (the reply's `leave`: `go`, `stay` or `ask` with its `question`), so
+///   the app can disable a swipe ahead.
 ///
 /// Any may carry an `"id"`, which the reply repeats. Nothing else: a device never runs Lua
 /// or reads a file.
 struct DeviceRequest {
-    enum Kind: String, CaseIterable { case hello, back, sync, dispatch }
+    enum Kind: String, CaseIterable { case hello, back, sync, dispatch, confirm, cancel, canLeave }
 
     var id: Int?
     var kind: Kind
     var idiom: Device?
     var hello = DeviceLink.Hello()
     var request: String?
+    /// The node a `canLeave` asks about.
+    var node: String?
     /// The live-link protocol of the app's hello.
     var protocolVersion = 1
 
@@ -66,7 +73,11 @@ struct DeviceRequest {
             case .string(let state)?: hello.state = state
             default: throw PageRequestError("hello's \"state\" is a restoration string")
             }
-        case .back: break
+        case .back, .confirm, .cancel: break
+        case .canLeave:
+            guard let node = value["node"]?.string else { throw PageRequestError("canLeave needs a string \"node\"") }
+            self.node = node
+            self.request = value["request"]?.string
         case .sync, .dispatch:
             guard let request = value["request"]?.string else {
                 throw PageRequestError("\(kind.rawValue) needs a string \"request\"")
@@ -128,18 +139,34 @@ extension Inspector {
                 Clients.send(message, to: channel)
             }
             return nil
-        case .back, .sync, .dispatch:
+        case .back, .sync, .dispatch, .confirm, .cancel, .canLeave:
             guard let link = devices.link(of: channel) else {
                 return Messages.invalidMessage(id: request.id, "say hello first (the device's idiom and what it holds)")
+            }
+            if request.kind == .canLeave {
+                do {
+                    let answer = try session.leaveAnswer(for: request.node ?? "", to: request.request)
+                    return Messages.leave(id: request.id, node: request.node ?? "", answer)
+                } catch {
+                    return Messages.failure(id: request.id, error)
+                }
             }
             let command: Command =
                 switch request.kind {
                 case .back: .back
                 case .sync: .sync(request.request ?? "")
+                case .confirm: .confirm
+                case .cancel: .cancel
                 default: .dispatch(request.request ?? "")
                 }
             do {
-                let view = try session.perform(command, device: link, uiMadeIt: request.kind != .dispatch)
+                // Only `back` and `sync` report what the UI already did.
+                let view = try session.perform(
+                    command, device: link, uiMadeIt: request.kind == .back || request.kind == .sync
+                ) { message in Clients.send(message, to: channel) }
+                if case .question(let text, let node) = view {
+                    Clients.send(Messages.confirm(text: text, node: node), to: channel)
+                }
                 return Messages.reply(id: request.id, view, script: scriptName)
             } catch {
                 return Messages.failure(id: request.id, error)

@@ -153,6 +153,31 @@ enum Messages {
         return JSONWriter.object(fields)
     }
 
+    /// A leave guard's question to a linked app: show it, answer `confirm` or `cancel`.
+    static func confirm(text: String, node: String) -> String {
+        JSONWriter.object([
+            "type": JSONWriter.quoted("confirm"), "question": JSONWriter.quoted(text), "node": JSONWriter.quoted(node),
+        ])
+    }
+
+    /// The reply to a linked app's `canLeave`: `{"leave":{"node":…,"answer":"go"|"stay"|"ask","question":…}}`
+    /// (`answer` null: the node has no leave guard or is not shown).
+    static func leave(id: Int?, node: String, _ answer: LeaveAnswer?) -> String {
+        var fields = ["node": JSONWriter.quoted(node), "answer": "null", "question": "null"]
+        switch answer {
+        case .go?: fields["answer"] = JSONWriter.quoted("go")
+        case .stay?: fields["answer"] = JSONWriter.quoted("stay")
+        case .ask(let question)?:
+            fields["answer"] = JSONWriter.quoted("ask")
+            fields["question"] = JSONWriter.quoted(question)
+        case nil: break
+        }
+        return JSONWriter.object([
+            "type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true",
+            "leave": JSONWriter.object(fields),
+        ])
+    }
+
     /// A reply to a message the protocol does not accept (too large, not UTF-8, not JSON, …).
     static func invalidMessage(id: Int?, _ message: String) -> String {
         failure(id: id, Failure(kind: "invalidMessage", message: message))

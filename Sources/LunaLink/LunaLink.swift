@@ -49,6 +49,12 @@ public final class LunaLink<P: Presenter> {
         /// the app holds.
         case failed(String)
         case disconnected(String)
+        /// A leave guard asks the user (`Discard this transfer?`): show it, then call
+        /// ``confirm()`` or ``cancel()``. A swipe it asked about was put back first.
+        case asked(question: String, node: String)
+        /// The answer to ``canLeave(_:to:)``: what the node's leave guard would say now (nil:
+        /// it has none, or the node is not shown).
+        case leaveAnswer(node: String, answer: LeaveAnswer?)
     }
 
     public let presenter: P
@@ -124,6 +130,21 @@ public final class LunaLink<P: Presenter> {
         send(["type": quoted("dispatch"), "request": quoted(request)])
     }
 
+    /// The user answered a leave guard's question (``Event/asked(question:node:)``) yes: the
+    /// session makes the change and its plan comes back.
+    @discardableResult public func confirm() -> Bool { send(["type": quoted("confirm")]) }
+
+    /// The user answered no: nothing changes.
+    @discardableResult public func cancel() -> Bool { send(["type": quoted("cancel")]) }
+
+    /// Asks what `node`'s leave guard would say now of a change to `request` (the answer comes
+    /// as ``Event/leaveAnswer(node:answer:)``): an app disables a swipe it would refuse.
+    @discardableResult public func canLeave(_ node: String, to request: String? = nil) -> Bool {
+        var fields = ["type": quoted("canLeave"), "node": quoted(node)]
+        if let request { fields["request"] = quoted(request) }
+        return send(fields)
+    }
+
     // MARK: Connection
 
     /// One connection: hello, then every message in order. Whether it connected at all.
@@ -193,7 +214,19 @@ public final class LunaLink<P: Presenter> {
                 // Start over from what the app holds: the session unwinds it all and builds again.
                 connection.send(hello(state: nil))
             }
+        case "confirm":
+            emit(.asked(question: message["question"]?.string ?? "", node: message["node"]?.string ?? ""))
         case "reply":
+            if let leave = message["leave"] {
+                let answer: LeaveAnswer? =
+                    switch leave["answer"]?.string {
+                    case "go": .go
+                    case "stay": .stay
+                    case "ask": .ask(leave["question"]?.string ?? "")
+                    default: nil
+                    }
+                return emit(.leaveAnswer(node: leave["node"]?.string ?? "", answer: answer))
+            }
             if message["error"]?["kind"]?.string == "unsupportedProtocol" {
                 return incompatibleSession(
                     message["error"]?["message"]?.string ?? "the session does not serve this app's protocol",

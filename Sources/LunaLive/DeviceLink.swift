@@ -27,6 +27,10 @@ package final class DeviceLink: @unchecked Sendable {
     /// Set while a `back` or `sync` of this device runs: its UI already made the structural
     /// change, so the next plan carries those operations as `reflected`.
     package var uiMadeNextChange = false
+    /// Set when the device's UI made a change a leave guard then refused or asked about: the
+    /// screens the UI took away but still holds (no `unwind` was sent). The next plan puts
+    /// them back with structural operations only, no `create`.
+    private var heldByUI: Set<String> = []
 
     package init(idiom: Device) { self.idiom = idiom }
 
@@ -97,6 +101,8 @@ package final class DeviceLink: @unchecked Sendable {
             if case .screen(let node, let activation?, _) = item { activations[node.rawValue] = activation }
         }
         for operation in plan.operations {
+            // A screen the UI took away itself and still holds is put back, not made again.
+            if case .create(let id) = operation, heldByUI.contains(id) { continue }
             let node = NodeID(existing: operation.id).flatMap { current[$0] }
             var fields: [String: String] = [:]
             switch operation {
@@ -125,6 +131,7 @@ package final class DeviceLink: @unchecked Sendable {
             }
         }
         uiMadeNextChange = false
+        heldByUI = []
         for id in vanished { decorations[id] = nil }
         // What hooks set on presentables (a title, a badge) since the last message.
         for node in order {
@@ -149,6 +156,18 @@ package final class DeviceLink: @unchecked Sendable {
         ]
         if let treeField { fields["tree"] = treeField }
         return JSONWriter.object(fields)
+    }
+
+    /// The device's UI made a change the session did not (a leave guard refused it or asked
+    /// first): it shows `shown` now, still holding what it took away, so the next message puts
+    /// back what the UI removed.
+    func uiMoved(to shown: Presented?) {
+        var before: Set<String> = []
+        presented?.forEach { before.insert($0.node.rawValue) }
+        var after: Set<String> = []
+        shown?.forEach { after.insert($0.node.rawValue) }
+        heldByUI = before.subtracting(after)
+        presented = shown
     }
 
     private func decoration(_ id: String, host: RouteScriptHost, node: RouteTree.Node?) -> Decoration {
@@ -286,16 +305,48 @@ extension LiveSession {
         }
     }
 
-    /// Runs a linked device's command (`back`, `sync`, `dispatch`); with `uiMadeIt` the
-    /// device's UI already made the structural change, and its next plan says so.
-    package func perform(_ command: Command, device link: DeviceLink, uiMadeIt: Bool) throws(Failure) -> View {
+    /// Runs a linked device's command (`back`, `sync`, `dispatch`, `confirm`, `cancel`); with
+    /// `uiMadeIt` the device's UI already made the structural change, and its next plan says
+    /// so. When a leave guard refuses that change or asks first, `deliver` gets the plan that
+    /// puts back what the UI removed (the one case where a `sync` replays structure).
+    package func perform(
+        _ command: Command, device link: DeviceLink, uiMadeIt: Bool, deliver: (String) -> Void = { _ in }
+    ) throws(Failure) -> View {
         do {
             return try state.withLock { state in
                 link.uiMadeNextChange = uiMadeIt
                 defer { link.uiMadeNextChange = false }
-                return try state.perform(command, origin: .device, forms: .json)
+                func putBack() {
+                    let change: AskedChange
+                    switch command {
+                    case .back: change = .back
+                    case .sync(let request): change = .sync(request)
+                    default: return
+                    }
+                    guard let host = try? state.host(for: link.idiom),
+                        let shown = try? host.presentation(after: change)
+                    else { return }
+                    link.uiMadeNextChange = false
+                    link.uiMoved(to: shown)
+                    if let message = link.message(host: host, export: state.exported) { deliver(message) }
+                }
+                do {
+                    let view = try state.perform(command, origin: .device, forms: .json)
+                    if uiMadeIt, case .question = view { putBack() }
+                    return view
+                } catch let error as RouteError where uiMadeIt && error.kind == .leaveRefused {
+                    putBack()
+                    throw error
+                }
             }
         } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// What a node's leave guard would answer now (a linked app's `canLeave`).
+    package func leaveAnswer(for node: String, to target: String?) throws(Failure) -> LeaveAnswer? {
+        do { return try state.withLock { state in try state.host.leaveAnswer(for: node, to: target) } } catch {
             throw Failure(error)
         }
     }

@@ -307,3 +307,49 @@ import Testing
         #expect(plan["request"] as? String == "home?tab=2")
     }
 }
+
+/// A leave guard and a linked app (examples/recipes/discard.lua): the app's swipe that the
+/// guard asks about is put back by the next plan (no `create`: the app still holds the
+/// screens), the app gets the question as a `confirm` message and answers it; `canLeave`
+/// says ahead what the guard would answer.
+@Suite(.serialized) struct DeviceLeaveGuardTests {
+    @Test func aSwipeTheGuardAsksAboutIsPutBackAndTheAnswerComesFromTheApp() throws {
+        let source = try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
+        let served = try ServedScript(example: "discard.lua", source: source)
+        defer { served.stop() }
+        try served.session.dispatch("accounts/transfer")
+        _ = try served.session.perform(.flag("amount", "50"))
+        let device = try DeviceLinkTests.connect(served)
+        defer { device.close() }
+        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        _ = try device.next(containing: #""type":"plan""#)
+
+        // canLeave: what the guard would say now, nothing pending after.
+        try device.send(#"{"id":1,"type":"canLeave","node":"accounts/transfer","request":"accounts"}"#)
+        let ahead = object(try device.next(containing: #""leave""#))
+        let leave = ahead["leave"] as? [String: Any]
+        #expect(leave?["answer"] as? String == "ask")
+        #expect(leave?["question"] as? String == "Discard this transfer of 50?")
+        #expect(served.session.withHost { $0.pendingQuestion } == nil)
+
+        // The user swiped the sheet down: the guard asks; the sheet is put back (structure only).
+        try device.send(#"{"id":2,"type":"back"}"#)
+        let putBack = object(try device.next(containing: #""type":"plan""#))
+        #expect(DeviceLinkTests.names(putBack) == ["setStack transfer-sheet", "presentModal accounts"], "\(putBack)")
+        #expect(DeviceLinkTests.names(putBack, "reflected").isEmpty)
+        let question = object(try device.next(containing: #""type":"confirm""#))
+        #expect(question["question"] as? String == "Discard this transfer of 50?")
+        #expect(question["node"] as? String == "accounts/transfer")
+        let reply = object(try device.next(containing: #""type":"reply""#))
+        #expect((reply["question"] as? [String: Any])?["text"] as? String == "Discard this transfer of 50?")
+        #expect(served.session.withHost { $0.state.request?.original } == "accounts/transfer")
+
+        // The app's user confirms: the session makes the change, and the plan drives it.
+        try device.send(#"{"id":3,"type":"confirm"}"#)
+        let closed = object(try device.next(containing: #""type":"plan""#))
+        #expect(DeviceLinkTests.names(closed).contains("dismissModal accounts"), "\(closed)")
+        #expect(DeviceLinkTests.names(closed).contains("unwind accounts/transfer"))
+        #expect(served.session.withHost { $0.state.request?.original } == "accounts")
+        #expect(served.session.withHost { $0.pendingQuestion } == nil)
+    }
+}

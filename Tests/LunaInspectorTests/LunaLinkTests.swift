@@ -82,6 +82,36 @@ import Testing
         #expect(Self.rendered(link) == Self.sessionRendered(served))
     }
 
+    /// A leave guard's question reaches the app (`asked`); the app answers it, and `canLeave`
+    /// says ahead what the guard would say (examples/recipes/discard.lua).
+    @Test func theAppIsAskedAndAnswers() async throws {
+        let source = try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
+        let served = try ServedScript(example: "discard.lua", source: source)
+        defer { served.stop() }
+        try served.session.dispatch("accounts/transfer")
+        _ = try served.session.perform(.flag("amount", "50"))
+        let link = LunaLink(url: served.inspector.url, idiom: .phone, presenter: HeadlessPresenter())
+        var events: [LunaLink<HeadlessPresenter>.Event] = []
+        link.onEvent = { events.append($0) }
+        link.start()
+        defer { link.stop() }
+        try await Self.until("the first plan") { link.request == "accounts/transfer" }
+        #expect(link.canLeave("accounts/transfer", to: "accounts"))
+        try await Self.until("the answer") {
+            events.contains(.leaveAnswer(node: "accounts/transfer", answer: .ask("Discard this transfer of 50?")))
+        }
+        #expect(link.back())
+        try await Self.until("the question") {
+            events.contains(.asked(question: "Discard this transfer of 50?", node: "accounts/transfer"))
+        }
+        #expect(served.session.withHost { $0.state.request?.original } == "accounts/transfer")
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+        #expect(link.confirm())
+        try await Self.until("the change") { link.request == "accounts" }
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+        #expect(served.session.withHost { $0.pendingQuestion } == nil)
+    }
+
     @Test func aReconnectingAppGetsOnlyTheDifference() async throws {
         let served = try ServedScript()
         defer { served.stop() }

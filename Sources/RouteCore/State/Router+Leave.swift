@@ -65,6 +65,38 @@ extension Router {
         return try guardian(leaveContext(of: node, index: index), target)
     }
 
+    /// The transition `change` would make now, asking no leave guard and changing nothing: what
+    /// a linked app's UI shows after it made the change itself (a swipe back) that a leave
+    /// guard then refused or asked about.
+    public func transition(for change: AskedChange) throws -> Transition {
+        let reducer = Reducer(tree: tree)
+        switch change {
+        case .dispatch(let request, let options):
+            let resolution = try tree.resolve(request, reresolving: options.reresolving, flagsOf: { flags })
+            return reducer.reduce(state, to: resolution, options: options, oldIndex: nil).transition
+        case .sync(let request):
+            return reducer.sync(state, to: try tree.resolve(request, reresolving: false, flagsOf: { flags }))
+        case .back:
+            guard let presented = state.presented, let (node, activation) = Self.backTarget(presented) else {
+                throw RouteError(.nothingToGoBack, "there is no screen to go back to and no modal to dismiss")
+            }
+            let request = try tree.request(showing: node, activation: activation)
+            return reducer.sync(state, to: try tree.resolve(request.original, reresolving: true, flagsOf: { flags }))
+        }
+    }
+
+    /// Where `back` goes: the screen under the top of the top stack, else the screen the top
+    /// modal is presented over.
+    static func backTarget(_ presented: Presented) -> (NodeID, Activation?)? {
+        let modal = topModal(presented)
+        if let (_, items) = topStack(modal?.content ?? presented), items.count >= 2,
+            case .screen(let node, let activation, _) = items[items.count - 2]
+        {
+            return (node, activation)
+        }
+        return modal.map { ($0.presenter, $0.activation) }
+    }
+
     /// The error of a change made while a question is pending.
     @usableFromInline
     func pendingError() -> RouteError {

@@ -430,6 +430,33 @@ public final class RouteScriptHost {
         router?.pendingConfirmation.map { ($0.question, $0.node.rawValue, $0.change) }
     }
 
+    /// What a node's leave guard would answer now of a change to `target` (nil: no guard, or
+    /// the node is not shown), for a linked app that disables a swipe ahead.
+    public func leaveAnswer(for node: String, to target: String?) throws -> LeaveAnswer? {
+        try exclusive {
+            guard !busy else { throw RouteScriptError(.reentrant, "cannot ask a leave guard from inside a callback") }
+            let (script, router) = try loaded()
+            busy = true
+            defer { busy = false }
+            script.callbacks.beginDispatch()
+            guard let id = NodeID(existing: node) else { return nil }
+            return try router.leaveAnswer(for: id, to: target)
+        }
+    }
+
+    /// What the UI shows after making `change` itself (``Router/transition(for:)``): nothing
+    /// changes.
+    public func presentation(after change: AskedChange) throws -> Presented? {
+        try exclusive {
+            guard !busy else { throw RouteScriptError(.reentrant, "cannot plan a change from inside a callback") }
+            let (script, router) = try loaded()
+            busy = true
+            defer { busy = false }
+            script.callbacks.beginDispatch()
+            return try router.transition(for: change).to.presented
+        }
+    }
+
     /// Makes the change a leave guard asked about (``Router/confirm()``).
     public func confirm() throws -> Outcome {
         try run("confirm") { router in try router.confirm() }
