@@ -451,8 +451,9 @@ final class SessionState {
     ) throws -> View {
         try failing(origin, request: request) {
             let outcome = try body(host)
-            // A leave guard asked: nothing changed, so nothing is recorded yet.
-            if let question = outcome.question { return .question(text: question.text, node: question.node) }
+            // A leave guard asked (a change made while one was pending fails, so a question now
+            // is this change's): nothing changed, so nothing is recorded yet.
+            if let question = host.pendingQuestion { return .question(text: question.text, node: question.node) }
             // `back` names no request: the entry shows where it went.
             let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
             record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)

@@ -1,3 +1,4 @@
+import Foundation
 import RouteCore
 import Testing
 
@@ -241,5 +242,43 @@ import Testing
         // The function validator refuses: the next route takes it.
         let refused = try host.dispatch("products?size=-1")
         #expect(host.tree?.children.first?.id == "fallback", "\(refused.route)")
+    }
+}
+
+/// The rows of the leave-guard table a script host adds: a reload and a device change are not
+/// asked (a guard that raises when asked would fail them), and a reload drops a question.
+@Suite struct LeaveGuardHostTests {
+    static let script = """
+        return stack {
+          endpoint { "home", children = {
+            endpoint { "edit", leave = function(ctx, to)
+              if flags.strict == "yes" then error("asked") end
+              return "Discard?"
+            end },
+          } },
+          endpoint { "other" },
+        }
+        """
+
+    @Test func reloadAndDeviceChangeAreNotAsked() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("edit.lua", Self.script)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("edit")
+        _ = try host.dispatch("other")
+        #expect(host.pendingQuestion?.text == "Discard?")
+        #expect(host.pendingQuestion?.node == "edit")
+        // A reload drops the question and asks nothing (the guard would raise).
+        _ = try host.setFlag("strict", "yes")
+        folder.write("edit.lua", Self.script.replacingOccurrences(of: "\"other\"", with: "\"elsewhere\""))
+        _ = try host.reload()
+        #expect(host.pendingQuestion == nil)
+        #expect(host.state.request?.original == "edit")
+        _ = try host.setDevice(.pad)
+        #expect(host.state.request?.original == "edit")
+        // A dispatch asks, and the guard's error is the dispatch's.
+        let error = #expect(throws: RouteError.self) { try host.dispatch("home") }
+        #expect(error?.kind == .script)
+        #expect(error?.message.contains("asked") == true)
     }
 }

@@ -72,13 +72,15 @@ public final class Router<P: Presenter> {
 
     @inlinable
     func dispatch(_ request: String, options: DispatchOptions, confirmed: Set<NodeID>) throws -> Result {
-        if _pending != nil { throw pendingError() }
+        // Only a tree with leave guards can have a question pending (a new tree drops it).
+        let asks = tree.hasLeaveGuards
+        if asks, _pending != nil { throw pendingError() }
         let resolution = try tree.resolve(request, reresolving: options.reresolving, flagsOf: { flags })
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
         // A tab tap (`keepStack`) is not asked: it keeps the tab's stack.
-        if !tree.leaveGuards.isEmpty, !options.keepStack,
+        if asks, !options.keepStack,
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .dispatch(request, options), confirmed: confirmed)
         {
@@ -110,10 +112,11 @@ public final class Router<P: Presenter> {
 
     @inlinable
     func sync(_ request: String, confirmed: Set<NodeID>) throws -> Result {
-        if _pending != nil { throw pendingError() }
+        let asks = tree.hasLeaveGuards
+        if asks, _pending != nil { throw pendingError() }
         let resolution = try tree.resolve(request, reresolving: false, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
-        if !tree.leaveGuards.isEmpty,
+        if asks,
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .sync(request), confirmed: confirmed)
         {
@@ -134,7 +137,7 @@ public final class Router<P: Presenter> {
     }
 
     func back(confirmed: Set<NodeID>) throws -> Result {
-        if _pending != nil { throw pendingError() }
+        if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
         guard let presented = state.presented else {
             throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
         }
@@ -169,7 +172,7 @@ public final class Router<P: Presenter> {
         // A screen shown before: its request was accepted then.
         let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
         let transition = Reducer(tree: tree).sync(state, to: resolution)
-        if !tree.leaveGuards.isEmpty,
+        if tree.hasLeaveGuards,
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .back, confirmed: confirmed)
         {

@@ -182,7 +182,7 @@ extension RouteTree {
     /// The typed values of `query` for the keys `route`'s query schema declares (none when it
     /// has no schema); `request` gives a list's repeated values.
     public func typedQuery(of route: RouteID, _ query: [String: String], request: Request?) -> [String: QueryValue] {
-        guard let schema = self[route].definition.querySchema else { return [:] }
+        guard hasQuerySchemas, let schema = self[route].definition.querySchema else { return [:] }
         return schema.typedValues(query, request: request)
     }
 
@@ -274,7 +274,7 @@ extension RouteTree {
             }
             let params = match.parameterList(in: matcher)
             // The query with its schema's defaults filled in (docs/dsl.md, "Query schemas").
-            if let schema = endpoints[match.route].definition.querySchema,
+            if hasQuerySchemas, let schema = endpoints[match.route].definition.querySchema,
                 case .fits(let filled) = try schema.verdict(request), filled != request.query
             {
                 request.query = filled

@@ -124,6 +124,10 @@ public final class RouteTree: Sendable {
     /// Leave guards (`leave = function(ctx, to)`), by node index: asked before a change
     /// removes the node (``Router``).
     public let leaveGuards: [Int: LeaveGuard]
+    /// Whether any node has a leave guard (read on every dispatch: a flag, not the dictionary).
+    @usableFromInline let hasLeaveGuards: Bool
+    /// Whether any route declares a query schema (read on every resolution).
+    @usableFromInline let hasQuerySchemas: Bool
     /// Node indexes by id.
     public let nodeIndex: [String: Int]
     /// Routes by name.
@@ -183,6 +187,8 @@ public final class RouteTree: Sendable {
         self.nodeIndex = index
         self.routeNames = builder.routeNames.mapValues(RouteID.init)
         self.leaveGuards = builder.leaveGuards
+        self.hasLeaveGuards = !builder.leaveGuards.isEmpty
+        self.hasQuerySchemas = !matcher.querySchemas.isEmpty || !matcher.regexRoutes.allSatisfy { $0.query == nil }
         self.links = root.links
         self.initial = root.initial
         var tabInitials: [Int: Resolution] = [:]

@@ -54,10 +54,6 @@ public final class RouteScriptHost {
         /// Why screens went that nobody asked to leave: `guard refused account/orders/:id
         /// after flag signedIn` (a guard that refuses a kept screen now).
         public var reasons: [String] = []
-        /// A leave guard's question (`Discard this transfer?`) and the node that asked: the
-        /// change waits for ``RouteScriptHost/confirm()`` or ``RouteScriptHost/cancel()``, and
-        /// nothing changed yet.
-        public var question: (text: String, node: String)?
     }
 
     public init(options: RouteScriptOptions = .init()) {
@@ -416,16 +412,16 @@ public final class RouteScriptHost {
         intent = router.state.request
         let route = result.resolution.route.index
         // Fields read in place (`tree[route]` copies the whole endpoint, twice).
-        var outcome = Outcome(
+        return Outcome(
             request: request, resolution: result.resolution, plan: result.plan,
             route: Lint.show(script.tree.endpoints[route].definition.displayText),
             name: script.tree.endpoints[route].name)
-        if let pending = result.confirmation { outcome.question = (pending.question, pending.node.rawValue) }
-        return outcome
     }
 
     /// The leave guard's question waiting for an answer, the node that asked, and the change
-    /// it holds.
+    /// it holds. A dispatch, back or sync that a leave guard asked about returns an outcome of
+    /// the change asked about (nothing changed) and leaves this set: the outcome itself carries
+    /// nothing more, so an ordinary dispatch copies no more than before.
     public var pendingQuestion: (text: String, node: String, change: AskedChange)? {
         router?.pendingConfirmation.map { ($0.question, $0.node.rawValue, $0.change) }
     }
