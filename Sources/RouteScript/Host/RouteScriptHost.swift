@@ -440,7 +440,7 @@ public final class RouteScriptHost {
         }
     }
 
-    /// What the UI shows after making `change` itself (``Router/transition(for:)``): nothing
+    /// What the UI shows after making `change` itself (`Router.transition(for:)`): nothing
     /// changes.
     public func presentation(after change: AskedChange) throws -> Presented? {
         try exclusive {
@@ -453,7 +453,7 @@ public final class RouteScriptHost {
         }
     }
 
-    /// Makes the change a leave guard asked about (``Router/confirm()``).
+    /// Makes the change a leave guard asked about (`Router.confirm()`).
     public func confirm() throws -> Outcome {
         try run("confirm") { router in try router.confirm() }
     }
