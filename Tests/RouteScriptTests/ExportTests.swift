@@ -448,6 +448,22 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Writes `source` (as Route.swift) and `use` beside it in a fresh folder, checks that the
+    /// file parses on its own, and typechecks both under Swift 6 with warnings as errors.
+    static func typecheck(_ source: String, using use: String) throws -> (Int32, String) {
+        let folder = NSTemporaryDirectory() + "luna-swift-export-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/Route.swift"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        try use.write(toFile: folder + "/Use.swift", atomically: true, encoding: .utf8)
+        let (parsed, parseOutput) = try swiftc(["-parse", file])
+        guard parsed == 0 else { return (parsed, parseOutput) }
+        return try swiftc([
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules, file, folder + "/Use.swift",
+        ])
+    }
+
     /// Every example's routes, named or not, export to a file that typechecks under Swift 6
     /// with warnings as errors.
     @Test func everyExamplesExportTypechecks() throws {
@@ -502,24 +518,17 @@ import Testing
         #expect(source.contains(#"case aB = "a b""#) && source.contains(#"case aB2 = "a-b""#))
         #expect(source.contains(#"case `default` = "default""#) && source.contains(#"case rawValue_ = "rawValue""#))
         #expect(source.contains("public static func note(id: String? = nil, "))
-        let folder = NSTemporaryDirectory() + "luna-swift-query-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/Route.swift"
-        try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let use = folder + "/Use.swift"
-        try """
-        import RouteCore
-        let paths = [
-            Route.products(ids: [1, 2], lists_: ["y"], page: 2, q: "dune", query_: "x", sale: true, size: 2.5, sort: .aB).path,
-            Route.products(q: "dune").path, Route.tags(tag: ["a", "b"]).path, Route.tags().path,
-            Route.note().path, Route.note(id: "7").path, Route.files(path: "a/b").path,
-        ]
-        let sorts: [Route.ProductsSort] = Route.ProductsSort.allCases
-        """.write(toFile: use, atomically: true, encoding: .utf8)
-        let (checked, output) = try Self.swiftc([
-            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules, file, use,
-        ])
+        let (checked, output) = try Self.typecheck(
+            source,
+            using: """
+                import RouteCore
+                let paths = [
+                    Route.products(ids: [1, 2], lists_: ["y"], page: 2, q: "dune", query_: "x", sale: true, size: 2.5, sort: .aB).path,
+                    Route.products(q: "dune").path, Route.tags(tag: ["a", "b"]).path, Route.tags().path,
+                    Route.note().path, Route.note(id: "7").path, Route.files(path: "a/b").path,
+                ]
+                let sorts: [Route.ProductsSort] = Route.ProductsSort.allCases
+                """)
         #expect(checked == 0, "\(output)\n\(source)")
         // What the constructors put in: typed values as the matcher reads them, a list as one
         // item per value (RouteCore's own encoder).
@@ -542,27 +551,18 @@ import Testing
             #expect(!code.hasPrefix("extension Never") && !code.hasPrefix("let boom") && !code.hasPrefix("let x"))
         }
         #expect(!source.contains("\u{7}") && !source.contains("\u{2028}") && !source.contains("\u{85}"))
-        let folder = NSTemporaryDirectory() + "luna-swift-export-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/Route.swift"
-        try source.write(toFile: file, atomically: true, encoding: .utf8)
         // A use of every constructor, so a name that is not what it seems fails to compile.
-        let use = folder + "/Use.swift"
-        try """
-        import RouteCore
-        let paths = [
-            Route.injected().path, Route.init_(id: "1").path, Route.ring(x: "1").path,
-            Route.self_(self_: "1").path, Route.Type_(Type_: "1").path, Route.`class`(in: "1").path,
-            Route._\u{301}accent(x: "1").path, Route._2fa(init_: "1").path, Route.route2(y: "1").path,
-            Route.aBLetBoom1(z: "1").path, Route.`default`(default: "1").path,
-        ]
-        """.write(toFile: use, atomically: true, encoding: .utf8)
-        let (parsed, parseOutput) = try Self.swiftc(["-parse", file])
-        #expect(parsed == 0, "\(parseOutput)\n\(source)")
-        let (checked, output) = try Self.swiftc([
-            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules, file, use,
-        ])
+        let (checked, output) = try Self.typecheck(
+            source,
+            using: """
+                import RouteCore
+                let paths = [
+                    Route.injected().path, Route.init_(id: "1").path, Route.ring(x: "1").path,
+                    Route.self_(self_: "1").path, Route.Type_(Type_: "1").path, Route.`class`(in: "1").path,
+                    Route._\u{301}accent(x: "1").path, Route._2fa(init_: "1").path, Route.route2(y: "1").path,
+                    Route.aBLetBoom1(z: "1").path, Route.`default`(default: "1").path,
+                ]
+                """)
         #expect(checked == 0, "\(output)\n\(source)")
         // The constructors build the paths the router matches.
         #expect(source.contains(#"name: "injected", segments: ["inj\u{a}}\u{a}extension Never"#))

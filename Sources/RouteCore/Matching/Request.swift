@@ -65,8 +65,12 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         var text = original
         text.withUTF8 { bytes in
             guard let raw = RequestParts(bytes).query else { return }
-            Self.forEachQueryItem(bytes, raw) { item, value in
-                if item == key { all.append(value) }
+            // A parsed request's items decode (it was checked when parsed).
+            Self.forEachQueryItem(bytes, raw) { keyRange, valueRange in
+                guard (try? Self.decode(bytes, keyRange, plusIsSpace: true, what: "")) == key,
+                    let value = try? Self.decode(bytes, valueRange, plusIsSpace: true, what: "")
+                else { return }
+                all.append(value)
             }
         }
         return all.last == last ? all : [last]
@@ -217,23 +221,9 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             }
             var query: [String: String] = [:]
             if let rawQuery = parts.query {
-                var itemStart = rawQuery.lowerBound
-                var position = itemStart
-                while position <= rawQuery.upperBound {
-                    defer { position += 1 }
-                    guard position == rawQuery.upperBound || bytes[position] == Bytes.ampersand else { continue }
-                    if position > itemStart {
-                        let item = itemStart..<position
-                        let equals = item.first { bytes[$0] == Bytes.equals }
-                        let keyRange = itemStart..<(equals ?? position)
-                        let key = try decode(bytes, keyRange, plusIsSpace: true, what: "the query")
-                        let value =
-                            if let equals {
-                                try decode(bytes, (equals + 1)..<position, plusIsSpace: true, what: "the query")
-                            } else { "" }
-                        query[key] = value
-                    }
-                    itemStart = position + 1
+                try forEachQueryItem(bytes, rawQuery) { (key, value) throws(RouteError) in
+                    query[try decode(bytes, key, plusIsSpace: true, what: "the query")] = try decode(
+                        bytes, value, plusIsSpace: true, what: "the query")
                 }
             }
             let fragment = try parts.fragment.map { (range) throws(RouteError) in
@@ -245,11 +235,11 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with each query item's decoded key and value (an item that does not decode
-    /// is skipped: a parsed request's never fail).
-    private static func forEachQueryItem(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ rawQuery: Range<Int>, _ body: (String, String) -> Void
-    ) {
+    /// Calls `body` with each query item's key and value byte ranges (`&`-separated; a key
+    /// without `=` has an empty value), in order.
+    private static func forEachQueryItem<E: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ rawQuery: Range<Int>, _ body: (Range<Int>, Range<Int>) throws(E) -> Void
+    ) throws(E) {
         var itemStart = rawQuery.lowerBound
         var position = itemStart
         while position <= rawQuery.upperBound {
@@ -257,12 +247,7 @@ public struct Request: Equatable, Sendable, CustomStringConvertible {
             guard position == rawQuery.upperBound || bytes[position] == Bytes.ampersand else { continue }
             if position > itemStart {
                 let equals = (itemStart..<position).first { bytes[$0] == Bytes.equals }
-                let valueStart = equals.map { $0 + 1 } ?? position
-                if let key = try? decode(bytes, itemStart..<(equals ?? position), plusIsSpace: true, what: ""),
-                    let value = try? decode(bytes, valueStart..<position, plusIsSpace: true, what: "")
-                {
-                    body(key, value)
-                }
+                try body(itemStart..<(equals ?? position), (equals.map { $0 + 1 } ?? position)..<position)
             }
             itemStart = position + 1
         }

@@ -429,12 +429,7 @@ public final class RouteScriptHost {
     /// What a node's leave guard would answer now of a change to `target` (nil: no guard, or
     /// the node is not shown), for a linked app that disables a swipe ahead.
     public func leaveAnswer(for node: String, to target: String?) throws -> LeaveAnswer? {
-        try exclusive {
-            guard !busy else { throw RouteScriptError(.reentrant, "cannot ask a leave guard from inside a callback") }
-            let (script, router) = try loaded()
-            busy = true
-            defer { busy = false }
-            script.callbacks.beginDispatch()
+        try asking("ask a leave guard") { router in
             guard let id = NodeID(existing: node) else { return nil }
             return try router.leaveAnswer(for: id, to: target)
         }
@@ -443,13 +438,19 @@ public final class RouteScriptHost {
     /// What the UI shows after making `change` itself (`Router.transition(for:)`): nothing
     /// changes.
     public func presentation(after change: AskedChange) throws -> Presented? {
+        try asking("plan a change") { router in try router.transition(for: change).to.presented }
+    }
+
+    /// Runs `body`, which may call the script's hooks but changes nothing, as a dispatch runs
+    /// (one at a time, never from inside a callback).
+    private func asking<T>(_ what: String, _ body: (Router<ScriptPresenter>) throws -> T) throws -> T {
         try exclusive {
-            guard !busy else { throw RouteScriptError(.reentrant, "cannot plan a change from inside a callback") }
+            guard !busy else { throw RouteScriptError(.reentrant, "cannot \(what) from inside a callback") }
             let (script, router) = try loaded()
             busy = true
             defer { busy = false }
             script.callbacks.beginDispatch()
-            return try router.transition(for: change).to.presented
+            return try body(router)
         }
     }
 
