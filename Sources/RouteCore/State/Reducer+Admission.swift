@@ -136,6 +136,7 @@ extension Router {
         guard let resolution = judgement.resolution else { return nil }
         // Not asked of leave guards; `restore` drops a question whose node a guard refused.
         var result = Result(resolution: resolution, transition: try restore(judgement.state))
+        noteWaiting(resolution)
         result.dropped = judgement.dropped
         return result
     }

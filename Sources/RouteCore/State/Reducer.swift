@@ -13,6 +13,9 @@ public struct Resolution: Equatable, Sendable {
     public var redirects: [String]
     /// The string that was dispatched, before any redirect.
     public var requested: String
+    /// Set when a guard answered "not known yet" (``GuardWait``) on the way: the screen shown
+    /// is the one it named, and ``requested`` is kept for when the answer comes.
+    public var waiting: GuardWaiting?
 
     public init(
         request: Request, route: RouteID, params: [String: String], redirects: [String] = [], requested: String? = nil

@@ -36,6 +36,11 @@ public final class Router<P: Presenter> {
     @usableFromInline var _presentedIndex: PresentedIndex?
     /// The question a leave guard asked, waiting for an answer (``pendingConfirmation``).
     @usableFromInline var _pending: PendingConfirmation?
+    /// The gate waiting now and its deadline (``waiting``), and the request it keeps.
+    @usableFromInline var _waiting: (GuardWaiting, Double?)?
+    @usableFromInline var _waitingFor: String?
+    /// The router's time in seconds, moved by its host (``advanceClock(by:)``).
+    public internal(set) var clock: Double = 0
 
     /// What a dispatch did.
     public struct Result: Sendable {
@@ -87,6 +92,7 @@ public final class Router<P: Presenter> {
             return waiting(resolution, pending)
         }
         try apply(transition)
+        if resolution.waiting != nil || _waiting != nil { noteWaiting(resolution) }
         return Result(resolution: resolution, transition: transition)
     }
 

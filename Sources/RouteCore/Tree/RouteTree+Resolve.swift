@@ -253,6 +253,8 @@ extension RouteTree {
     ) throws(RouteError) -> Resolution {
         var chain: [String] = []
         var current = string
+        // The gate that is waiting, when a guard answered "not known yet" on the way.
+        var waiting: GuardWaiting?
         // The guard node whose fallback sent `current` (named in its errors only).
         var fallbackNode: Int?
         func from(_ message: String) -> String {
@@ -279,7 +281,7 @@ extension RouteTree {
             {
                 request.query = filled
             }
-            var next: (target: String, fallbackOf: Int?)?
+            var next: (target: String, fallbackOf: Int?, waiting: GuardWaiting?)?
             if !endpoints[match.route].guards.isEmpty {
                 let endpoint = endpoints[match.route]
                 let context = RouteContext(
@@ -294,11 +296,14 @@ extension RouteTree {
                             ? route : "\(route) (under \(nodes[guardNode].kind.rawValue) '\(nodes[guardNode].id)')"
                     })
             }
-            guard let (next, sentBy) = next else {
-                return Resolution(
+            guard let (next, sentBy, wait) = next else {
+                var resolution = Resolution(
                     request: request, route: RouteID(match.route), parameters: params, redirects: chain,
                     requested: string)
+                resolution.waiting = waiting
+                return resolution
             }
+            if let wait { waiting = wait }
             chain.append(current)
             if chain.count > Self.maximumRedirects || chain.contains(next) {
                 let steps = (chain + [next]).joined(separator: " → ")
@@ -314,31 +319,66 @@ extension RouteTree {
     /// throws `disabled`), the first redirect that returns another location sends there. A
     /// redirect that returns the location being resolved (same path and query) means "stay",
     /// as in go_router: `if not signed_in then return "login" end` works on `login` too.
+    ///
+    /// A guard that answers "not known yet" (throws ``GuardWait``) sends to the screen it names,
+    /// and says so (``GuardWaiting``): the request is kept (``Resolution/requested``) and
+    /// resolved again when a flag changes; its timeout leads to the guard's fallback.
     static func apply(
         _ guards: [Guard], context: RouteContext, resolving current: Request? = nil, describing: (Int) -> String
-    ) throws(RouteError) -> (target: String, fallbackOf: Int?)? {
+    ) throws(RouteError) -> (target: String, fallbackOf: Int?, waiting: GuardWaiting?)? {
+        func waiting(_ wait: GuardWait, _ guardian: Guard) -> (String, Int?, GuardWaiting?) {
+            (
+                wait.screen, guardian.node,
+                GuardWaiting(node: guardian.node, timeout: wait.timeout, fallback: guardian.fallback)
+            )
+        }
         for guardian in guards {
-            if let enabled = guardian.enabled, try !call({ try enabled(context) }) {
-                guard let fallback = guardian.fallback else {
-                    throw RouteError(.disabled, "\(describing(guardian.node)) is disabled")
+            if let enabled = guardian.enabled {
+                let allowed: Bool
+                do throws(GuardFailure) { allowed = try call({ try enabled(context) }) } catch {
+                    switch error {
+                    case .wait(let wait): return waiting(wait, guardian)
+                    case .error(let error): throw error
+                    }
                 }
-                return (fallback, guardian.node)
+                if !allowed {
+                    guard let fallback = guardian.fallback else {
+                        throw RouteError(.disabled, "\(describing(guardian.node)) is disabled")
+                    }
+                    return (fallback, guardian.node, nil)
+                }
             }
-            if let redirect = guardian.redirect, let target = try call({ try redirect(context) }) {
+            if let redirect = guardian.redirect {
+                let answer: String?
+                do throws(GuardFailure) { answer = try call({ try redirect(context) }) } catch {
+                    switch error {
+                    case .wait(let wait): return waiting(wait, guardian)
+                    case .error(let error): throw error
+                    }
+                }
+                guard let target = answer else { continue }
                 if let current, let parsed = try? Request(parsing: target), parsed.path == current.path,
                     parsed.query == current.query
                 {
                     continue
                 }
-                return (target, nil)
+                return (target, nil, nil)
             }
         }
         return nil
     }
 
-    private static func call<T>(_ body: () throws -> T) throws(RouteError) -> T {
-        do { return try body() } catch let error as RouteError { throw error } catch {
-            throw RouteError(.script, "\(error)", location: (error as? any LunaError)?.location)
+    /// A guard's error, or its answer "not known yet".
+    enum GuardFailure: Error {
+        case error(RouteError)
+        case wait(GuardWait)
+    }
+
+    private static func call<T>(_ body: () throws -> T) throws(GuardFailure) -> T {
+        do { return try body() } catch let wait as GuardWait { throw .wait(wait) } catch let error as RouteError {
+            throw .error(error)
+        } catch {
+            throw .error(RouteError(.script, "\(error)", location: (error as? any LunaError)?.location))
         }
     }
 }

@@ -35,6 +35,10 @@ final class ScriptEnvironment {
         try? vm.rawSet(
             luna, key: "path",
             value: vm.function(named: "luna.path") { [unowned self] args in [.string(try self.path(args))] })
+        // `pending("splash", { timeout = 5 })`: a guard's answer "not known yet".
+        let pending = vm.function(named: "pending") { [unowned self] args in [try self.pending(args)] }
+        try? vm.rawSet(luna, key: "pending", value: pending)
+        try? vm.rawSet(globals, key: "pending", value: pending)
         modules["luna"] = luna
         try? vm.rawSet(globals, key: "luna", value: luna)
         try? vm.rawSet(globals, key: "device", value: callbacks.deviceTable)
@@ -84,6 +88,30 @@ final class ScriptEnvironment {
         } catch {
             throw LuaArgumentError(message: "luna.path: " + error.message)
         }
+    }
+
+    /// The key of the table `pending(…)` returns: a guard returning it waits.
+    static let pendingKey = "__luna_pending"
+
+    /// `pending(screen [, { timeout = seconds }])`: what an `enabled` or `redirect` guard
+    /// returns when it cannot answer yet (docs/dsl.md, "Gates that wait").
+    private func pending(_ args: LuaArguments) throws -> LuaValue {
+        let screen = try args.string(1)
+        var timeout: Double?
+        if case .table = args[2] {
+            switch try vm.rawGet(args[2], key: "timeout") {
+            case .nil: break
+            case .integer(let seconds): timeout = Double(seconds)
+            case .number(let seconds) where seconds.isFinite && seconds >= 0: timeout = seconds
+            default: throw LuaArgumentError(message: "pending: timeout is a number of seconds (0 or more)")
+            }
+        } else if !args[2].isNil {
+            throw LuaArgumentError(message: "pending: the options are a table ({ timeout = 5 })")
+        }
+        let marker = vm.newTable(fieldCapacity: 2)
+        try vm.rawSet(marker, key: .string(Self.pendingKey), value: .string(screen))
+        if let timeout { try vm.rawSet(marker, key: "timeout", value: .number(timeout)) }
+        return marker
     }
 
     /// `require "tabs.books"` loads `tabs/books.lua` from the script's folder, once.

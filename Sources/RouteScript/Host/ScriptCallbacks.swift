@@ -263,6 +263,20 @@ final class ScriptHook: @unchecked Sendable {
         }
     }
 
+    /// The wait a guard's result asks for (`return pending("splash")`), if it is one.
+    func waiting(_ value: LuaValue) -> GuardWait? {
+        guard case .table = value,
+            case .string(let screen)? = try? callbacks.vm.rawGet(value, key: .string(ScriptEnvironment.pendingKey))
+        else { return nil }
+        var timeout: Double?
+        switch try? callbacks.vm.rawGet(value, key: "timeout") {
+        case .number(let seconds)?: timeout = seconds
+        case .integer(let seconds)?: timeout = Double(seconds)
+        default: break
+        }
+        return GuardWait(screen: screen, timeout: timeout)
+    }
+
     /// Calls a leave guard with the node's `ctx` and the request the change goes to.
     func leave(
         context: RouteContext, to: String?, _ body: (ScriptProbe?, LuaValue) throws(RouteError) -> LeaveAnswer

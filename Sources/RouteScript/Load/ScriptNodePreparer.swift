@@ -138,11 +138,20 @@ struct ScriptNodePreparer {
         if let enabled = node.enabled {
             let hook = ScriptHook(enabled, callbacks: callbacks)
             result.enabled = { context in
-                try hook.call(context: context) { probe, value in
+                // `return pending("splash")`: not known yet (thrown once the hook is done).
+                var wait: GuardWait?
+                let allowed = try hook.call(context: context) { probe, value in
+                    if let waiting = hook.waiting(value) {
+                        probe?.guardRan(index, "enabled", "waited")
+                        wait = waiting
+                        return false
+                    }
                     let allowed = value.isTruthy
                     probe?.guardRan(index, "enabled", allowed ? "allowed" : "refused")
                     return allowed
                 }
+                if let wait { throw wait }
+                return allowed
             }
         }
         if let redirect = node.redirect {
