@@ -146,6 +146,7 @@ flags = {}
 ---@field params table<string, string>
 ---@field query table<string, string>
 ---@field fragment string?
+---@field waiting string? The request a gate keeps while it waits (`pending(…)`), nil otherwise.
 ---@field question string? A leave guard's question waiting for `confirm()` or `cancel()` (nothing changed yet).
 ---@field plan luna.PlanOperation[] The last action's plan.
 ---@field plan_text string[] The same plan as text lines.
@@ -168,6 +169,10 @@ function App:confirm() end
 ---Answers a leave guard's question no: nothing changes.
 ---@return luna.App
 function App:cancel() end
+---Moves the app's clock (no test sleeps): a waiting gate's timeout may fall due.
+---@param seconds number
+---@return luna.App
+function App:wait(seconds) end
 ---@param name string
 ---@param value string?
 ---@return luna.App
@@ -209,6 +214,14 @@ luna = {}
 ---@param query table<string, string|number|boolean>?
 ---@return string
 function luna.path(name, values, query) end
+
+---A guard's answer "not known yet" (return it from `enabled` or `redirect`): `screen` is shown
+---and the request kept until a flag change answers, or `timeout` seconds lead to the fallback.
+---@param screen string
+---@param options { timeout: number? }?
+---@return table
+function pending(screen, options) end
+luna.pending = pending
 
 ---Opens a script (a path relative to the test file) in a Lua state of its own.
 ---@param script string

@@ -51,6 +51,7 @@ package final class Session {
         ("sync", "sync PATH", "the UI already went to PATH itself: record it, run no structural presenter call"),
         ("confirm", "confirm", "answer a leave guard's question yes: make the change it asked about"),
         ("cancel", "cancel", "answer a leave guard's question no: nothing changes"),
+        ("wait", "wait SECONDS", "move the session's clock: a gate waiting (pending) may time out to its fallback"),
         ("history", "history", "every dispatch, back, flag, device change and reload so far"),
         ("undo", "undo", "back to what was on screen before the last action (a travel included)"),
         ("redo", "redo", "forward again to what the last undo left"),
@@ -118,6 +119,11 @@ package final class Session {
         case "back": return run(.back)
         case "confirm": return run(.confirm)
         case "cancel": return run(.cancel)
+        case "wait":
+            guard let seconds = Double(argument), seconds.isFinite, seconds >= 0 else {
+                return usage("wait SECONDS (a number, 0 or more)")
+            }
+            return run(.wait(seconds))
         case "history": return run(.history())
         case "undo": return run(.undo)
         case "redo": return run(.redo)

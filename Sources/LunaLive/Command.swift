@@ -18,6 +18,8 @@ package enum Command: Sendable, Equatable {
     case confirm
     /// Drop a leave guard's question: nothing changes.
     case cancel
+    /// Move the session's clock (seconds, virtual): a waiting gate's timeout may fall due.
+    case wait(Double)
     case undo
     case redo
     /// Go to the state of history entry N.
@@ -58,6 +60,8 @@ package enum View: Sendable {
     case question(text: String, node: String)
     /// A question was dropped (`cancel`); `wasPending`: whether there was one.
     case cancelled(wasPending: Bool)
+    /// The clock moved and nothing fell due: what still waits (the request kept, seconds left).
+    case waited(seconds: Double, waiting: String?, secondsLeft: Double?)
     /// A travel (undo, redo, goto) that ended on the initial state.
     case nothingShown
     case reset
@@ -94,6 +98,13 @@ package enum View: Sendable {
         case .question(let text, let node):
             ["{\"question\":{\"text\":\(JSONWriter.quoted(text)),\"node\":\(JSONWriter.quoted(node))}}"]
         case .cancelled(let was): ["{\"cancelled\":\(was)}"]
+        case .waited(let seconds, let waiting, let left):
+            [
+                JSONWriter.object([
+                    "waited": String(seconds), "waiting": waiting.map(JSONWriter.quoted) ?? "null",
+                    "secondsLeft": left.map { String($0) } ?? "null",
+                ])
+            ]
         case .nothingShown: ["{\"tree\":null}"]
         case .reset: ["{\"reset\":true}"]
         case .flag(_, _, let change, let flags):
@@ -120,6 +131,13 @@ package enum View: Sendable {
         case .changed(let change): [change.text(style)]
         case .question(let text, let node): ["? \(text)  (\(node)'s leave guard: confirm or cancel)"]
         case .cancelled(let was): [style.dim(was ? "(cancelled: nothing changed)" : "(no question to cancel)")]
+        case .waited(let seconds, let waiting, let left):
+            [
+                style.dim(
+                    "(\(seconds) s later: "
+                        + (waiting.map { "still waiting for \($0)" + (left.map { ", \($0) s left" } ?? "") }
+                            ?? "nothing waits") + ")")
+            ]
         case .nothingShown: [style.dim("(back to the start: nothing shown)")]
         case .reset: [style.dim("(back to the initial state)")]
         case .flag(let name, let value, let change, _):

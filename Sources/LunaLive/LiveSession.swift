@@ -181,6 +181,9 @@ final class SessionState {
     private var redoStack: [Int] = []
     /// The last route table made (for the snapshot of a page).
     private var routeTable: RouteTable?
+    /// Seconds waited (`wait`) since the last history entry with nothing falling due: the next
+    /// `wait` entry records them too, so a saved test waits as long.
+    private var unrecordedWait = 0.0
     /// The last failed reload (cleared by the next good one), for pages that connect later.
     private var reloadError: String?
     /// The last reload's warnings (a request that no longer matches, the lint's findings).
@@ -283,6 +286,19 @@ final class SessionState {
             }
         case .device(let device):
             return try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
+        case .wait(let seconds):
+            return try failing(origin, request: nil) {
+                guard let outcome = try host.advanceClock(by: seconds) else {
+                    unrecordedWait += max(0, seconds)
+                    let gate = host.waitingGate
+                    return .waited(seconds: seconds, waiting: gate?.request, secondsLeft: gate?.secondsLeft)
+                }
+                let waited = unrecordedWait + max(0, seconds)
+                record(
+                    .wait, request: outcome.request, outcome: outcome, summary: nil, origin: origin,
+                    detail: String(waited))
+                return .changed(ChangeView(outcome, tree: host.tree, forms: forms))
+            }
         case .reload:
             return try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
         case .explain(let request): return .explain(try ExplainView(request, host: host))
@@ -486,6 +502,7 @@ final class SessionState {
         _ kind: HistoryEntry.Kind, request: String?, outcome: RouteScriptHost.Outcome?, summary: ReloadSummary?,
         origin: LiveEvent.Origin, detail: String? = nil
     ) {
+        unrecordedWait = 0
         let state = host.state
         let entry = HistoryEntry(
             index: dropped + entries.count, milliseconds: LiveSession.milliseconds(clock.now - started), kind: kind,
@@ -515,6 +532,7 @@ final class SessionState {
             case .device: .deviceChanged
             case .reload: .reloaded
             case .reset: .travelled
+            case .wait: .dispatched
             }
         notify(LiveEvent(kind: eventKind, origin: origin, entry: entry, outcome: outcome, summary: summary))
     }

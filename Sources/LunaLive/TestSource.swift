@@ -48,6 +48,7 @@ package enum TestSource {
             case .device: lines.append("  app:device(\(quoted(entry.detail ?? "phone")))")
             case .reload: lines.append("  app:reload()")
             case .reset: break
+            case .wait: lines.append("  app:wait(\(entry.detail ?? "0"))")
             }
         }
         if let route { lines.append("  expect(app.route).to_be(\(quoted(route)))") }

@@ -123,6 +123,7 @@ enum Prelude {
         function methods.sync(app, request) return act(app, "sync", request) end
         function methods.confirm(app) return act(app, "confirm") end
         function methods.cancel(app) return act(app, "cancel") end
+        function methods.wait(app, seconds) return act(app, "wait", seconds) end
         function methods.flag(app, name, value) return act(app, "flag", name, value) end
         function methods.device(app, kind) return act(app, "device", kind) end
         function methods.reload(app) return act(app, "reload") end

@@ -82,6 +82,17 @@ final class TestApp {
         case "back": command = .back
         case "confirm": command = .confirm
         case "cancel": command = .cancel
+        case "wait":
+            let seconds: Double? =
+                switch arguments.first {
+                case .integer(let n)?: Double(n)
+                case .number(let n)?: n
+                default: nil
+                }
+            guard let seconds, seconds.isFinite, seconds >= 0 else {
+                return failed("usage", "wait needs a number of seconds (0 or more)")
+            }
+            command = .wait(seconds)
         case "flag":
             guard let name = string(0) else { return failed("usage", "flag needs a name") }
             let value: String? =

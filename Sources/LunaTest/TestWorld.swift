@@ -202,6 +202,7 @@ final class TestWorld {
         case "query": return strings(state?.query ?? [:])
         case "fragment": return state?.fragment.map { .string($0) } ?? .nil
         case "question": return app.host.pendingQuestion.map { .string($0.text) } ?? .nil
+        case "waiting": return app.host.waitingGate.map { .string($0.request) } ?? .nil
         case "plan":
             let operations = app.lastPlan?.operations ?? []
             let list = vm.newTable(arrayCapacity: operations.count)

@@ -654,6 +654,25 @@ struct BrowserTests {
         }
     }
 
+    /// A gate that waits (`pending`) is shown above the device: what it keeps and the time left
+    /// (examples/recipes/splash.lua).
+    @Test func aWaitingGateIsShown() async throws {
+        let served = try ServedScript(
+            example: "splash.lua",
+            source: try String(contentsOfFile: repositoryRoot + "/examples/recipes/splash.lua", encoding: .utf8))
+        defer { served.stop() }
+        try served.session.dispatch("home/orders/7")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the waiting note", Self.visible("waiting"))
+            #expect(
+                try await browser.script("return document.querySelector('[data-testid=\"waiting\"]').textContent;")
+                    as? String == "waiting for home/orders/7 (5 s left)")
+            _ = try served.session.perform(.flag("session", "valid"))
+            try await browser.wait("the note gone", "document.querySelector('[data-testid=\"waiting\"]').hidden")
+            #expect(served.session.withHost { $0.state.request?.original } == "home/orders/7")
+        }
+    }
+
     /// A leave guard's question on the device: the page's change waits, Cancel keeps the
     /// transfer, Confirm makes the change (examples/recipes/discard.lua).
     @Test func aLeaveGuardsQuestionIsAskedOnTheDevice() async throws {

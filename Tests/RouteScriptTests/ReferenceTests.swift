@@ -75,8 +75,8 @@ import Testing
         #expect(reference["The context (`ctx`)"] == (try Self.definedFields("luna.Context")))
         #expect(try Self.definedFields("luna.View") == (reference["A view (in hooks)"] ?? []).union(["[string]"]))
         let types = try ScriptFile.read(repositoryRoot + "/types/luna.lua")
-        #expect(reference["Globals"] == ["device", "flags", "luna.path", "require"])
-        for global in ["device = {}", "flags = {}", "function luna.path("] {
+        #expect(reference["Globals"] == ["device", "flags", "luna.path", "pending", "require"])
+        for global in ["device = {}", "flags = {}", "function luna.path(", "function pending("] {
             #expect(types.contains(global), "\(global)")
         }
     }

@@ -181,6 +181,13 @@ function apply(snapshot) {
   const lines = snapshot.reloadWarnings || [];
   warnings.hidden = lines.length === 0;
   warnings.textContent = lines.map((line) => `warning: ${line}`).join("\n");
+  // A gate that waits (`pending`): what it keeps, until a flag answers or its timeout.
+  const waiting = $("waiting");
+  const gate = snapshot.state && snapshot.state.waiting;
+  waiting.hidden = !gate;
+  waiting.textContent = gate
+    ? `waiting for ${gate}` + (snapshot.state.secondsLeft === null ? " until a flag answers" : ` (${snapshot.state.secondsLeft} s left)`)
+    : "";
   render();
   followAddress(snapshot);
 }

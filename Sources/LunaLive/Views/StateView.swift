@@ -17,6 +17,9 @@ package struct StateView: Sendable, Equatable {
     /// The device the tree was evaluated for, and the app flags set.
     package var device: Device
     package var flags: [String: String]
+    /// A gate waiting (`pending(…)`): the request it keeps, and the seconds before its timeout.
+    package var waiting: String?
+    package var secondsLeft: Double?
 
     /// The pattern of the route on screen, as every view shows it.
     package static func route(of host: RouteScriptHost) -> String? {
@@ -40,18 +43,24 @@ package struct StateView: Sendable, Equatable {
         chain = tree.chain(to: endpoint.node).map { tree.nodes[$0].id }
         device = host.options.device
         flags = host.options.flags
+        if let gate = host.waitingGate { (waiting, secondsLeft) = (gate.request, gate.secondsLeft) }
     }
 
     package var json: String {
-        JSONWriter.ordered([
-            ("request", JSONWriter.quoted(request)), ("resolved", JSONWriter.quoted(resolved)),
-            ("path", JSONWriter.quoted(path)),
-            ("route", JSONWriter.quoted(route)), ("name", name.map(JSONWriter.quoted) ?? "null"),
-            ("params", JSONWriter.stringObject(params)), ("query", JSONWriter.stringObject(query)),
-            ("fragment", fragment.map(JSONWriter.quoted) ?? "null"),
-            ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))), ("device", JSONWriter.quoted(device.rawValue)),
-            ("flags", JSONWriter.stringObject(flags)),
-        ])
+        JSONWriter.ordered(
+            [
+                ("request", JSONWriter.quoted(request)), ("resolved", JSONWriter.quoted(resolved)),
+                ("path", JSONWriter.quoted(path)),
+                ("route", JSONWriter.quoted(route)), ("name", name.map(JSONWriter.quoted) ?? "null"),
+                ("params", JSONWriter.stringObject(params)), ("query", JSONWriter.stringObject(query)),
+                ("fragment", fragment.map(JSONWriter.quoted) ?? "null"),
+                ("chain", JSONWriter.array(chain.map(JSONWriter.quoted))),
+                ("device", JSONWriter.quoted(device.rawValue)),
+                ("flags", JSONWriter.stringObject(flags)),
+            ]
+                + (waiting.map {
+                    [("waiting", JSONWriter.quoted($0)), ("secondsLeft", secondsLeft.map { String($0) } ?? "null")]
+                } ?? []))
     }
 
     package var lines: [String] {
@@ -67,6 +76,9 @@ package struct StateView: Sendable, Equatable {
         lines.append("device   " + device.rawValue)
         let flags = flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if !flags.isEmpty { lines.append("flags    " + flags.joined(separator: " ")) }
+        if let waiting {
+            lines.append("waiting  " + waiting + (secondsLeft.map { " (\($0) s left)" } ?? " (until a flag answers)"))
+        }
         return lines
     }
 }

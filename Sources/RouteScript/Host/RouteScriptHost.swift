@@ -454,6 +454,32 @@ public final class RouteScriptHost {
         }
     }
 
+    /// The gate waiting now (a guard that answered `pending(…)`): the request it keeps, and the
+    /// seconds left before its timeout (nil: none).
+    public var waitingGate: (request: String, secondsLeft: Double?)? {
+        guard let router, let (_, deadline) = router.waiting else { return nil }
+        let kept = router.state.requested ?? router.state.request?.original ?? ""
+        return (kept, deadline.map { max(0, $0 - router.clock) })
+    }
+
+    /// Moves the host's clock by `seconds` (`Router.advanceClock(by:)`): a waiting gate whose
+    /// timeout falls due goes to its fallback. Nil when nothing fell due.
+    public func advanceClock(by seconds: Double) throws -> Outcome? {
+        guard let router else { return nil }
+        let due = router.waiting?.deadline.map { router.clock + max(0, seconds) >= $0 } ?? false
+        guard due else {
+            // Nothing falls due: only the clock moves.
+            try exclusive { _ = try router.advanceClock(by: seconds) }
+            return nil
+        }
+        return try run("wait") { router in
+            guard let result = try router.advanceClock(by: seconds) else {
+                throw RouteScriptError(.load, "the gate's timeout fell due but nothing followed")
+            }
+            return result
+        }
+    }
+
     /// Makes the change a leave guard asked about (`Router.confirm()`).
     public func confirm() throws -> Outcome {
         try run("confirm") { router in try router.confirm() }

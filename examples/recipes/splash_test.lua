@@ -1,0 +1,27 @@
+-- examples/recipes/splash_test.lua
+local app = luna.open("splash.lua")
+
+test("a link waits on the splash, then goes where it was going", function()
+  app:go("home/orders/7")
+  expect(app.route).to_be("splash")
+  expect(app.waiting).to_be("home/orders/7")
+  app:flag("session", "valid")
+  expect(app.route).to_be("home/orders/:id")
+  expect(app.waiting).to_be(nil)
+end)
+
+test("no answer in 5 seconds: sign in (the clock is the test's, nothing sleeps)", function()
+  app:go("settings")
+  app:wait(4.9)
+  expect(app.route).to_be("splash")
+  app:wait(0.2)
+  expect(app.route).to_be("signin")
+end)
+
+test("an expired session signs in; signing in continues", function()
+  app:go("settings")
+  app:flag("session", "expired")
+  expect(app.route).to_be("signin")
+  app:tap("Sign in")
+  expect(app.route).to_be("settings")
+end)
