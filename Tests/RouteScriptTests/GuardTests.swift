@@ -282,3 +282,39 @@ import Testing
         #expect(error?.message.contains("asked") == true)
     }
 }
+
+/// `pending(…)` from a script: from `enabled` and from `redirect`, with a bad timeout refused;
+/// the kept request travels in the restoration string, and a restored app waits again.
+@Suite struct ScriptGateTests {
+    static let script = """
+        return switcher {
+          endpoint { "splash" },
+          endpoint { "signin" },
+          stack { enabled = function() if not flags.session then return pending("splash", { timeout = 2 }) end return true end,
+            fallback = "signin", endpoint { "home" } },
+          stack { redirect = function() if not flags.session then return luna.pending("splash") end end,
+            endpoint { "inbox" } },
+          endpoint { "bad", redirect = function() return pending("splash", { timeout = -1 }) end },
+        }
+        """
+
+    @Test func enabledAndRedirectWaitAndARestoredAppWaitsAgain() throws {
+        let host = RouteScriptHost()
+        try host.load(source: Self.script, name: "gate.lua")
+        #expect(try host.dispatch("home").route == "splash")
+        #expect(host.waitingGate?.request == "home" && host.waitingGate?.secondsLeft == 2)
+        #expect(try host.dispatch("inbox").route == "splash")
+        #expect(host.waitingGate?.request == "inbox" && host.waitingGate?.secondsLeft == nil)
+        let saved = host.state.restorationString
+        #expect(try host.advanceClock(by: 60) == nil, "a gate without a timeout waits for a flag")
+        // A restored app (a new host) waits again for the kept request.
+        let other = RouteScriptHost()
+        try other.load(source: Self.script, name: "gate.lua")
+        _ = try other.restore(restoring: saved)
+        #expect(other.state.request?.original == "splash" && other.waitingGate?.request == "inbox")
+        _ = try other.setFlag("session", "yes")
+        #expect(other.state.request?.original == "inbox")
+        let error = #expect(throws: RouteError.self) { try host.dispatch("bad") }
+        #expect(error?.message.contains("pending: timeout is a number of seconds") == true, "\(error?.message ?? "")")
+    }
+}

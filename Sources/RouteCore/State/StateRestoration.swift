@@ -252,7 +252,12 @@ extension RouteTree {
         let wasCatchAll = saved.presented?.topScreen.flatMap { self[$0.node]?.route }.map {
             self[$0].definition.pattern?.isBareCatchAll == true
         }
-        let (resolution, warning) = try resolveSurviving(request, wasCatchAll: wasCatchAll ?? false, flags: flags)
+        // The request the user asked for when a guard showed another screen instead (a gate
+        // waiting, a fallback): resolved again, so a gate waits again and signing in continues;
+        // the request shown when it no longer parses.
+        let kept = saved.requested.flatMap { $0 == request.original ? nil : try? self.request(from: $0) }
+        let (resolution, warning) = try resolveSurviving(
+            kept ?? request, wasCatchAll: wasCatchAll ?? false, flags: flags)
         guard let resolution else { return (.initial, warning) }
         return (reducer.reduce(start, to: resolution).to, warning)
     }

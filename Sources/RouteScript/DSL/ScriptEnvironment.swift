@@ -101,7 +101,7 @@ final class ScriptEnvironment {
         if case .table = args[2] {
             switch try vm.rawGet(args[2], key: "timeout") {
             case .nil: break
-            case .integer(let seconds): timeout = Double(seconds)
+            case .integer(let seconds) where seconds >= 0: timeout = Double(seconds)
             case .number(let seconds) where seconds.isFinite && seconds >= 0: timeout = seconds
             default: throw LuaArgumentError(message: "pending: timeout is a number of seconds (0 or more)")
             }

@@ -370,6 +370,11 @@ public final class RouteScriptHost {
         let judgement = judging ? try Reducer(tree: script.tree).judged(saved) : nil
         let target = judgement?.state ?? saved
         let transition = try router.restore(target)
+        // A restoration string whose kept request a guard did not let through (a gate waiting,
+        // a fallback): resolved again, so a waiting gate waits again (its timeout from now).
+        if !judging, let kept = target.requested, kept != target.request?.original {
+            _ = try router.recheckGuards()
+        }
         intent = target.request
         guard let request = target.request, let route = target.route else { return nil }
         let resolution =

@@ -158,7 +158,8 @@ struct ScriptNodePreparer {
             let location = prefix(node)
             let hook = ScriptHook(redirect, callbacks: callbacks)
             result.redirect = { context in
-                try hook.redirect(context: context) { probe, value throws(RouteError) in
+                var wait: GuardWait?
+                let target = try hook.redirect(context: context) { probe, value throws(RouteError) in
                     switch value {
                     case .nil:
                         probe?.guardRan(index, "redirect", "stayed")
@@ -167,10 +168,18 @@ struct ScriptNodePreparer {
                         probe?.guardRan(index, "redirect", "redirected")
                         return path
                     default:
+                        // `return pending("splash")`: not known yet (thrown once the hook is done).
+                        if let waiting = hook.waiting(value) {
+                            probe?.guardRan(index, "redirect", "waited")
+                            wait = waiting
+                            return nil
+                        }
                         throw RouteError(
-                            .script, location + "redirect must return a path or nil, not \(value.typeName)")
+                            .script, location + "redirect must return a path, nil or pending(…), not \(value.typeName)")
                     }
                 }
+                if let wait { throw wait }
+                return target
             }
         }
         if let leave = node.leave {
