@@ -23,8 +23,8 @@ import Testing
 
     @Test func theSplashWaitsAndTheAnswerContinuesToTheKeptRequest() throws {
         let router = try Self.router()
-        let result = try router.dispatch("orders/7")
-        #expect(Self.shown(router) == "splash" && result.resolution.waiting?.timeout == 5)
+        try router.dispatch("orders/7")
+        #expect(Self.shown(router) == "splash" && router.waiting?.gate.timeout == 5)
         #expect(router.state.requested == "orders/7" && router.waiting?.deadline == 5)
         // Never a frame without a screen: the splash is on screen while it waits.
         #expect(router.rootPresentable?.rendered().contains("screen splash") == true)

@@ -146,6 +146,27 @@ import Testing
         #expect(router.state.request?.path == "accounts")
     }
 
+    /// A gate in an app without Lua: the exported splash recipe's guard is a hook that throws
+    /// `GuardWait`; the router waits, a flag answers, a timeout falls to the fallback.
+    @Test func aGateIsAHookThatThrowsGuardWait() throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/recipes/splash.lua")
+        let json = try host.exportJSON()
+        var hooks = RouteHooks()
+        hooks.enabled["junction:home#enabled"] = { context in
+            guard let session = context.flags["session"] else { throw GuardWait(screen: "splash", timeout: 5) }
+            return session == "valid"
+        }
+        let router = Router(tree: try RouteTree(json: json, hooks: hooks), presenter: HeadlessPresenter())
+        try router.dispatch("home/orders/7")
+        #expect(router.state.request?.original == "splash" && router.waiting?.deadline == 5)
+        try router.setFlag("session", "valid")
+        #expect(router.state.request?.original == "home/orders/7")
+        try router.setFlag("session", nil)
+        try router.dispatch("settings")
+        try router.advanceClock(by: 5)
+        #expect(router.state.request?.original == "signin")
+    }
+
     /// The checks the export fuzzer makes (`scripts/fuzz export`, `ExportCase`), on every
     /// example's export and 300 seeded mutations of each: cut, repeated and swapped spans, and
     /// JSON tokens and escapes put in at random. Nothing crashes, a refusal says why, parsed

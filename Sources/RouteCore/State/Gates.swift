@@ -21,18 +21,35 @@ public struct GuardWait: Error, Sendable, Equatable {
 }
 
 /// A gate that is waiting: the guard that answered "not known yet", its timeout and its
-/// fallback (``Resolution/waiting``, ``Router/waiting``).
-public struct GuardWaiting: Sendable, Equatable {
+/// fallback (``Router/waiting``).
+public final class GuardWaiting: Sendable, Equatable {
     /// The index of the node whose guard waits.
-    public var node: Int
-    public var timeout: Double?
+    public let node: Int
+    public let timeout: Double?
     /// Where its timeout leads (nil: the kept request is resolved again).
-    public var fallback: String?
+    public let fallback: String?
+
+    init(node: Int, timeout: Double?, fallback: String?) {
+        self.node = node
+        self.timeout = timeout
+        self.fallback = fallback
+    }
+
+    public static func == (a: GuardWaiting, b: GuardWaiting) -> Bool {
+        a === b || (a.node == b.node && a.timeout == b.timeout && a.fallback == b.fallback)
+    }
 }
 
 extension Router {
-    /// The gate waiting now, and when its timeout falls due on ``clock`` (nil: no timeout).
-    public var waiting: (gate: GuardWaiting, deadline: Double?)? { _waiting }
+    /// The gate waiting now, and when its timeout falls due on ``clock`` (nil: no timeout). It
+    /// holds while the state shows the gate's screen for the request kept: a later change that
+    /// shows something else ends it (no dispatch pays for clearing it).
+    public var waiting: (gate: GuardWaiting, deadline: Double?)? {
+        guard let waiting = _waiting, let kept = _waitingFor, state.requested == kept,
+            state.request?.original != kept
+        else { return nil }
+        return waiting
+    }
 
     /// Moves the router's clock (seconds, as the host keeps time: `luna test` and the REPL's
     /// `wait` move a virtual one, so nothing sleeps) and, when a waiting gate's timeout falls
@@ -41,7 +58,7 @@ extension Router {
     @discardableResult
     public func advanceClock(by seconds: Double) throws -> Result? {
         clock += max(0, seconds)
-        guard let (gate, deadline) = _waiting, let deadline, clock >= deadline else { return nil }
+        guard let (gate, deadline) = waiting, let deadline, clock >= deadline else { return nil }
         _waiting = nil
         if let fallback = gate.fallback { return try dispatch(fallback) }
         return try recheckGuards()
@@ -50,17 +67,19 @@ extension Router {
     /// Keeps what a resolution says of a waiting gate: its deadline runs from when it first
     /// waited for the request kept, so a flag change that leaves it waiting does not restart
     /// it.
+    func noteWaiting(_ gate: GuardWaiting?, requested: String) {
+        guard let gate else {
+            _waiting = nil
+            return
+        }
+        if let (kept, _) = waiting, kept == gate, _waitingFor == requested { return }
+        startWaiting(gate, requested: requested)
+    }
+
+    /// A dispatch waits at a gate: its timeout runs from now.
     @usableFromInline
-    func noteWaiting(_ resolution: Resolution) {
-        guard let gate = resolution.waiting else {
-            if _waiting != nil { _waiting = nil }
-            return
-        }
-        if let (kept, deadline) = _waiting, kept == gate, _waitingFor == resolution.requested {
-            _waiting = (kept, deadline)
-            return
-        }
+    func startWaiting(_ gate: GuardWaiting, requested: String) {
         _waiting = (gate, gate.timeout.map { clock + $0 })
-        _waitingFor = resolution.requested
+        _waitingFor = requested
     }
 }

@@ -100,6 +100,8 @@ extension Reducer {
         public var resolution: Resolution?
         /// The kept screens dropped because a guard refuses them now.
         public var dropped: [NodeID]
+        /// The gate that waits for the shown request, if one does.
+        public var waiting: GuardWaiting? = nil
     }
 
     /// `state` judged by the guards again — after a flag change, a history travel or any change
@@ -118,8 +120,9 @@ extension Reducer {
         guard let shown = state.requested ?? state.request?.original else {
             return Judgement(state: start, resolution: nil, dropped: dropped)
         }
-        let resolution = try tree.resolve(shown, reresolving: true, flags: flags)
-        return Judgement(state: reduce(start, to: resolution).to, resolution: resolution, dropped: dropped)
+        let (resolution, waiting) = try tree.resolveGated(shown, reresolving: true, flagsOf: { flags })
+        return Judgement(
+            state: reduce(start, to: resolution).to, resolution: resolution, dropped: dropped, waiting: waiting)
     }
 }
 
@@ -136,7 +139,7 @@ extension Router {
         guard let resolution = judgement.resolution else { return nil }
         // Not asked of leave guards; `restore` drops a question whose node a guard refused.
         var result = Result(resolution: resolution, transition: try restore(judgement.state))
-        noteWaiting(resolution)
+        noteWaiting(judgement.waiting, requested: resolution.requested)
         result.dropped = judgement.dropped
         return result
     }

@@ -13,9 +13,6 @@ public struct Resolution: Equatable, Sendable {
     public var redirects: [String]
     /// The string that was dispatched, before any redirect.
     public var requested: String
-    /// Set when a guard answered "not known yet" (``GuardWait``) on the way: the screen shown
-    /// is the one it named, and ``requested`` is kept for when the answer comes.
-    public var waiting: GuardWaiting?
 
     public init(
         request: Request, route: RouteID, params: [String: String], redirects: [String] = [], requested: String? = nil
@@ -24,7 +21,9 @@ public struct Resolution: Equatable, Sendable {
             request: request, route: route, parameters: Parameters(params), redirects: redirects, requested: requested)
     }
 
-    init(request: Request, route: RouteID, parameters: Parameters, redirects: [String] = [], requested: String? = nil) {
+    init(
+        request: Request, route: RouteID, parameters: Parameters, redirects: [String] = [], requested: String? = nil
+    ) {
         self.request = request
         self.route = route
         self.parameters = parameters

@@ -177,7 +177,7 @@ extension Router {
 
     /// A result for a change that waits for an answer: nothing changed.
     @usableFromInline
-    func waiting(_ resolution: Resolution, _ pending: PendingConfirmation) -> Result {
+    func asked(_ resolution: Resolution, _ pending: PendingConfirmation) -> Result {
         var result = Result(resolution: resolution, transition: Transition(from: state, to: state, plan: Plan()))
         result.confirmation = pending
         return result

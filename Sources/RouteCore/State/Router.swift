@@ -80,7 +80,8 @@ public final class Router<P: Presenter> {
         // Only a tree with leave guards can have a question pending (a new tree drops it).
         let asks = tree.hasLeaveGuards
         if asks, _pending != nil { throw pendingError() }
-        let resolution = try tree.resolve(request, reresolving: options.reresolving, flagsOf: { flags })
+        let (resolution, gate) = try tree.resolveGated(
+            request, reresolving: options.reresolving, flagsOf: { flags })
         let transition = Reducer(tree: tree).reduce(
             state, to: resolution, options: options, oldIndex: _presentedIndex
         ).transition
@@ -89,10 +90,11 @@ public final class Router<P: Presenter> {
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .dispatch(request, options), confirmed: confirmed)
         {
-            return waiting(resolution, pending)
+            return asked(resolution, pending)
         }
         try apply(transition)
-        if resolution.waiting != nil || _waiting != nil { noteWaiting(resolution) }
+        // A gate waits (the common dispatch reads nothing more: `waiting` checks the state).
+        if let gate { startWaiting(gate, requested: resolution.requested) }
         return Result(resolution: resolution, transition: transition)
     }
 
@@ -126,7 +128,7 @@ public final class Router<P: Presenter> {
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .sync(request), confirmed: confirmed)
         {
-            return waiting(resolution, pending)
+            return asked(resolution, pending)
         }
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
@@ -182,7 +184,7 @@ public final class Router<P: Presenter> {
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .back, confirmed: confirmed)
         {
-            return waiting(resolution, pending)
+            return asked(resolution, pending)
         }
         try apply(transition, after: change)
         return Result(resolution: resolution, transition: transition)

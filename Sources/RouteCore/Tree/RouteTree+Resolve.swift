@@ -251,6 +251,17 @@ extension RouteTree {
     func resolve(
         _ string: String, reresolving: Bool, flagsOf flags: () -> [String: String]
     ) throws(RouteError) -> Resolution {
+        try resolveGated(string, reresolving: reresolving, flagsOf: flags).resolution
+    }
+
+    /// ``resolve(_:reresolving:flags:)``, and the gate that waits when a guard answered "not
+    /// known yet" on the way (``GuardWait``): the screen resolved is the one it named, and the
+    /// resolution's `requested` is kept for when the answer comes. (Beside the resolution, not
+    /// in it: a field there made every dispatch's copies of it dearer.)
+    @usableFromInline
+    func resolveGated(
+        _ string: String, reresolving: Bool, flagsOf flags: () -> [String: String]
+    ) throws(RouteError) -> (resolution: Resolution, waiting: GuardWaiting?) {
         var chain: [String] = []
         var current = string
         // The gate that is waiting, when a guard answered "not known yet" on the way.
@@ -297,11 +308,11 @@ extension RouteTree {
                     })
             }
             guard let (next, sentBy, wait) = next else {
-                var resolution = Resolution(
-                    request: request, route: RouteID(match.route), parameters: params, redirects: chain,
-                    requested: string)
-                resolution.waiting = waiting
-                return resolution
+                return (
+                    Resolution(
+                        request: request, route: RouteID(match.route), parameters: params, redirects: chain,
+                        requested: string), waiting
+                )
             }
             if let wait { waiting = wait }
             chain.append(current)
