@@ -170,7 +170,8 @@ import Testing
         let validator = #expect(throws: RouteError.self) { try host.dispatch("a/boom") }
         #expect(validator?.message.hasPrefix("guards.lua:2: bad validator") == true)
         let redirect = #expect(throws: RouteError.self) { try host.dispatch("b") }
-        #expect(redirect?.message == "guards.lua:3: endpoint: redirect must return a path, nil or pending(…), not number")
+        #expect(
+            redirect?.message == "guards.lua:3: endpoint: redirect must return a path, nil or pending(…), not number")
         let loop = #expect(throws: RouteError.self) { try host.dispatch("c") }
         #expect(loop?.message.hasPrefix("guards.lua:4: deadline exceeded") == true)
         #expect(host.state.request?.path == "a/ok")
