@@ -16,6 +16,9 @@ import RouteScript
 /// - `{"type":"dispatch","request":"books/42"}` — a row tapped: the session navigates;
 /// - `{"type":"confirm"}`, `{"type":"cancel"}` — the answer to a leave guard's question (a
 ///   `{"type":"confirm","question":…,"node":…}` message asked it);
+/// - `{"type":"flag","name":"session","value":"valid"}` (`null` clears it) — the app learned
+///   something its guards read (its session checked): the guards run again, and a gate
+///   waiting on it answers;
 /// - `{"type":"canLeave","node":"transfer","request":"accounts"}` — what the node's leave
 ///   guard would say now (the reply's `leave`: `go`, `stay` or `ask` with its `question`), so
 ///   the app can disable a swipe ahead.
@@ -23,7 +26,7 @@ import RouteScript
 /// Any may carry an `"id"`, which the reply repeats. Nothing else: a device never runs Lua
 /// or reads a file.
 struct DeviceRequest {
-    enum Kind: String, CaseIterable { case hello, back, sync, dispatch, confirm, cancel, canLeave }
+    enum Kind: String, CaseIterable { case hello, back, sync, dispatch, confirm, cancel, canLeave, flag }
 
     var id: Int?
     var kind: Kind
@@ -32,6 +35,8 @@ struct DeviceRequest {
     var request: String?
     /// The node a `canLeave` asks about.
     var node: String?
+    /// A `flag` message's name and value (nil clears it).
+    var flag: (name: String, value: String?)?
     /// The live-link protocol of the app's hello.
     var protocolVersion = 1
 
@@ -74,6 +79,15 @@ struct DeviceRequest {
             default: throw PageRequestError("hello's \"state\" is a restoration string")
             }
         case .back, .confirm, .cancel: break
+        case .flag:
+            guard let name = value["name"]?.string, !name.isEmpty else {
+                throw PageRequestError("flag needs a string \"name\"")
+            }
+            switch value["value"] {
+            case nil, .null?: flag = (name, nil)
+            case .string(let text)?: flag = (name, text.isEmpty ? nil : text)
+            default: throw PageRequestError("flag's \"value\" is a string or null")
+            }
         case .canLeave:
             guard let node = value["node"]?.string else { throw PageRequestError("canLeave needs a string \"node\"") }
             self.node = node
@@ -139,7 +153,7 @@ extension Inspector {
                 Clients.send(message, to: channel)
             }
             return nil
-        case .back, .sync, .dispatch, .confirm, .cancel, .canLeave:
+        case .back, .sync, .dispatch, .confirm, .cancel, .canLeave, .flag:
             guard let link = devices.link(of: channel) else {
                 return Messages.invalidMessage(id: request.id, "say hello first (the device's idiom and what it holds)")
             }
@@ -157,6 +171,7 @@ extension Inspector {
                 case .sync: .sync(request.request ?? "")
                 case .confirm: .confirm
                 case .cancel: .cancel
+                case .flag: .flag(request.flag?.name ?? "", request.flag?.value)
                 default: .dispatch(request.request ?? "")
                 }
             do {

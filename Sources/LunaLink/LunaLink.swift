@@ -137,6 +137,12 @@ public final class LunaLink<P: Presenter> {
     /// The user answered no: nothing changes.
     @discardableResult public func cancel() -> Bool { send(["type": quoted("cancel")]) }
 
+    /// The app learned something its guards read (`session` checked): sets (nil: clears) the
+    /// session's flag; the guards run again, and a gate waiting on it answers.
+    @discardableResult public func setFlag(_ name: String, _ value: String?) -> Bool {
+        send(["type": quoted("flag"), "name": quoted(name), "value": value.map(quoted) ?? "null"])
+    }
+
     /// Asks what `node`'s leave guard would say now of a change to `request` (the answer comes
     /// as ``Event/leaveAnswer(node:answer:)``): an app disables a swipe it would refuse.
     @discardableResult public func canLeave(_ node: String, to request: String? = nil) -> Bool {

@@ -112,6 +112,24 @@ import Testing
         #expect(served.session.withHost { $0.pendingQuestion } == nil)
     }
 
+    /// A gate waiting in the session is answered by the app: the app sets the flag its guard
+    /// reads (its session checked), and it shows where the link was going
+    /// (examples/recipes/splash.lua).
+    @Test func theAppAnswersAGate() async throws {
+        let source = try String(contentsOfFile: repositoryRoot + "/examples/recipes/splash.lua", encoding: .utf8)
+        let served = try ServedScript(example: "splash.lua", source: source)
+        defer { served.stop() }
+        try served.session.dispatch("home/orders/7")
+        let link = LunaLink(url: served.inspector.url, idiom: .phone, presenter: HeadlessPresenter())
+        link.start()
+        defer { link.stop() }
+        try await Self.until("the splash") { link.request == "splash" }
+        #expect(served.session.withHost { $0.waitingGate?.request } == "home/orders/7")
+        #expect(link.setFlag("session", "valid"))
+        try await Self.until("the kept request") { link.request == "home/orders/7" }
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+    }
+
     @Test func aReconnectingAppGetsOnlyTheDifference() async throws {
         let served = try ServedScript()
         defer { served.stop() }
