@@ -179,7 +179,7 @@ func run(script: String, exported: String) throws {
 /// The live link: this process is the app, following a `luna serve` session. It prints every
 /// presenter call the session's plans make, and reads the app's own steps from stdin:
 /// `back` (an interactive pop), `sync PATH` (a tab tapped), `dispatch PATH` (a row tapped),
-/// `outline`, `quit`.
+/// `confirm` and `cancel` (a leave guard's question answered), `outline`, `quit`.
 @MainActor
 func connect(url: String, idiom: Device) async {
     let prefix = "[\(idiom.rawValue)]"
@@ -192,6 +192,10 @@ func connect(url: String, idiom: Device) async {
         case .refused(let why): emit("\(prefix) link: refused: \(why)")
         case .failed(let why): emit("\(prefix) link: failed: \(why)")
         case .disconnected(let why): emit("\(prefix) link: disconnected: \(why)")
+        // A leave guard asks the user: this host prints it, and `confirm` or `cancel` answers.
+        case .asked(let question, let node): emit("\(prefix) link: \(node) asks: \(question)")
+        case .leaveAnswer(let node, let answer):
+            emit("\(prefix) link: \(node) would answer \(answer.map { "\($0)" } ?? "nothing (no leave guard)")")
         }
     }
     link.start()
@@ -207,6 +211,8 @@ func connect(url: String, idiom: Device) async {
         case ("back", nil): emit("\(prefix) > back"); link.back()
         case ("sync", let path?): emit("\(prefix) > sync \(path)"); link.sync(path)
         case ("dispatch", let path?): emit("\(prefix) > dispatch \(path)"); link.dispatch(path)
+        case ("confirm", nil): emit("\(prefix) > confirm"); link.confirm()
+        case ("cancel", nil): emit("\(prefix) > cancel"); link.cancel()
         case ("outline", nil):
             let root = link.tree.flatMap { link.presentables[$0.root.id] }
             emit(
@@ -214,7 +220,7 @@ func connect(url: String, idiom: Device) async {
                     ?? "\(prefix) (nothing shown)")
         case ("quit", nil): link.stop(); return
         case (nil, _): continue
-        default: emit("\(prefix) ? back | sync PATH | dispatch PATH | outline | quit")
+        default: emit("\(prefix) ? back | sync PATH | dispatch PATH | confirm | cancel | outline | quit")
         }
     }
     link.stop()
