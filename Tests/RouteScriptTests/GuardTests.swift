@@ -318,3 +318,26 @@ import Testing
         #expect(error?.message.contains("pending: timeout is a number of seconds") == true, "\(error?.message ?? "")")
     }
 }
+
+/// A query key's `where` runs once per dispatch: the matcher's check fills the query the
+/// resolution keeps, and nothing checks it again.
+@Suite struct QueryCheckOnceTests {
+    @Test func aQueryWhereFunctionRunsOncePerDispatch() throws {
+        let host = RouteScriptHost()
+        try host.load(
+            source: """
+                checks = 0
+                return stack {
+                  endpoint { "products", query = { size = { "number", default = 1,
+                    where = function(v) checks = checks + 1 return tonumber(v) > 0 end } } },
+                }
+                """, name: "once.lua")
+        _ = try host.dispatch("products?size=2")
+        #expect(try host.evaluate("checks") == ["1"])
+        _ = try host.dispatch("products?size=-3")
+        #expect(try host.evaluate("checks") == ["2"])
+        #expect(host.state.request?.query == ["size": "1"], "the refused value took the default")
+        _ = try host.dispatch("products")
+        #expect(try host.evaluate("checks") == ["2"], "no value, no check")
+    }
+}

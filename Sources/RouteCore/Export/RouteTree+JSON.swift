@@ -354,18 +354,19 @@ private struct ExportReader {
         declaration.title = title
         if let presenter = try text(fields.presenter, "presenter", at: path) { declaration.presenterName = presenter }
         if let initial = try text(fields.initial, "initial", at: path) { declaration.initial = initial }
-        let enabled = try text(fields.enabled, "enabled", at: path).map { name in
-            if hooks.enabled[name] == nil { missing.append(name) }
+        // A hook's name, noted as missing when the app supplies none by it.
+        func hook(
+            _ field: JSONValue?, _ key: String, supplied: (String) -> Bool
+        ) throws(RouteDefinitionError)
+            -> String?
+        {
+            guard let name = try text(field, key, at: path) else { return nil }
+            if !supplied(name) { missing.append(name) }
             return name
         }
-        let redirect = try text(fields.redirect, "redirect", at: path).map { name in
-            if hooks.redirects[name] == nil { missing.append(name) }
-            return name
-        }
-        let leave = try text(fields.leave, "leave", at: path).map { name in
-            if hooks.leave[name] == nil { missing.append(name) }
-            return name
-        }
+        let enabled = try hook(fields.enabled, "enabled") { hooks.enabled[$0] != nil }
+        let redirect = try hook(fields.redirect, "redirect") { hooks.redirects[$0] != nil }
+        let leave = try hook(fields.leave, "leave") { hooks.leave[$0] != nil }
         let table = hooks
         var guardSpec = GuardSpec(fallback: try text(fields.fallback, "fallback", at: path))
         if let enabled { guardSpec.enabled = { context in try table.enabled[enabled]?(context) ?? false } }

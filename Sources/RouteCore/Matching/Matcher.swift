@@ -545,15 +545,25 @@ public final class Matcher: @unchecked Sendable {
     /// Matches a parsed request: its segments, and its query where a route declares a query
     /// schema.
     public func match(_ request: Request) throws(RouteError) -> Match? {
-        try match(segments: request.segments, query: request)
+        try match(segments: request.segments, query: request, filled: nil)
+    }
+
+    /// ``match(_:)``, and the winner's query with its schema's defaults filled in (nil when it
+    /// declares none): the schema's checks — a script's `where` functions among them — run
+    /// once, here, not again by the resolution.
+    func match(_ request: Request, filledQuery: inout [String: String]?) throws(RouteError) -> Match? {
+        let filled = FilledQuery()
+        let match = try match(segments: request.segments, query: request, filled: filled)
+        filledQuery = filled.query
+        return match
     }
 
     /// Matches decoded path segments (a route with a query schema sees no query).
     public func match(segments: [String]) throws(RouteError) -> Match? {
-        try match(segments: segments, query: nil)
+        try match(segments: segments, query: nil, filled: nil)
     }
 
-    private func match(segments: [String], query: Request?) throws(RouteError) -> Match? {
+    private func match(segments: [String], query: Request?, filled: FilledQuery?) throws(RouteError) -> Match? {
         // A request's limits (no request has more), which also keep offsets within 16 bits.
         guard segments.count <= Request.maximumSegments else {
             throw RouteError(.invalidRequest, "the path has more than \(Request.maximumSegments) segments")
@@ -576,7 +586,7 @@ public final class Matcher: @unchecked Sendable {
                 do throws(RouteError) {
                     found =
                         if let query {
-                            try search(buffer, ranges, ParsedQuery(request: query))
+                            try search(buffer, ranges, ParsedQuery(request: query, filled: filled))
                         } else {
                             try search(buffer, ranges, NoQuery())
                         }
@@ -589,7 +599,7 @@ public final class Matcher: @unchecked Sendable {
             return Match(
                 route: Int(winner.route), storage: .decoded(segments, spans(found, segmentCount: segments.count)))
         }
-        if let (route, pairs) = try matchRegex(segments.joined(separator: "/"), query: query) {
+        if let (route, pairs) = try matchRegex(segments.joined(separator: "/"), query: query, filled: filled) {
             return Match(route: route, storage: .named(pairs))
         }
         if let winner {
@@ -599,10 +609,15 @@ public final class Matcher: @unchecked Sendable {
         return nil
     }
 
-    private func matchRegex(_ path: String, query: Request?) throws(RouteError) -> (Int, [(String, String)])? {
+    private func matchRegex(
+        _ path: String, query: Request?, filled: FilledQuery?
+    ) throws(RouteError) -> (Int, [(String, String)])? {
         for (route, regex, schema) in regexRoutes {
             guard let pairs = regex.match(path) else { continue }
-            if let schema, try !schema.accepts(query) { continue }
+            if let schema {
+                guard case .fits(let query) = try schema.verdict(query) else { continue }
+                filled?.query = query
+            }
             return (route, pairs)
         }
         return nil
@@ -1094,8 +1109,19 @@ struct NoQuery: QueryInput {
     func fits(_ schema: QuerySchema) throws(RouteError) -> Bool { try schema.accepts(nil) }
 }
 
-/// A parsed request's query.
+/// A parsed request's query; the query a fitting schema filled in goes to `filled` (the
+/// query check is a route's last, so the last fitting one is the winner's).
 struct ParsedQuery: QueryInput {
     let request: Request
-    func fits(_ schema: QuerySchema) throws(RouteError) -> Bool { try schema.accepts(request) }
+    let filled: FilledQuery?
+    func fits(_ schema: QuerySchema) throws(RouteError) -> Bool {
+        guard case .fits(let query) = try schema.verdict(request) else { return false }
+        filled?.query = query
+        return true
+    }
+}
+
+/// Where a search leaves the winner's filled-in query.
+final class FilledQuery {
+    var query: [String: String]?
 }

@@ -278,19 +278,25 @@ extension RouteTree {
             do { (request, isNamed) = try parseRequest(current) } catch {
                 throw RouteError(error.kind, from(error.message))
             }
-            // A path request is matched on its raw bytes (the matcher's allocation-free path).
-            guard let match = try isNamed ? matcher.match(request) : matcher.match(current) else {
+            // A path request is matched on its raw bytes (the matcher's allocation-free path);
+            // one with a query that a schema may read, parsed, keeping what the schema filled in.
+            var filled: [String: String]?
+            let found =
+                isNamed || (hasQuerySchemas && !request.query.isEmpty)
+                ? try matcher.match(request, filledQuery: &filled) : try matcher.match(current)
+            guard let match = found else {
                 throw RouteError(.noMatch, from(explainMiss(request)))
             }
             if !reresolving, chain.isEmpty, !isNamed, !endpoints[match.route].linkable, Self.isLink(current) {
                 throw closedToLinks(match.route)
             }
             let params = match.parameterList(in: matcher)
-            // The query with its schema's defaults filled in (docs/dsl.md, "Query schemas").
-            if hasQuerySchemas, let schema = endpoints[match.route].definition.querySchema,
-                case .fits(let filled) = try schema.verdict(request), filled != request.query
-            {
-                request.query = filled
+            // The query with its schema's defaults filled in (docs/dsl.md, "Query schemas"): as
+            // the matcher's check left it, or, for a request without a query, the defaults alone
+            // (no value to check, so no `where` runs again).
+            if hasQuerySchemas, let schema = endpoints[match.route].definition.querySchema {
+                if filled == nil, case .fits(let defaults) = try schema.verdict(request) { filled = defaults }
+                if let filled, filled != request.query { request.query = filled }
             }
             var next: (target: String, fallbackOf: Int?, waiting: GuardWaiting?)?
             if !endpoints[match.route].guards.isEmpty {

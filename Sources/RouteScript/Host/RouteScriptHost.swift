@@ -442,7 +442,7 @@ public final class RouteScriptHost {
 
     /// What the UI shows after making `change` itself (`Router.transition(for:)`): nothing
     /// changes.
-    public func presentation(after change: AskedChange) throws -> Presented? {
+    package func presentation(after change: AskedChange) throws -> Presented? {
         try asking("plan a change") { router in try router.transition(for: change).to.presented }
     }
 
