@@ -151,45 +151,67 @@ flags = {}
 ---@field plan luna.PlanOperation[] The last action's plan.
 ---@field plan_text string[] The same plan as text lines.
 ---@field tree string? The presentable tree as `luna tree` draws it.
----@field error luna.TestError? Set by a failed action (which also raises it).
+---@field error luna.TestError? Set by a failed action (each action raises it too).
 local App = {}
----Dispatches a request; raises a luna.TestError table on failure.
+-- BEGIN app actions (written from the command table; see docs/architecture.md)
+---Dispatch PATH (a line starting with / does the same; --keep: a tab tap that keeps the tab's stack).
 ---@param request string
 ---@param options { keep: boolean }?
 ---@return luna.App
 function App:go(request, options) end
+---The user went back: pop the top stack, or dismiss the top modal.
 ---@return luna.App
 function App:back() end
+---The UI already went to PATH itself: record it, run no structural presenter call.
 ---@param request string
 ---@return luna.App
 function App:sync(request) end
----Answers a leave guard's question yes: makes the change it asked about.
+---Open the screen NODE, its pattern filled with the values (the rest the query).
+---@param node string
+---@param params? table<string, string>
+---@param options { keep: boolean }?
 ---@return luna.App
-function App:confirm() end
----Answers a leave guard's question no: nothing changes.
----@return luna.App
-function App:cancel() end
----Moves the app's clock (no test sleeps): a waiting gate's timeout may fall due.
----@param seconds number
----@return luna.App
-function App:wait(seconds) end
----@param name string
----@param value string?
----@return luna.App
-function App:flag(name, value) end
----@param kind "phone"|"pad"
----@return luna.App
-function App:device(kind) end
----@return luna.App
-function App:reload() end
----Back to the script's initial state.
----@return luna.App
-function App:reset() end
----Taps a button the shown screen declares (`actions`), by its label: its flags, then its
----request (with `continue = true`, the request a guard kept when there is one).
+function App:open(node, params, options) end
+---Press the shown screen's action LABEL (actions = {…}): its flags, then its request.
 ---@param label string
 ---@return luna.App
 function App:tap(label) end
+---Answer a leave guard's question yes: make the change it asked about.
+---@return luna.App
+function App:confirm() end
+---Answer a leave guard's question no: nothing changes.
+---@return luna.App
+function App:cancel() end
+---Move the session's clock: a gate waiting (pending) may time out to its fallback.
+---@param seconds number
+---@return luna.App
+function App:wait(seconds) end
+---Set an app flag (NAME= clears it); the current path is re-resolved.
+---@param name string
+---@param value string? nil (or "") clears it
+---@return luna.App
+function App:flag(name, value) end
+---Re-evaluate the script for that device, keeping the state.
+---@param device "phone"|"pad"
+---@return luna.App
+function App:device(device) end
+---Reload the script now.
+---@return luna.App
+function App:reload() end
+---Back to what was on screen before the last action (a travel included).
+---@return luna.App
+function App:undo() end
+---Forward again to what the last undo left.
+---@return luna.App
+function App:redo() end
+---Travel to the state of history entry N.
+---@param index integer
+---@return luna.App
+function App:travel(index) end
+---Back to where the app starts: its initial request (save-test starts here).
+---@return luna.App
+function App:reset() end
+-- END app actions
 ---The ids of a stack's screens, root first.
 ---@param id string
 ---@return string[]?

@@ -179,25 +179,31 @@ package enum Completion {
     package static func candidates(for word: String, after before: String, tree: RouteTree?) -> [String] {
         let words = before.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.isEmpty && !word.hasPrefix("/") {
-            return Session.commands.map(\.name).filter { $0.hasPrefix(word) && $0 != "=" }
+            return Session.commands.map(\.word).filter { $0.hasPrefix(word) && $0 != "=" }
         }
-        let command = words.first ?? ""
+        let typed = words.first ?? ""
+        // What the command takes, from the command table (`/PATH` is `go`).
+        let spec = typed.hasPrefix("/") || words.isEmpty ? CommandSpec.named("dispatch") : CommandSpec.typed(typed)
+        guard let spec, !spec.arguments.contains(where: { $0.kind == .raw }) else { return [] }
         if word.hasPrefix("--") {
-            let options: [String] =
-                switch command {
-                case "go": ["--keep"]
-                case "tree", "routes", "flow", "state": ["--json"]
-                default: command.hasPrefix("/") ? ["--keep"] : []
-                }
+            let options = spec.arguments.filter { $0.kind == .option }.map { "--" + $0.key } + ["--json"]
             return options.filter { $0.hasPrefix(word) }
         }
-        if command == "device" { return ["pad", "phone"].filter { $0.hasPrefix(word) } }
-        guard let tree, command.hasPrefix("/") || ["go", "sync", "explain"].contains(command) || words.isEmpty else {
+        // The argument being typed: the words after the command's own (a `/PATH` is one).
+        let position = typed.hasPrefix("/") ? 1 : max(0, words.count - 1)
+        let positional = spec.arguments.filter { $0.kind != .option }
+        guard let argument = positional.indices.contains(position) ? positional[position] : positional.last else {
             return []
         }
-        let slash = word.hasPrefix("/")
-        let stem = slash ? String(word.dropFirst()) : word
-        return tree.completionWords.filter { $0.hasPrefix(stem) }.sorted().map { slash ? "/" + $0 : $0 }
+        switch argument.kind {
+        case .choice(let names): return names.sorted().filter { $0.hasPrefix(word) }
+        case .text where argument.key == "request":
+            guard let tree else { return [] }
+            let slash = word.hasPrefix("/")
+            let stem = slash ? String(word.dropFirst()) : word
+            return tree.completionWords.filter { $0.hasPrefix(stem) }.sorted().map { slash ? "/" + $0 : $0 }
+        default: return []
+        }
     }
 }
 

@@ -26,19 +26,11 @@ import RouteScript
 /// Any may carry an `"id"`, which the reply repeats. Nothing else: a device never runs Lua
 /// or reads a file.
 struct DeviceRequest {
-    enum Kind: String, CaseIterable { case hello, back, sync, dispatch, confirm, cancel, canLeave, flag }
-
     var id: Int?
-    var kind: Kind
-    var idiom: Device?
-    var hello = DeviceLink.Hello()
-    var request: String?
-    /// The node a `canLeave` asks about.
-    var node: String?
-    /// A `flag` message's name and value (nil clears it).
-    var flag: (name: String, value: String?)?
-    /// The live-link protocol of the app's hello.
-    var protocolVersion = 1
+    /// A hello's contents; nil for a command.
+    var hello: (idiom: Device, holds: DeviceLink.Hello, protocolVersion: Int)?
+    /// Any other message: a command in its JSON form (`type` names the operation).
+    var command: Command?
 
     /// The most node ids a hello may name (a presentation is a few dozen).
     static let maximumHolds = 4096
@@ -46,58 +38,40 @@ struct DeviceRequest {
     init(parsing text: String) throws(PageRequestError) {
         let value = try PageRequestError.object(text)
         id = value["id"]?.integer
-        let kind = try PageRequestError.choice(value, "type", Kind.self) { name, known in
-            "unknown type '\(name)' (a device sends \(known))"
+        guard value["type"]?.string == "hello" else {
+            if let type = value["type"]?.string, CommandSpec.named(type)?.surfaces.contains(.device) != true {
+                let known = ["hello"] + CommandSpec.all.filter { $0.surfaces.contains(.device) }.map(\.op)
+                throw PageRequestError("unknown type '\(type)' (a device sends \(known.joined(separator: ", ")))")
+            }
+            do { command = try Command(message: value, key: "type", from: .device) } catch {
+                throw PageRequestError(error.message)
+            }
+            return
         }
-        self.kind = kind
-        switch kind {
-        case .hello:
-            switch value["protocol"] {
-            case nil: protocolVersion = 1
-            case let field?:
-                guard let version = field.integer else { throw PageRequestError("hello's \"protocol\" is a number") }
-                protocolVersion = version
-            }
-            guard let text = value["idiom"]?.string, let idiom = Device(rawValue: text) else {
-                throw PageRequestError("hello needs an \"idiom\": phone or pad")
-            }
-            self.idiom = idiom
-            if let holds = value["holds"] {
-                guard case .array(let items) = holds, items.count <= Self.maximumHolds else {
-                    throw PageRequestError("hello's \"holds\" is a list of at most \(Self.maximumHolds) node ids")
-                }
-                for item in items {
-                    guard let id = item.string else {
-                        throw PageRequestError("hello's \"holds\" are node ids (strings)")
-                    }
-                    hello.holds.append(id)
-                }
-            }
-            switch value["state"] {
-            case nil, .null?: break
-            case .string(let state)?: hello.state = state
-            default: throw PageRequestError("hello's \"state\" is a restoration string")
-            }
-        case .back, .confirm, .cancel: break
-        case .flag:
-            guard let name = value["name"]?.string, !name.isEmpty else {
-                throw PageRequestError("flag needs a string \"name\"")
-            }
-            switch value["value"] {
-            case nil, .null?: flag = (name, nil)
-            case .string(let text)?: flag = (name, text.isEmpty ? nil : text)
-            default: throw PageRequestError("flag's \"value\" is a string or null")
-            }
-        case .canLeave:
-            guard let node = value["node"]?.string else { throw PageRequestError("canLeave needs a string \"node\"") }
-            self.node = node
-            self.request = value["request"]?.string
-        case .sync, .dispatch:
-            guard let request = value["request"]?.string else {
-                throw PageRequestError("\(kind.rawValue) needs a string \"request\"")
-            }
-            self.request = request
+        var protocolVersion = 1
+        if let field = value["protocol"] {
+            guard let version = field.integer else { throw PageRequestError("hello's \"protocol\" is a number") }
+            protocolVersion = version
         }
+        guard let text = value["idiom"]?.string, let idiom = Device(rawValue: text) else {
+            throw PageRequestError("hello needs an \"idiom\": phone or pad")
+        }
+        var holds = DeviceLink.Hello()
+        if let list = value["holds"] {
+            guard case .array(let items) = list, items.count <= Self.maximumHolds else {
+                throw PageRequestError("hello's \"holds\" is a list of at most \(Self.maximumHolds) node ids")
+            }
+            for item in items {
+                guard let id = item.string else { throw PageRequestError("hello's \"holds\" are node ids (strings)") }
+                holds.holds.append(id)
+            }
+        }
+        switch value["state"] {
+        case nil, .null?: break
+        case .string(let state)?: holds.state = state
+        default: throw PageRequestError("hello's \"state\" is a restoration string")
+        }
+        hello = (idiom, holds, protocolVersion)
     }
 }
 
@@ -135,57 +109,41 @@ extension Inspector {
     /// Runs a device's message on the session (on the work queue); the reply, or nil when the
     /// message's answer is the plan already sent.
     func perform(_ request: DeviceRequest, device channel: any Channel) -> String? {
-        switch request.kind {
-        case .hello:
-            guard let idiom = request.idiom else { return nil }
+        if let hello = request.hello {
             // An app of another protocol is told so, naming both versions, and not served (its
             // plans would be misread).
-            guard LinkProtocol.served.contains(request.protocolVersion) else {
+            guard LinkProtocol.served.contains(hello.protocolVersion) else {
                 return Messages.failure(
                     id: request.id,
                     Failure(
-                        kind: "unsupportedProtocol", message: LinkProtocol.unsupported(app: request.protocolVersion)))
+                        kind: "unsupportedProtocol", message: LinkProtocol.unsupported(app: hello.protocolVersion)))
             }
-            let link = DeviceLink(idiom: idiom)
-            session.link(link, hello: request.hello) { [devices] message in
+            let link = DeviceLink(idiom: hello.idiom)
+            session.link(link, hello: hello.holds) { [devices] message in
                 // Under the session's lock: no change can reach the device before this plan.
                 devices.attach(link, to: channel)
                 Clients.send(message, to: channel)
             }
             return nil
-        case .back, .sync, .dispatch, .confirm, .cancel, .canLeave, .flag:
-            guard let link = devices.link(of: channel) else {
-                return Messages.invalidMessage(id: request.id, "say hello first (the device's idiom and what it holds)")
-            }
-            if request.kind == .canLeave {
-                do {
-                    let answer = try session.leaveAnswer(for: request.node ?? "", to: request.request)
-                    return Messages.leave(id: request.id, node: request.node ?? "", answer)
-                } catch {
-                    return Messages.failure(id: request.id, error)
+        }
+        guard let command = request.command else { return nil }
+        guard let link = devices.link(of: channel) else {
+            return Messages.invalidMessage(id: request.id, "say hello first (the device's idiom and what it holds)")
+        }
+        return Messages.answer(id: request.id, script: scriptName, session: session) { () throws(Failure) -> View in
+            // Only `back` and `sync` report what the UI already did.
+            let uiMadeIt: Bool =
+                switch command {
+                case .back, .sync: true
+                default: false
                 }
+            let view = try session.perform(command, device: link, uiMadeIt: uiMadeIt) { message in
+                Clients.send(message, to: channel)
             }
-            let command: Command =
-                switch request.kind {
-                case .back: .back
-                case .sync: .sync(request.request ?? "")
-                case .confirm: .confirm
-                case .cancel: .cancel
-                case .flag: .flag(request.flag?.name ?? "", request.flag?.value)
-                default: .dispatch(request.request ?? "")
-                }
-            do {
-                // Only `back` and `sync` report what the UI already did.
-                let view = try session.perform(
-                    command, device: link, uiMadeIt: request.kind == .back || request.kind == .sync
-                ) { message in Clients.send(message, to: channel) }
-                if case .question(let text, let node) = view {
-                    Clients.send(Messages.confirm(text: text, node: node), to: channel)
-                }
-                return Messages.reply(id: request.id, view, script: scriptName)
-            } catch {
-                return Messages.failure(id: request.id, error)
+            if case .question(let text, let node) = view {
+                Clients.send(Messages.confirm(text: text, node: node), to: channel)
             }
+            return view
         }
     }
 

@@ -2,31 +2,17 @@ import LunaLive
 import RouteCore
 import RouteScript
 
-/// A request from a page: `{"id":7,"op":"dispatch","request":"books/42","keep":false}`.
-/// The ops are the session operations a page may use — never Lua, never a file.
+/// A request from a page: a command in its JSON form with an id the reply repeats
+/// (`{"id":7,"op":"dispatch","request":"books/42","keep":false}`, docs/inspector.md). The
+/// command table says which operations a page may use — never Lua, never a file.
 struct PageRequest {
-    enum Op: String, CaseIterable {
-        case dispatch, open, back, sync, confirm, cancel, explain, travel, undo, redo, flag, device, reload, snapshot
-        case history, flow
-    }
-
     var id: Int?
-    var op: Op
-    var fields: JSONValue
+    var command: Command
 
     init(parsing text: String) throws(PageRequestError) {
         let value = try PageRequestError.object(text)
         id = value["id"]?.integer
-        op = try PageRequestError.choice(value, "op", Op.self) { name, known in "unknown op '\(name)' (known: \(known))"
-        }
-        self.fields = value
-    }
-
-    func string(_ key: String) throws(PageRequestError) -> String {
-        guard let value = fields[key]?.string else {
-            throw PageRequestError("\(op.rawValue) needs a string \"\(key)\"")
-        }
-        return value
+        do { command = try Command(message: value, from: .page) } catch { throw PageRequestError(error.message) }
     }
 }
 
@@ -57,82 +43,33 @@ struct PageRequestError: Error, CustomStringConvertible {
     }
 }
 
-extension PageRequest {
-    /// The session command the page asks for.
-    /// The session command the page asks for.
-    func command() throws(PageRequestError) -> Command {
-        switch op {
-        // The flow map: asked for when the page shows it, never pushed with every change (at
-        // 10,000 routes it is a megabyte).
-        case .flow: return .flow
-        case .dispatch: return .dispatch(try string("request"), keepStack: fields["keep"]?.bool ?? false)
-        case .sync: return .sync(try string("request"))
-        case .open:
-            var params: [String: String] = [:]
-            if case .object(let members)? = fields["params"] {
-                for (key, value) in members {
-                    guard let text = value.string else { throw PageRequestError("open's params are strings") }
-                    params[key] = text
-                }
-            }
-            return .open(node: try string("node"), params: params, keepStack: fields["keep"]?.bool ?? false)
-        case .back: return .back
-        case .confirm: return .confirm
-        case .cancel: return .cancel
-        case .explain: return .explain(try string("request"))
-        case .travel:
-            guard let index = fields["index"]?.integer else {
-                throw PageRequestError("travel needs an integer \"index\"")
-            }
-            return .travel(index)
-        case .undo: return .undo
-        case .redo: return .redo
-        case .flag:
-            let name = try string("name")
-            guard !name.isEmpty, !name.contains("=") else { throw PageRequestError("a flag name is a word") }
-            return .flag(name, fields["value"]?.string.flatMap { $0.isEmpty ? nil : $0 })
-        case .device:
-            guard let device = Device(rawValue: try string("device")) else {
-                throw PageRequestError("device is phone or pad")
-            }
-            return .device(device)
-        case .reload: return .reload
-        case .snapshot: return .snapshot(routes: true)
-        case .history:
-            // An older page of the history: the entries before `before`, newest last.
-            guard let before = fields["before"]?.integer else {
-                throw PageRequestError("history needs an integer \"before\"")
-            }
-            return .history(before: before)
-        }
-    }
-}
-
 extension Inspector {
     /// Runs a page's request on the session and returns the reply (events go to every page
     /// through the observer, before this reply).
     func perform(_ request: PageRequest) -> String {
-        let command: Command
-        do { command = try request.command() } catch {
-            return Messages.invalidMessage(id: request.id, error.description)
-        }
-        do {
+        Messages.answer(id: request.id, script: scriptName, session: session) { () throws(Failure) -> View in
             // A reply names the route; the tree reaches the page in the event's snapshot.
-            return Messages.reply(
-                id: request.id, try session.perform(command, from: .page, forms: []), script: scriptName)
-        } catch {
-            // A request that failed comes with its explanation: why no route took it.
-            var explain: String?
-            if case .dispatch(let path, _) = command, case .explain(let view)? = try? session.perform(.explain(path)) {
-                explain = view.json
-            }
-            return Messages.failure(id: request.id, error, explain: explain)
+            try session.perform(request.command, from: .page, forms: [])
         }
     }
 }
 
 /// The JSON the inspector sends.
 enum Messages {
+    /// The reply to one command, from a page or a device: its view, or its failure with (for a
+    /// request that failed) the explanation of why no route took it.
+    static func answer(id: Int?, script: String, session: LiveSession, _ body: () throws(Failure) -> View) -> String {
+        do { return reply(id: id, try body(), script: script) } catch {
+            var explain: String?
+            if let request = error.request, error.kind != "usage",
+                case .explain(let view)? = try? session.perform(.explain(request))
+            {
+                explain = view.json
+            }
+            return failure(id: id, error, explain: explain)
+        }
+    }
+
     /// A successful reply: what the page needs of the view.
     static func reply(id: Int?, _ view: View, script: String) -> String {
         var fields = ["type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true"]
@@ -144,6 +81,8 @@ enum Messages {
         case .question(let text, let node):
             fields["question"] = JSONWriter.object(["text": JSONWriter.quoted(text), "node": JSONWriter.quoted(node)])
         case .cancelled(let was): fields["cancelled"] = was ? "true" : "false"
+        // A linked app's `canLeave`: `{"node":…,"answer":"go"|"stay"|"ask"|null,"question":…}`.
+        case .leave(let node, let answer): fields["leave"] = View.leaveJSON(node: node, answer)
         case .explain(let explain): fields["explain"] = explain.json
         case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
         case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))
@@ -157,24 +96,6 @@ enum Messages {
     static func confirm(text: String, node: String) -> String {
         JSONWriter.object([
             "type": JSONWriter.quoted("confirm"), "question": JSONWriter.quoted(text), "node": JSONWriter.quoted(node),
-        ])
-    }
-
-    /// The reply to a linked app's `canLeave`: `{"leave":{"node":…,"answer":"go"|"stay"|"ask","question":…}}`
-    /// (`answer` null: the node has no leave guard or is not shown).
-    static func leave(id: Int?, node: String, _ answer: LeaveAnswer?) -> String {
-        var fields = ["node": JSONWriter.quoted(node), "answer": "null", "question": "null"]
-        switch answer {
-        case .go?: fields["answer"] = JSONWriter.quoted("go")
-        case .stay?: fields["answer"] = JSONWriter.quoted("stay")
-        case .ask(let question)?:
-            fields["answer"] = JSONWriter.quoted("ask")
-            fields["question"] = JSONWriter.quoted(question)
-        case nil: break
-        }
-        return JSONWriter.object([
-            "type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true",
-            "leave": JSONWriter.object(fields),
         ])
     }
 

@@ -13,9 +13,10 @@ import RouteCore
 /// - `trees`: each tree's root node;
 /// - `snapshots`: each distinct snapshot, without its `requests` (rebuilt from the tree's
 ///   `request`s; kept when they differ);
-/// - `keys`, `stepRoutes`, `errors`: the step keys, their route patterns and errors, once each;
-/// - `states`: `[snapshot, tree, key, to, plan, route, key, to, plan, route, …]` (`tree` a
-///   number in `trees`), where `to`
+/// - `stepRoutes`, `errors`: the steps' route patterns and errors, once each (the steps'
+///   commands are in `commands`, once each already);
+/// - `states`: `[snapshot, tree, command, to, plan, route, command, to, plan, route, …]`
+///   (`tree` a number in `trees`, `command` in `commands`), where `to`
 ///   is -1 - error for a step that failed, and `route` -1 for the route of the state reached.
 ///
 /// The banking fixture's whole prototype (3,964 states): 12.6 MB written plainly.
@@ -39,7 +40,7 @@ enum PrototypeCompaction {
         var stateRows: [String] = []
         for state in states {
             guard case .object(let snapshotFields)? = state["snapshot"], let tree = state["tree"]?.integer,
-                trees.indices.contains(tree), case .object(let moves)? = state["moves"]
+                trees.indices.contains(tree), case .array(let moves)? = state["moves"]
             else { return nil }
             // The requests, when the tree's own say the same, are left to the page.
             var fields = snapshotFields
@@ -47,8 +48,10 @@ enum PrototypeCompaction {
                 fields.removeAll { $0.0 == "requests" }
             }
             var row = [String(encoder.snapshots.add(JSONValue.object(fields).jsonText)), String(tree)]
-            for (key, move) in moves {
-                row.append(String(encoder.keys.add(JSONWriter.quoted(key))))
+            for step in moves {
+                guard case .array(let pair) = step, pair.count == 2, let command = pair[0].integer else { return nil }
+                let move = pair[1]
+                row.append(String(command))
                 if let error = move["error"] {
                     row += [String(-1 - encoder.errors.add(error.jsonText)), "0", "-1"]
                     continue
@@ -73,7 +76,6 @@ enum PrototypeCompaction {
             ("nodes", "[" + encoder.nodes.items.joined(separator: ",") + "]"),
             ("trees", "[" + roots.map(String.init).joined(separator: ",") + "]"),
             ("snapshots", "[" + encoder.snapshots.items.joined(separator: ",") + "]"),
-            ("keys", "[" + encoder.keys.items.joined(separator: ",") + "]"),
             ("stepRoutes", "[" + encoder.routes.items.joined(separator: ",") + "]"),
             ("errors", "[" + encoder.errors.items.joined(separator: ",") + "]"),
             ("states", "[" + stateRows.joined(separator: ",") + "]"),
@@ -85,7 +87,6 @@ enum PrototypeCompaction {
         var fields = NumberedTexts()
         var nodes = NumberedTexts()
         var snapshots = NumberedTexts()
-        var keys = NumberedTexts()
         var routes = NumberedTexts()
         var errors = NumberedTexts()
         /// The number of a presentable's subtree (a tree of the inspector's `TreeView` JSON,

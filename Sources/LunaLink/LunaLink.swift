@@ -118,37 +118,35 @@ public final class LunaLink<P: Presenter> {
 
     /// The app's user went back (an interactive pop, a sheet swiped down): the UI already
     /// did it; the session follows and the next plan lists that change as reflected.
-    @discardableResult public func back() -> Bool { send(["type": quoted("back")]) }
+    @discardableResult public func back() -> Bool { send(.back) }
 
     /// The app's UI changed on its own (a tab tapped): the session records `request`.
     @discardableResult public func sync(_ request: String) -> Bool {
-        send(["type": quoted("sync"), "request": quoted(request)])
+        send(.sync(request))
     }
 
     /// The app asks the session to navigate (a row tapped): the plan comes back.
     @discardableResult public func dispatch(_ request: String) -> Bool {
-        send(["type": quoted("dispatch"), "request": quoted(request)])
+        send(.dispatch(request))
     }
 
     /// The user answered a leave guard's question (``Event/asked(question:node:)``) yes: the
     /// session makes the change and its plan comes back.
-    @discardableResult public func confirm() -> Bool { send(["type": quoted("confirm")]) }
+    @discardableResult public func confirm() -> Bool { send(.confirm) }
 
     /// The user answered no: nothing changes.
-    @discardableResult public func cancel() -> Bool { send(["type": quoted("cancel")]) }
+    @discardableResult public func cancel() -> Bool { send(.cancel) }
 
     /// The app learned something its guards read (`session` checked): sets (nil: clears) the
     /// session's flag; the guards run again, and a gate waiting on it answers.
     @discardableResult public func setFlag(_ name: String, _ value: String?) -> Bool {
-        send(["type": quoted("flag"), "name": quoted(name), "value": value.map(quoted) ?? "null"])
+        send(.flag(name, value))
     }
 
     /// Asks what `node`'s leave guard would say now of a change to `request` (the answer comes
     /// as ``Event/leaveAnswer(node:answer:)``): an app disables a swipe it would refuse.
     @discardableResult public func canLeave(_ node: String, to request: String? = nil) -> Bool {
-        var fields = ["type": quoted("canLeave"), "node": quoted(node)]
-        if let request { fields["request"] = quoted(request) }
-        return send(fields)
+        send(.canLeave(node: node, request: request))
     }
 
     // MARK: Connection
@@ -192,12 +190,13 @@ public final class LunaLink<P: Presenter> {
         return object(fields)
     }
 
-    private func send(_ fields: [String: String]) -> Bool {
+    /// Sends a command in its JSON form, as a device's message (`type` names it).
+    private func send(_ command: Command) -> Bool {
         guard let connection else {
             emit(.refused("the link is not connected"))
             return false
         }
-        connection.send(object(fields))
+        connection.send(command.message(key: "type"))
         return true
     }
 
@@ -276,7 +275,7 @@ public final class LunaLink<P: Presenter> {
             }
         }
         guard let tree else { throw LinkError("the session sent a plan before its tree") }
-        let reflected = list(message["reflected"]).compactMap(Self.planOperation)
+        let reflected = list(message["reflected"]).compactMap(PlanOperation.init(json:))
         var lines: [String] = []
         var reflectedYet = reflected.isEmpty
         func reflectAll() {
@@ -292,7 +291,7 @@ public final class LunaLink<P: Presenter> {
             }
             if !reflectedYet, name == "unwind" { reflectAll() }
             try apply(name, id, operation, tree: tree)
-            lines.append(Self.planOperation(operation)?.text ?? "\(name) \(id)")
+            lines.append(PlanOperation(json: operation)?.text ?? "\(name) \(id)")
         }
         if !reflectedYet { reflectAll() }
         for (presentable, node) in setAside {
@@ -362,7 +361,7 @@ public final class LunaLink<P: Presenter> {
         let title = operation["title"]?.string ?? old.title
         var attributes: [String: AttributeValue] = [:]
         if case .object(let members)? = operation["attributes"] {
-            for (name, value) in members { attributes[name] = Self.attribute(value) }
+            for (name, value) in members { attributes[name] = AttributeValue(json: value) }
         }
         decorations[id] = (title, attributes)
         guard let viewable = presentable as? any ScriptViewable else { return }
@@ -384,57 +383,14 @@ public final class LunaLink<P: Presenter> {
 
     private func strings(_ value: JSONValue?) -> [String] { list(value).compactMap(\.string) }
 
-    static func planOperation(_ value: JSONValue) -> PlanOperation? {
-        guard let name = value["op"]?.string, let id = value["id"]?.string else { return nil }
-        func strings(_ key: String) -> [String] {
-            guard case .array(let items)? = value[key] else { return [] }
-            return items.compactMap(\.string)
-        }
-        switch name {
-        case "create": return .create(id: id)
-        case "update": return .update(id: id)
-        case "setStack": return .setStack(id: id, items: strings("items"))
-        case "setOptions": return .setOptions(id: id, options: strings("options"))
-        case "select":
-            guard let index = value["index"]?.integer, let option = value["option"]?.string else { return nil }
-            return .select(id: id, index: index, option: option)
-        case "presentModal": return value["modal"]?.string.map { .presentModal(id: id, modal: $0) }
-        case "dismissModal": return value["modal"]?.string.map { .dismissModal(id: id, modal: $0) }
-        case "unwind": return .unwind(id: id)
-        default: return nil
-        }
-    }
-
-    static func activation(_ value: JSONValue?) throws -> Activation? {
-        guard let value, value != .null else { return nil }
-        func strings(_ key: String) -> [String: String] {
-            guard case .object(let members)? = value[key] else { return [:] }
-            var map: [String: String] = [:]
-            for (name, text) in members { if let text = text.string { map[name] = text } }
-            return map
-        }
-        var request: Request?
-        if let text = value["request"]?.string {
-            do { request = try Request(parsing: text) } catch {
-                throw LinkError("a bad request in a plan: \(error.message)")
-            }
-        }
-        return Activation(
-            params: strings("params"), query: strings("query"), fragment: value["fragment"]?.string, request: request,
-            from: value["from"]?.string)
-    }
-
-    static func attribute(_ value: JSONValue) -> AttributeValue? {
-        switch value {
-        case .string(let text): return .string(text)
-        case .bool(let flag): return .boolean(flag)
-        case .number(let text):
-            if let integer = Int64(text) { return .integer(integer) }
-            return Double(text).map(AttributeValue.number)
-        default: return nil
-        }
-    }
 }
 
 private func quoted(_ text: String) -> String { JSONWriter.quoted(text) }
 private func object(_ fields: [String: String]) -> String { JSONWriter.object(fields) }
+
+extension LunaLink {
+    /// A screen's activation in a plan, or why it cannot be read.
+    static func activation(_ value: JSONValue?) throws -> Activation? {
+        do { return try Activation(json: value) } catch { throw LinkError("a bad request in a plan: \(error.message)") }
+    }
+}

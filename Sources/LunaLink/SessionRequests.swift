@@ -24,10 +24,7 @@ package enum SessionRequests {
             let deadline = connection.expire(
                 after: timeout, because: "no reply to '\(request)' within \(seconds) s (\(address.hostHeader))")
             defer { deadline.cancel() }
-            connection.send(
-                JSONWriter.object([
-                    "id": String(index + 1), "op": JSONWriter.quoted("dispatch"), "request": JSONWriter.quoted(request),
-                ]))
+            connection.send(Command.dispatch(request).message(id: index + 1))
             while true {
                 guard let message = await messages.next() else {
                     throw LinkError(connection.expired ?? "the session closed the connection")

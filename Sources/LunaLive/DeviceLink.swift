@@ -113,11 +113,11 @@ package final class DeviceLink: @unchecked Sendable {
                 fields["attributes"] = Self.json(decoration.attributes)
                 decorations[id] = decoration
                 if let activation = activations[id] {
-                    fields["activation"] = Self.json(activation, route: node?.routeText)
+                    fields["activation"] = activation.json(route: node?.routeText)
                 }
             case .update(let id):
                 if let activation = activations[id] {
-                    fields["activation"] = Self.json(activation, route: node?.routeText)
+                    fields["activation"] = activation.json(route: node?.routeText)
                 }
             case .unwind(let id):
                 decorations[id] = nil
@@ -193,17 +193,6 @@ package final class DeviceLink: @unchecked Sendable {
 
     static func json(_ attributes: [String: AttributeValue]) -> String {
         JSONWriter.object(attributes.mapValues(\.json))
-    }
-
-    /// `{"route":…,"params":{…},"query":{…},"fragment":…,"request":…,"from":…}`.
-    static func json(_ activation: Activation, route: String?) -> String {
-        func strings(_ map: [String: String]) -> String { JSONWriter.object(map.mapValues(JSONWriter.quoted)) }
-        return JSONWriter.object([
-            "route": route.map(JSONWriter.quoted) ?? "null", "params": strings(activation.params),
-            "query": strings(activation.query), "fragment": activation.fragment.map(JSONWriter.quoted) ?? "null",
-            "request": activation.request.map { JSONWriter.quoted($0.original) } ?? "null",
-            "from": activation.from.map(JSONWriter.quoted) ?? "null",
-        ])
     }
 }
 
@@ -305,7 +294,7 @@ extension LiveSession {
         }
     }
 
-    /// Runs a linked device's command (`back`, `sync`, `dispatch`, `confirm`, `cancel`); with
+    /// Runs a linked device's command (those the command table allows a device); with
     /// `uiMadeIt` the device's UI already made the structural change, and its next plan says
     /// so. When a leave guard refuses that change or asks first, `deliver` gets the plan that
     /// puts back what the UI removed (the one case where a `sync` replays structure).
@@ -340,13 +329,6 @@ extension LiveSession {
                 }
             }
         } catch {
-            throw Failure(error)
-        }
-    }
-
-    /// What a node's leave guard would answer now (a linked app's `canLeave`).
-    package func leaveAnswer(for node: String, to target: String?) throws(Failure) -> LeaveAnswer? {
-        do { return try state.withLock { state in try state.host.leaveAnswer(for: node, to: target) } } catch {
             throw Failure(error)
         }
     }

@@ -40,6 +40,7 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
                 kind: "script", message: error.fullDescription,
                 location: error.location.map { SourceLocation(file: $0.file, line: $0.line) })
         case let error as LiveSessionError: self.init(kind: "history", message: error.message)
+        case let error as CommandError: self.init(kind: "usage", message: error.message)
         default: self.init(kind: "script", message: "\(error)")
         }
         self.request = request

@@ -21,6 +21,9 @@ package struct HistoryEntry: Sendable, Equatable {
     package var planSize: Int
     /// `beta=on` for a flag, `pad` for a device.
     package var detail: String?
+    /// The commands that made the change, in order (a change a leave guard asked about, then
+    /// `confirm`): what `save-test` replays.
+    package var commands: [Command]
     /// The router state after the change.
     package var state: RouterState
     /// Which loaded tree the state belongs to (a reload starts a new one).
@@ -45,13 +48,14 @@ package struct HistoryEntry: Sendable, Equatable {
         return hours > 0 ? "+\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "+\(minutes):\(twoDigits(rest))"
     }
 
-    /// `{"index":…,"ms":…,"kind":…,"request":…,"route":…,"plan":N,"detail":…}`.
+    /// `{"index":…,"ms":…,"kind":…,"request":…,"route":…,"plan":N,"detail":…,"commands":[…]}`.
     package var json: String {
         let fields: [(String, String)] = [
             ("index", String(index)), ("ms", String((milliseconds * 100).rounded() / 100)),
             ("kind", JSONWriter.quoted(kind.rawValue)), ("request", request.map(JSONWriter.quoted) ?? "null"),
             ("route", route.map(JSONWriter.quoted) ?? "null"), ("plan", String(planSize)),
             ("detail", detail.map(JSONWriter.quoted) ?? "null"),
+            ("commands", JSONWriter.array(commands.map(\.json))),
         ]
         return "{" + fields.map { JSONWriter.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }

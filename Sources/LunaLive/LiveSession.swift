@@ -217,7 +217,9 @@ final class SessionState {
     func reloadAfterSave(forms: ViewForms, cutShort: () -> Bool) throws(Failure) -> View? {
         self.forms = forms
         do {
-            return try reloading(.reload, origin: .watcher, detail: nil, cutShort: cutShort) { try $0.reload() }
+            return try reloading(.reload, origin: .watcher, .reload, detail: nil, cutShort: cutShort) {
+                try $0.reload()
+            }
         } catch is SaveCutShort {
             return nil
         } catch {
@@ -238,29 +240,38 @@ final class SessionState {
     private func run(_ command: Command, origin: LiveEvent.Origin) throws -> View {
         switch command {
         case .dispatch(let request, let keep):
-            return try change(.dispatch, request: request, origin: origin, detail: keep ? "--keep" : nil) {
+            return try change(.dispatch, request: request, origin: origin, command, detail: keep ? "--keep" : nil) {
                 try $0.dispatch(request, keepStack: keep)
             }
         case .sync(let request):
-            return try change(.sync, request: request, origin: origin) { try $0.sync(request) }
+            return try change(.sync, request: request, origin: origin, command) { try $0.sync(request) }
         case .open(let id, let params, let keep):
-            let request = try filled(id, params)
-            return try change(.dispatch, request: request, origin: origin, detail: keep ? "--keep" : nil) {
-                try $0.dispatch(request, keepStack: keep)
-            }
+            // Recorded as the request it opened (a test replays it with `go`).
+            let request = try host.request(opening: id, params: params)
+            return try change(
+                .dispatch, request: request, origin: origin, .dispatch(request, keepStack: keep),
+                detail: keep ? "--keep" : nil
+            ) { try $0.dispatch(request, keepStack: keep) }
         case .back:
-            return try change(.back, request: nil, origin: origin) { try $0.back() }
+            return try change(.back, request: nil, origin: origin, command) { try $0.back() }
         case .confirm:
-            // Recorded as the change it makes, answered yes (`save-test` writes both).
-            let (kind, request): (HistoryEntry.Kind, String?) =
+            // Recorded as the change it makes, then its answer (`save-test` writes both).
+            let (kind, request, asked): (HistoryEntry.Kind, String?, Command) =
                 switch host.pendingQuestion?.change {
-                case .dispatch(let request, _)?: (.dispatch, request)
-                case .sync(let request)?: (.sync, request)
-                case .back?, nil: (.back, nil)
+                case .dispatch(let request, let options)?:
+                    (.dispatch, request, .dispatch(request, keepStack: options.keepStack))
+                case .sync(let request)?: (.sync, request, .sync(request))
+                case .back?, nil: (.back, nil, .back)
                 }
-            return try change(kind, request: request, origin: origin, detail: "confirmed") { try $0.confirm() }
+            return try change(kind, request: request, origin: origin, asked, .confirm, detail: "confirmed") {
+                try $0.confirm()
+            }
         case .cancel:
             return .cancelled(wasPending: host.cancel())
+        case .tap(let label):
+            return try tap(label, origin: origin)
+        case .canLeave(let node, let request):
+            return .leave(node: node, answer: try host.leaveAnswer(for: node, to: request))
         case .undo: return try undo(origin)
         case .redo: return try redo(origin)
         case .travel(let index): return try travel(to: index, origin: origin)
@@ -271,21 +282,21 @@ final class SessionState {
                 // starts where its `luna.open` does.
                 _ = try host.restore(.initial)
                 if let initial = host.routeTree?.initial { _ = try host.dispatch(initial) }
-                record(.reset, request: nil, outcome: nil, summary: nil, origin: origin)
+                record(.reset, request: nil, outcome: nil, summary: nil, origin: origin, [.reset])
                 return .reset
             }
         case .flag(let name, let value):
             return try failing(origin, request: nil) {
                 let outcome = try host.setFlag(name, value)
                 record(
-                    .flag, request: outcome?.request, outcome: outcome, summary: nil, origin: origin,
+                    .flag, request: outcome?.request, outcome: outcome, summary: nil, origin: origin, [command],
                     detail: value.map { "\(name)=\($0)" } ?? "\(name) cleared")
                 return .flag(
                     name: name, value: value, change: outcome.map { ChangeView($0, tree: host.tree, forms: forms) },
                     flags: host.options.flags)
             }
         case .device(let device):
-            return try reloading(.device, origin: origin, detail: device.rawValue) { try $0.setDevice(device) }
+            return try reloading(.device, origin: origin, command, detail: device.rawValue) { try $0.setDevice(device) }
         case .wait(let seconds):
             return try failing(origin, request: nil) {
                 guard let outcome = try host.advanceClock(by: seconds) else {
@@ -295,12 +306,12 @@ final class SessionState {
                 }
                 let waited = unrecordedWait + max(0, seconds)
                 record(
-                    .wait, request: outcome.request, outcome: outcome, summary: nil, origin: origin,
+                    .wait, request: outcome.request, outcome: outcome, summary: nil, origin: origin, [.wait(waited)],
                     detail: String(waited))
                 return .changed(ChangeView(outcome, tree: host.tree, forms: forms))
             }
         case .reload:
-            return try reloading(.reload, origin: origin, detail: nil) { try $0.reload() }
+            return try reloading(.reload, origin: origin, .reload, detail: nil) { try $0.reload() }
         case .explain(let request): return .explain(try ExplainView(request, host: host))
         case .state: return .state(StateView(host))
         case .tree: return .tree(TreeView(host.tree, forms: forms))
@@ -313,7 +324,7 @@ final class SessionState {
             return .history(HistoryView(entries: Array(page), current: position))
         case .path(let name, let values, let lists):
             return .path(try loadedTree().path(forRouteNamed: name, values: values, lists: lists))
-        case .recording(let name): return .recording(try recording(name))
+        case .recording(let name, _): return .recording(try recording(name))
         case .evaluate(let chunk, let allowIncomplete):
             if allowIncomplete, host.isIncomplete(chunk) { return .incomplete }
             return .values(try host.evaluate(chunk))
@@ -321,25 +332,20 @@ final class SessionState {
         }
     }
 
+    /// A screen action pressed (``Command/tap(_:)``), as one change in the history.
+    private func tap(_ label: String, origin: LiveEvent.Origin) throws -> View {
+        let action = try host.action(label)
+        let request = action.request(keepsARequest: host.keepsARequest)
+        return try change(
+            request == nil ? .flag : .dispatch, request: request, origin: origin, .tap(label), detail: "tap " + label
+        ) {
+            try $0.tap(action)
+        }
+    }
+
     private func loadedTree() throws -> RouteTree {
         guard let tree = host.routeTree else { throw RouteScriptError(.notLoaded, "no script is loaded") }
         return tree
-    }
-
-    /// The request that opens endpoint `id` with `params`.
-    private func filled(_ id: String, _ params: [String: String]) throws -> String {
-        // An id from outside is looked up, never stored (a page could send any number).
-        guard let node = NodeID(existing: id) else {
-            let shown = id.utf8.count > 80 ? String(id.prefix(60)) + "… (\(id.utf8.count) bytes)" : id
-            throw RouteError(.unknownRoute, "no node '\(shown)' in the tree")
-        }
-        // The route's parameters fill its pattern; other values are query items (the form's
-        // query keys), an empty one left out.
-        let tree = try loadedTree()
-        let names = tree[node]?.route.map { Set(tree.matcher.parameterNames[$0]) } ?? []
-        let path = try tree.request(for: node, params: params.filter { names.contains($0.key) })
-        let query = params.filter { !names.contains($0.key) && !$0.value.isEmpty }
-        return query.isEmpty ? path.original : Request.format(segments: path.segments, query: query, fragment: nil)
     }
 
     /// The route table of `tree`, from the last one made where it can (``RouteTable``).
@@ -462,8 +468,8 @@ final class SessionState {
     }
 
     private func change(
-        _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin, detail: String? = nil,
-        _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
+        _ kind: HistoryEntry.Kind, request: String?, origin: LiveEvent.Origin, _ commands: Command...,
+        detail: String? = nil, _ body: (RouteScriptHost) throws -> RouteScriptHost.Outcome
     ) throws -> View {
         try failing(origin, request: request) {
             let outcome = try body(host)
@@ -472,13 +478,14 @@ final class SessionState {
             if let question = host.pendingQuestion { return .question(text: question.text, node: question.node) }
             // `back` names no request: the entry shows where it went.
             let shown = request ?? host.state.requested ?? host.state.request?.original ?? outcome.request
-            record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, detail: detail)
+            record(kind, request: shown, outcome: outcome, summary: nil, origin: origin, commands, detail: detail)
             return .changed(ChangeView(outcome, tree: host.tree, forms: forms))
         }
     }
 
     private func reloading(
-        _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, detail: String?, cutShort: () -> Bool = { false },
+        _ kind: HistoryEntry.Kind, origin: LiveEvent.Origin, _ command: Command, detail: String?,
+        cutShort: () -> Bool = { false },
         _ body: (RouteScriptHost) throws -> ReloadSummary
     ) throws -> View {
         do {
@@ -487,7 +494,9 @@ final class SessionState {
             reloadError = nil
             // The reload's warnings stay on the pages until the next reload.
             reloadWarnings = (summary.warning.map { [$0] } ?? []) + summary.lint
-            record(kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, detail: detail)
+            record(
+                kind, request: host.state.requested, outcome: nil, summary: summary, origin: origin, [command],
+                detail: detail)
             return .reloaded(ReloadView(summary: summary, tree: TreeView(host.tree, forms: forms), script: host.path))
         } catch {
             // A save still being written: not a failure yet (the rest of it is reloaded).
@@ -500,7 +509,7 @@ final class SessionState {
 
     private func record(
         _ kind: HistoryEntry.Kind, request: String?, outcome: RouteScriptHost.Outcome?, summary: ReloadSummary?,
-        origin: LiveEvent.Origin, detail: String? = nil
+        origin: LiveEvent.Origin, _ commands: [Command], detail: String? = nil
     ) {
         unrecordedWait = 0
         let state = host.state
@@ -508,7 +517,7 @@ final class SessionState {
             index: dropped + entries.count, milliseconds: LiveSession.milliseconds(clock.now - started), kind: kind,
             request: request, route: StateView.route(of: host),
             planSize: outcome?.plan.operations.count ?? summary?.plan.operations.count ?? 0, detail: detail,
-            state: state, generation: generation)
+            commands: commands, state: state, generation: generation)
         // A reload that changed nothing on screen (the same presentation) is in
         // the history but is no undo step: Undo after it goes where it went before it.
         let shown = position.flatMap { $0 >= dropped && $0 - dropped < entries.count ? entries[$0 - dropped] : nil }
@@ -548,3 +557,53 @@ final class SessionState {
 
 /// A reload after a save failed on a script that looks cut short (``LiveSession/reloadAfterSave(forms:cutShort:)``).
 struct SaveCutShort: Error {}
+
+extension RouteScriptHost {
+    /// The action `label` of the screen shown (``Command/tap(_:)``), or a usage failure
+    /// naming the screen's actions.
+    package func action(_ label: String) throws -> DeclaredAction {
+        guard let screen = StateView(self)?.chain.last else {
+            throw Failure(kind: "usage", message: "tap: nothing is shown yet")
+        }
+        let declared = declaredActions[screen] ?? []
+        guard let action = declared.first(where: { $0.label == label }) else {
+            let known = declared.map { "'\($0.label)'" }.joined(separator: ", ")
+            throw Failure(
+                kind: "usage",
+                message: "tap: screen '\(screen)' has no action '\(label)'"
+                    + (known.isEmpty ? "" : " (actions: \(known))"))
+        }
+        return action
+    }
+
+    /// Presses `action`: its flags in order (an empty value clears one), then its request — or,
+    /// with `continue = true`, the request a guard kept when there was one (the flags resolve
+    /// it again). The outcome of the last change.
+    package func tap(_ action: DeclaredAction) throws -> Outcome {
+        let request = action.request(keepsARequest: keepsARequest)
+        var outcome: Outcome?
+        for (name, value) in action.flags { outcome = try setFlag(name, value.isEmpty ? nil : value) ?? outcome }
+        if let request { return try dispatch(request) }
+        guard let outcome else {
+            throw Failure(kind: "usage", message: "tap: '\(action.label)' changed nothing on screen")
+        }
+        return outcome
+    }
+
+    /// The request that opens endpoint `id` with `params`.
+    package func request(opening id: String, params: [String: String]) throws -> String {
+        // An id from outside is looked up, never stored (a page could send any number).
+        guard let node = NodeID(existing: id) else {
+            let shown = id.utf8.count > 80 ? String(id.prefix(60)) + "… (\(id.utf8.count) bytes)" : id
+            throw RouteError(.unknownRoute, "no node '\(shown)' in the tree")
+        }
+        // The route's parameters fill its pattern; other values are query items (the form's
+        // query keys), an empty one left out.
+        guard let tree = routeTree else { throw RouteScriptError(.notLoaded, "no script is loaded") }
+        let names = tree[node]?.route.map { Set(tree.matcher.parameterNames[$0]) } ?? []
+        let path = try tree.request(for: node, params: params.filter { names.contains($0.key) })
+        let query = params.filter { !names.contains($0.key) && !$0.value.isEmpty }
+        return query.isEmpty ? path.original : Request.format(segments: path.segments, query: query, fragment: nil)
+    }
+
+}

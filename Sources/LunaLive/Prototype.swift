@@ -10,8 +10,8 @@ import RouteScript
 package struct Prototype: Sendable {
     /// The page's data, as one JSON object: the script's routes, rows, entries and flow map
     /// once; every state's snapshot (its tree an index into `trees`) and its steps (`moves`,
-    /// keyed by ``Prototype/key(_:)``, each the state it reaches and an index into `plans`, or
-    /// the error it gave).
+    /// each `[command, move]`: an index into `commands`, the commands in their JSON form, and
+    /// the state it reaches with an index into `plans`, or the error it gave).
     package var json: String
     /// States explored, steps recorded, and steps left out because a bound was reached.
     package var states: Int
@@ -24,27 +24,6 @@ package struct Prototype: Sendable {
     /// Nodes whose Lua code ran while exploring (guards, redirects, validators, presenter
     /// hooks): their effects are frozen as they were at export time.
     package var evaluated: [String]
-
-    /// One step as the page sends it.
-    package enum Step: Hashable, Sendable {
-        case dispatch(String, keep: Bool)
-        case open(node: String, params: [String: String])
-        case back
-        case flag(String, String)
-    }
-
-    /// A step's key, the same text the page computes for the operation it would send
-    /// (`dispatch books/42`, `dispatch home keep`, `open product/:id id=42`, `back`,
-    /// `flag signedIn=yes`).
-    package static func key(_ step: Step) -> String {
-        switch step {
-        case .dispatch(let request, let keep): "dispatch \(request)" + (keep ? " keep" : "")
-        case .open(let node, let params):
-            "open \(node) " + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        case .back: "back"
-        case .flag(let name, let value): "flag \(name)=\(value)"
-        }
-    }
 
     /// The default bound on states.
     package static let defaultLimit = 2_000
@@ -78,8 +57,9 @@ private struct Explorer {
         /// The snapshot without its tree, and the tree's place in ``trees``.
         var snapshot: String
         var tree: Int
-        /// Each step taken from here, by key: the state it reached (nil: it failed) and its JSON.
-        var moves: [String: (to: Int?, json: String)] = [:]
+        /// Each step taken from here, by its command's number in ``commands``: the state it
+        /// reached (nil: it failed) and its JSON.
+        var moves: [Int: (to: Int?, json: String)] = [:]
     }
 
     let host: RouteScriptHost
@@ -106,6 +86,8 @@ private struct Explorer {
     /// Distinct presentable trees and plans, each written once (states share most of them).
     var trees = NumberedTexts()
     var plans = NumberedTexts()
+    /// The commands of the steps, in their JSON form, each written once.
+    var commands = NumberedTexts()
     /// The first state (breadth first: the fewest steps from the start) showing each screen.
     var screens: [String: Int] = [:]
 
@@ -133,13 +115,7 @@ private struct Explorer {
         _ = remember()
         var next = 0
         while next < states.count {
-            for sequence in steps(of: next) {
-                var from = next
-                for step in sequence {
-                    guard let to = try take(step, from: from) else { break }
-                    from = to
-                }
-            }
+            for step in steps(of: next) { _ = try take(step, from: next) }
             next += 1
         }
     }
@@ -199,8 +175,10 @@ private struct Explorer {
 
     /// Takes `step` from state `from`, recording the move; the state reached, or nil when the
     /// step failed (the move records the error) or the bound was reached.
-    mutating func take(_ step: Prototype.Step, from: Int) throws -> Int? {
-        let key = Prototype.key(step)
+    mutating func take(_ step: Command, from: Int) throws -> Int? {
+        let commandCount = commands.items.count
+        let key = commands.add(step.json)
+        if commands.items.count > commandCount { bytes += commands.items[key].utf8.count }
         if let known = states[from].moves[key] { return known.to }
         guard taken < limit * Prototype.stepsPerState else {
             cut = cut ?? .steps
@@ -213,10 +191,12 @@ private struct Explorer {
         do {
             switch step {
             case .dispatch(let request, let keep): outcome = try host.dispatch(request, keepStack: keep)
-            case .open(let node, let params):
-                outcome = try host.dispatch(try tree.request(for: NodeID(node), params: params).original)
+            case .open(let node, let params, let keep):
+                outcome = try host.dispatch(try host.request(opening: node, params: params), keepStack: keep)
             case .back: outcome = try host.back()
-            case .flag(let name, let value): outcome = try host.setFlag(name, value.isEmpty ? nil : value)
+            case .flag(let name, let value): outcome = try host.setFlag(name, value)
+            case .tap(let label): outcome = try host.tap(try host.action(label))
+            default: throw LiveSessionError("'\(step.op)' is not a step of a prototype")
             }
         } catch {
             let failure = Failure(error)
@@ -236,19 +216,18 @@ private struct Explorer {
         return to
     }
 
-    mutating func record(_ state: Int, _ key: String, _ to: Int?, _ json: String) {
+    mutating func record(_ state: Int, _ key: Int, _ to: Int?, _ json: String) {
         states[state].moves[key] = (to, json)
         moves += 1
-        bytes += key.utf8.count + json.utf8.count
+        bytes += json.utf8.count + 12
     }
 
     // MARK: What a screen offers (as the inspector page draws it)
 
-    /// The steps the page offers on state `index`, each a sequence (an action's flags, then its
-    /// request).
-    func steps(of index: Int) -> [[Prototype.Step]] {
+    /// The steps the page offers on state `index`.
+    func steps(of index: Int) -> [Command] {
         do { try enter(index) } catch { return [] }
-        var result: [[Prototype.Step]] = []
+        var result: [Command] = []
         let requests = SnapshotView.requests(host.tree, tree: tree)
         let pad = host.options.device == .pad
         func requestOf(_ presentable: HeadlessPresentable) -> String? { requests[presentable.id] }
@@ -258,7 +237,7 @@ private struct Explorer {
                 route.params.allSatisfy({ inherited[$0] != nil })
             else { return }
             let params = Dictionary(uniqueKeysWithValues: route.params.map { ($0, inherited[$0] ?? "") })
-            result.append([.open(node: route.id, params: params)])
+            result.append(.open(node: route.id, params: params))
         }
         func walk(_ presentable: HeadlessPresentable) {
             switch presentable.kind {
@@ -271,18 +250,20 @@ private struct Explorer {
                     if position == presentable.selected, option.kind == .stack, option.children.count > 1,
                         let root = requestOf(option.children[0])
                     {
-                        result.append([.dispatch(root, keep: false)])
+                        result.append(.dispatch(root))
                         continue
                     }
                     var request: String?
                     if option.kind == .screen { request = requestOf(option) }
                     if option.kind == .stack, let top = option.children.last { request = requestOf(top) }
-                    if let request = request ?? entries[option.id] { result.append([.dispatch(request, keep: true)]) }
+                    if let request = request ?? entries[option.id] {
+                        result.append(.dispatch(request, keepStack: true))
+                    }
                 }
                 if presentable.children.indices.contains(selected) { walk(presentable.children[selected]) }
             case .stack:
                 let items = presentable.children
-                if items.count > 1 { result.append([.back]) }
+                if items.count > 1 { result.append(.back) }
                 if pad, presentable.attributes["split"] != nil, let first = items.first {
                     walk(first)
                     if items.count > 1, let top = items.last { walk(top) }
@@ -291,23 +272,16 @@ private struct Explorer {
                 }
             case .screen:
                 let params = presentable.activation?.params ?? [:]
-                for row in rows[presentable.id] ?? [] { result.append([.dispatch(row.go, keep: false)]) }
+                for row in rows[presentable.id] ?? [] { result.append(.dispatch(row.go)) }
                 for route in owned[presentable.id] ?? [] {
                     let sets = samples[route.id] ?? []
                     for values in sets { go(route, params.merging(values) { $1 }) }
                     if sets.isEmpty { go(route, params) }
                 }
-                for action in actions[presentable.id] ?? [] {
-                    var sequence = action.flags.map { Prototype.Step.flag($0.name, $0.value) }
-                    // As the page decides it: continue to a kept request, else go.
-                    if let request = action.request(keepsARequest: host.keepsARequest) {
-                        sequence.append(.dispatch(request, keep: false))
-                    }
-                    result.append(sequence)
-                }
+                for action in actions[presentable.id] ?? [] { result.append(.tap(action.label)) }
                 if let modal = presentable.modal {
                     // Closing the sheet: back to the screen under it, shown before.
-                    if let request = requestOf(presentable) { result.append([.dispatch(request, keep: false)]) }
+                    if let request = requestOf(presentable) { result.append(.dispatch(request)) }
                     walk(modal)
                 }
             }
@@ -333,7 +307,8 @@ private struct Explorer {
         let statesJSON = states.map { state in
             JSONWriter.object([
                 "snapshot": state.snapshot, "tree": String(state.tree),
-                "moves": JSONWriter.object(state.moves.mapValues(\.json)),
+                "moves": JSONWriter.array(
+                    state.moves.sorted { $0.key < $1.key }.map { "[\($0.key),\($0.value.json)]" }),
             ])
         }
         let evaluated = Self.evaluated(host, tree)
@@ -343,6 +318,7 @@ private struct Explorer {
             "rows": rowsJSON, "flow": tree.flowMap(display: displayPattern).json,
             "states": JSONWriter.array(statesJSON),
             "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
+            "commands": JSONWriter.array(commands.items),
             "screens": JSONWriter.object(screens.mapValues(String.init)),
             "limit": String(limit), "leftOut": String(leftOut),
             "cut": cut.map { JSONWriter.quoted(Self.cutSentence($0, limit: limit, leftOut: leftOut)) } ?? "null",

@@ -22,39 +22,52 @@ package enum TestSource {
             "test(\(quoted(String(name.map { $0 == "_" ? " " : $0 }))), function()",
         ]
         for entry in since {
-            switch entry.kind {
-            case .dispatch:
-                let keep = entry.detail == "--keep" ? ", { keep = true }" : ""
-                lines.append("  app:go(\(quoted(entry.request ?? ""))\(keep))")
-            case .sync: lines.append("  app:sync(\(quoted(entry.request ?? "")))")
-            case .back: lines.append("  app:back()")
-            default: break
-            }
-            // A change a leave guard asked about, answered yes.
-            if entry.detail == "confirmed", [.dispatch, .sync, .back].contains(entry.kind) {
-                lines.append("  app:confirm()")
-            }
-            switch entry.kind {
-            case .dispatch, .sync, .back: break
-            case .flag:
-                let detail = entry.detail ?? ""
-                if let equals = detail.firstIndex(of: "=") {
-                    let flagName = String(detail[..<equals])
-                    lines.append(
-                        "  app:flag(\(quoted(flagName)), \(quoted(String(detail[detail.index(after: equals)...]))))")
-                } else {
-                    lines.append("  app:flag(\(quoted(String(detail.split(separator: " ").first ?? ""))), nil)")
-                }
-            case .device: lines.append("  app:device(\(quoted(entry.detail ?? "phone")))")
-            case .reload: lines.append("  app:reload()")
-            case .reset: break
-            case .wait: lines.append("  app:wait(\(entry.detail ?? "0"))")
+            for command in entry.commands {
+                if let call = luaCall(command) { lines.append("  " + call) }
             }
         }
         if let route { lines.append("  expect(app.route).to_be(\(quoted(route)))") }
         lines.append("  expect_tree(app, \(quoted(name)))")
         lines.append("end)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The Lua test API's call for `command` (`app:go("books/42", { keep = true })`), from the
+    /// command table: its arguments in order, then its options; nil for a command the API
+    /// has no method for, and for `reset` (a recording starts after it).
+    package static func luaCall(_ command: Command) -> String? {
+        guard let spec = CommandSpec.named(command.op), let method = spec.lua, command != .reset else { return nil }
+        let fields = JSONValue.object(command.fields)
+        var values: [String] = []
+        var options: [String] = []
+        for argument in spec.arguments {
+            switch argument.kind {
+            case .option:
+                if fields[argument.key] == .bool(true) { options.append("\(argument.key) = true") }
+            case .assignment(let valueKey):
+                values.append(lua(fields[argument.key]))
+                values.append(lua(fields[valueKey]))
+            default: values.append(lua(fields[argument.key]))
+            }
+        }
+        if !options.isEmpty {
+            values.append("{ " + options.joined(separator: ", ") + " }")
+        }
+        while values.last == "nil" { values.removeLast() }
+        return "app:\(method)(" + values.joined(separator: ", ") + ")"
+    }
+
+    /// A JSON value as a Lua literal (objects as tables with quoted keys).
+    private static func lua(_ value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: "nil"
+        case .bool(let b)?: b ? "true" : "false"
+        case .number(let text)?: text
+        case .string(let text)?: quoted(text)
+        case .array(let items)?: "{ " + items.map { lua($0) }.joined(separator: ", ") + " }"
+        case .object(let members)?:
+            "{ " + members.map { "[\(quoted($0.0))] = " + lua($0.1) }.joined(separator: ", ") + " }"
+        }
     }
 
     /// A Lua string literal for `text`: quotes and backslashes escaped, control characters as

@@ -118,17 +118,11 @@ enum Prelude {
           if not ok then error({ kind = kind, message = message, where = host.line(2) }, 3) end
           return app
         end
-        function methods.go(app, request, options) return act(app, "go", request, options and options.keep or false) end
-        function methods.back(app) return act(app, "back") end
-        function methods.sync(app, request) return act(app, "sync", request) end
-        function methods.confirm(app) return act(app, "confirm") end
-        function methods.cancel(app) return act(app, "cancel") end
-        function methods.wait(app, seconds) return act(app, "wait", seconds) end
-        function methods.flag(app, name, value) return act(app, "flag", name, value) end
-        function methods.device(app, kind) return act(app, "device", kind) end
-        function methods.reload(app) return act(app, "reload") end
-        function methods.reset(app) return act(app, "reset") end
-        function methods.tap(app, label) return act(app, "tap", label) end
+        -- The actions, from the command table (`app:go(request, { keep = true })`, …).
+        for _, command in ipairs(host.commands) do
+          local op = command.op
+          methods[command.lua] = function(app, ...) return act(app, op, ...) end
+        end
         function methods.stack(app, id) return host.node(app.__handle, "stack", id) end
         function methods.selected(app, id) return host.node(app.__handle, "selected", id) end
         function methods.modal(app) return host.node(app.__handle, "modal") end

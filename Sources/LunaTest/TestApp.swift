@@ -62,90 +62,25 @@ final class TestApp {
         return host
     }
 
-    /// Runs an action; returns nil or the error's kind and message (also kept in `lastError`).
-    func act(_ action: String, _ arguments: [LuaValue]) -> (kind: String, message: String)? {
-        func string(_ index: Int) -> String? {
-            if index < arguments.count, case .string(let text) = arguments[index] { return text }
-            return nil
-        }
+    /// Runs a command of the Lua test API (`op` and the method's values, as the command
+    /// table reads them); returns nil or the error's kind and message (also kept in `lastError`).
+    func act(_ op: String, _ values: [JSONValue]) -> (kind: String, message: String)? {
         defer { reportProbe() }
+        // `app:reset()`: the app as `luna.open` made it, in a fresh Lua state (no global a
+        // case set survives).
+        if op == "reset" { return reset() }
         let command: Command
-        switch action {
-        case "go":
-            guard let request = string(0) else { return failed("usage", "go needs a request (a string)") }
-            lastRequest = request
-            command = .dispatch(request, keepStack: arguments.count > 1 && arguments[1] == .boolean(true))
-        case "sync":
-            guard let request = string(0) else { return failed("usage", "sync needs a request (a string)") }
-            lastRequest = request
-            command = .sync(request)
-        case "back": command = .back
-        case "confirm": command = .confirm
-        case "cancel": command = .cancel
-        case "wait":
-            let seconds: Double? =
-                switch arguments.first {
-                case .integer(let n)?: Double(n)
-                case .number(let n)?: n
-                default: nil
-                }
-            guard let seconds, seconds.isFinite, seconds >= 0 else {
-                return failed("usage", "wait needs a number of seconds (0 or more)")
+        do throws(CommandError) {
+            guard let spec = CommandSpec.named(op), spec.surfaces.contains(.test) else {
+                throw CommandError("unknown action '\(op)'")
             }
-            command = .wait(seconds)
-        case "flag":
-            guard let name = string(0) else { return failed("usage", "flag needs a name") }
-            let value: String? =
-                switch arguments.count > 1 ? arguments[1] : .nil {
-                case .string(let text): text.isEmpty ? nil : text
-                case .integer(let n): String(n)
-                case .boolean(let b): b ? "true" : nil
-                default: nil
-                }
-            command = .flag(name, value)
-        case "device":
-            guard let name = string(0), let device = Device(rawValue: name) else {
-                return failed("usage", "device is phone or pad")
-            }
-            command = .device(device)
-        case "reload": command = .reload
-        case "tap":
-            // A button the script declares on the screen shown (`actions = {…}`), by label: its
-            // flags, then its request (or, with `continue = true`, the request a guard kept).
-            guard let label = string(0) else { return failed("usage", "tap needs an action's label") }
-            guard let screen = StateView(host)?.chain.last else {
-                return failed("usage", "tap: nothing is shown yet")
-            }
-            let declared = host.declaredActions[screen] ?? []
-            guard let action = declared.first(where: { $0.label == label }) else {
-                let known = declared.map { "'\($0.label)'" }.joined(separator: ", ")
-                return failed(
-                    "usage",
-                    "tap: screen '\(screen)' has no action '\(label)'" + (known.isEmpty ? "" : " (actions: \(known))"))
-            }
-            let keeps = host.keepsARequest
-            for (name, value) in action.flags {
-                if let failure = act("flag", [.string(name), .string(value)]) { return failure }
-            }
-            if let request = action.request(keepsARequest: keeps) { return act("go", [.string(request)]) }
-            return nil
-        case "reset":
-            do {
-                host = try Self.load(path, options, coverage, templates)
-                session = LiveSession(host: host)
-                let start = try session.startAtInitial()
-                if let outcome = start?.change?.outcome { coverage?.reached(outcome, host: host) }
-                coverage?.shown(host)
-            } catch {
-                let failure = Failure(error)
-                return failed(failure.kind, failure.message)
-            }
-            lastRequest = nil
-            lastPlan = nil
-            lastError = nil
-            return nil
-        default:
-            return failed("usage", "unknown action '\(action)'")
+            command = try Command(op: op, fields: try spec.fields(positional: values))
+        } catch {
+            return failed("usage", error.message)
+        }
+        switch command {
+        case .dispatch(let request, _), .sync(let request): lastRequest = request
+        default: break
         }
         do {
             // The test reads the tree itself (`expect_tree`): the view renders none.
@@ -164,6 +99,23 @@ final class TestApp {
         } catch {
             return failed(error.kind, error.message)
         }
+    }
+
+    private func reset() -> (kind: String, message: String)? {
+        do {
+            host = try Self.load(path, options, coverage, templates)
+            session = LiveSession(host: host)
+            let start = try session.startAtInitial()
+            if let outcome = start?.change?.outcome { coverage?.reached(outcome, host: host) }
+            coverage?.shown(host)
+        } catch {
+            let failure = Failure(error)
+            return failed(failure.kind, failure.message)
+        }
+        lastRequest = nil
+        lastPlan = nil
+        lastError = nil
+        return nil
     }
 
     private func failed(_ kind: String, _ message: String) -> (kind: String, message: String) {

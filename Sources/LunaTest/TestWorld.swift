@@ -114,6 +114,7 @@ final class TestWorld {
         func add(_ name: String, _ body: @escaping LuaHostFunction) {
             try? vm.rawSet(api, key: .string(name), value: vm.function(named: name, body))
         }
+        try? vm.rawSet(api, key: "commands", value: commandList())
         add("line") { args in
             let level = Int((try? args.integer(1)) ?? 1)
             return [args.location(level: level).map { .string("\($0.file):\($0.line)") } ?? .nil]
@@ -122,7 +123,7 @@ final class TestWorld {
         add("act") { [unowned self] args in
             let app = try self.app(args)
             let action = try args.string(2)
-            let rest = (3..<max(3, args.count + 1)).map { args[$0] }
+            let rest = try (3..<max(3, args.count + 1)).map { try self.json(args[$0]) }
             guard let failure = app.act(action, rest) else { return [.boolean(true)] }
             return [.boolean(false), .string(failure.kind), .string(failure.message)]
         }
@@ -143,6 +144,55 @@ final class TestWorld {
                 testFile: self.file, update: self.runner.options.update)
             return outcome.map { [.boolean(false), .string($0)] } ?? [.boolean(true)]
         }
+    }
+
+    /// A Lua value as a command's field: scalars as they are, a table as an object (string
+    /// keys) or a list (keys 1…n), two levels deep at most.
+    private func json(_ value: LuaValue, depth: Int = 0) throws -> JSONValue {
+        switch value {
+        case .nil: return .null
+        case .boolean(let b): return .bool(b)
+        case .integer(let n): return .number(String(n))
+        case .number(let n): return .number(Command.number(n))
+        case .string(let text): return .string(text)
+        case .table where depth < 2:
+            let entries = try vm.entries(value)
+            let indices = entries.compactMap { entry -> Int? in
+                if case .integer(let n) = entry.key { return Int(n) }
+                return nil
+            }
+            if !entries.isEmpty, indices.count == entries.count, Set(indices) == Set(1...entries.count) {
+                return .array(
+                    try entries.sorted { (Int($0.key.integerValue ?? 0)) < Int($1.key.integerValue ?? 0) }
+                        .map { try json($0.value, depth: depth + 1) })
+            }
+            var members: [(String, JSONValue)] = []
+            for entry in entries {
+                guard case .string(let key) = entry.key else {
+                    throw LuaArgumentError(message: "an action's table has string keys (or is a list)")
+                }
+                members.append((key, try json(entry.value, depth: depth + 1)))
+            }
+            return .object(members.sorted { $0.0 < $1.0 })
+        default:
+            throw LuaArgumentError(
+                message: "an action takes strings, numbers, booleans and tables, not a \(value.typeName)")
+        }
+    }
+
+    /// The Lua test API's methods, from the command table: `{ { lua = "go", op = "dispatch" }, … }`.
+    private func commandList() throws -> LuaValue {
+        let list = vm.newTable()
+        var index: Int64 = 1
+        for spec in CommandSpec.all where spec.surfaces.contains(.test) {
+            guard let method = spec.lua else { continue }
+            let entry = vm.newTable()
+            try vm.rawSet(entry, key: .string("lua"), value: .string(method))
+            try vm.rawSet(entry, key: .string("op"), value: .string(spec.op))
+            try vm.rawSet(list, key: .integer(index), value: entry)
+            index += 1
+        }
+        return list
     }
 
     private func app(_ args: LuaArguments) throws -> TestApp {

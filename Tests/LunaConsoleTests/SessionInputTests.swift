@@ -126,7 +126,8 @@ import Testing
         let tree = try tree()
         #expect(Completion.candidates(for: "de", after: "", tree: tree) == ["device"])
         #expect(Completion.candidates(for: "p", after: "device ", tree: tree) == ["pad", "phone"])
-        #expect(Completion.candidates(for: "--", after: "go books ", tree: tree) == ["--keep"])
+        // `--json` after any command prints its view as JSON.
+        #expect(Completion.candidates(for: "--", after: "go books ", tree: tree) == ["--keep", "--json"])
         #expect(Completion.candidates(for: "--j", after: "tree ", tree: tree) == ["--json"])
         #expect(Completion.candidates(for: "bo", after: "go ", tree: tree) == ["books", "books/:id", "book|{"])
         #expect(

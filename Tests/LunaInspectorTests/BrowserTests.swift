@@ -874,7 +874,7 @@ struct BrowserTests {
                       const [ka, kb] = [keys(a), keys(b)];
                       return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same(a[k], b[k]));
                     };
-                    return same(prototype, JSON.parse(arguments[0]));
+                    return same(prototype, decodePrototype(JSON.parse(arguments[0])));
                     """, [prototype.json]) as? Bool
             #expect(same == true)
         }

@@ -15,31 +15,34 @@ struct PrototypeExportTests {
         try RouteScriptHost(contentsOf: repositoryRoot + "/examples/shop.lua")
     }
 
-    /// Performs a step given by its key on a live host (the page's operations).
-    static func perform(_ key: String, on host: RouteScriptHost) throws {
-        if key == "back" {
-            _ = try host.back()
-        } else if key.hasPrefix("dispatch ") {
-            var request = String(key.dropFirst("dispatch ".count))
-            let keep = request.hasSuffix(" keep")
-            if keep { request = String(request.dropLast(" keep".count)) }
-            _ = try host.dispatch(request, keepStack: keep)
-        } else if key.hasPrefix("open ") {
-            let parts = key.dropFirst("open ".count).split(
-                separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            let params = Dictionary(
-                uniqueKeysWithValues: (parts.count > 1 ? parts[1] : "").split(separator: "&").map { pair in
-                    let field = pair.split(separator: "=", maxSplits: 1)
-                    return (String(field[0]), String(field[1]))
-                })
+    /// A state's steps by the REPL line of their command (`go search --keep`, `tap Sign in`):
+    /// each move is `[command, move]`, the command an index into the data's `commands`.
+    static func moves(_ state: [String: Any], _ data: [String: Any]) throws -> [String: [String: Any]] {
+        let commands = try #require(data["commands"] as? [Any])
+        var result: [String: [String: Any]] = [:]
+        for pair in try #require(state["moves"] as? [[Any]]) {
+            let index = try #require(pair[0] as? Int)
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: commands[index]), as: UTF8.self)
+            let command = try Command(message: try JSONValue.parse(text), from: .prototype)
+            result[CommandSpec.line(command)] = try #require(pair[1] as? [String: Any])
+        }
+        return result
+    }
+
+    /// Performs a step given by its REPL line on a live host, as the page's operations do.
+    static func perform(_ line: String, on host: RouteScriptHost) throws {
+        let space = line.firstIndex(of: " ") ?? line.endIndex
+        let spec = try #require(CommandSpec.typed(String(line[..<space])))
+        let command = try Command(op: spec.op, fields: try spec.fields(typed: String(line[space...])))
+        switch command {
+        case .back: _ = try host.back()
+        case .dispatch(let request, let keep): _ = try host.dispatch(request, keepStack: keep)
+        case .open(let node, let params, _):
             let tree = try #require(host.routeTree)
-            _ = try host.dispatch(try tree.request(for: NodeID(String(parts[0])), params: params).original)
-        } else if key.hasPrefix("flag ") {
-            let field = key.dropFirst("flag ".count).split(
-                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            _ = try host.setFlag(String(field[0]), field[1].isEmpty ? nil : String(field[1]))
-        } else {
-            Issue.record("unknown step \(key)")
+            _ = try host.dispatch(try tree.request(for: NodeID(node), params: params).original)
+        case .flag(let name, let value): _ = try host.setFlag(name, value)
+        case .tap(let label): _ = try host.tap(try host.action(label))
+        default: Issue.record("not a step: \(line)")
         }
     }
 
@@ -58,7 +61,7 @@ struct PrototypeExportTests {
         let start = try #require(states[0]["snapshot"] as? [String: Any])
         #expect((start["state"] as? [String: Any])?["request"] as? String == "home")
         for state in states {
-            let moves = try #require(state["moves"] as? [String: [String: Any]])
+            let moves = try Self.moves(state, data)
             #expect(!moves.isEmpty)
             for (key, move) in moves {
                 if move["error"] != nil { continue }
@@ -69,11 +72,11 @@ struct PrototypeExportTests {
             #expect(trees.indices.contains(try #require(state["tree"] as? Int)))
         }
         // Home offers its rows and the other tabs.
-        let home = try #require(states[0]["moves"] as? [String: [String: Any]])
-        for key in ["dispatch product/42?title=Dune", "dispatch search keep", "dispatch account keep"] {
+        let home = try Self.moves(states[0], data)
+        for key in ["go product/42?title=Dune", "go search --keep", "go account --keep"] {
             #expect(home[key] != nil, "home offers \(key): \(home.keys.sorted())")
         }
-        #expect(home["open product/:id "] == nil, "a product needs an id: the form asks for it, no step")
+        #expect(home["open product/:id"] == nil, "a product needs an id: the form asks for it, no step")
 
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<40 {
@@ -81,7 +84,7 @@ struct PrototypeExportTests {
             _ = try live.dispatch("home")
             var at = 0
             for _ in 0..<12 {
-                let moves = try #require(states[at]["moves"] as? [String: [String: Any]])
+                let moves = try Self.moves(states[at], data)
                 let (key, move) = try #require(moves.randomElement(using: &generator))
                 if move["error"] != nil {
                     #expect(throws: (any Error).self) { try Self.perform(key, on: live) }
@@ -132,7 +135,7 @@ struct PrototypeExportTests {
         #expect(prototype.leftOut > 0)
         let data = try Self.data(prototype)
         for state in try #require(data["states"] as? [[String: Any]]) {
-            for move in (state["moves"] as? [String: [String: Any]] ?? [:]).values {
+            for move in try Self.moves(state, data).values {
                 if let to = move["to"] as? Int { #expect(to < 5) }
             }
         }
@@ -153,11 +156,11 @@ struct PrototypeExportTests {
         let data = try Self.data(prototype)
         let states = try #require(data["states"] as? [[String: Any]])
         #expect((states[0]["snapshot"] as? [String: Any])?["state"] is NSNull)
-        let first = try #require(states[0]["moves"] as? [String: [String: Any]])
-        let opened = try #require(first["open home "]?["to"] as? Int)
+        let first = try Self.moves(states[0], data)
+        let opened = try #require(first["open home"]?["to"] as? Int)
         #expect(first["open home/:id id=1"] != nil, "the map opens a sampled screen with its first sample")
-        let home = try #require(states[opened]["moves"] as? [String: [String: Any]])
-        let broken = try #require(home["dispatch nowhere"]?["error"] as? [String: Any])
+        let home = try Self.moves(states[opened], data)
+        let broken = try #require(home["tap Broken"]?["error"] as? [String: Any])
         #expect(broken["kind"] as? String == "noMatch")
         #expect(home["open home/:id id=1"]?["to"] != nil)
         #expect(prototype.evaluated.isEmpty)
@@ -194,8 +197,8 @@ struct PrototypeExportTests {
             """)
         let data = try PrototypeExportTests.data(prototype)
         let states = try #require(data["states"] as? [[String: Any]])
-        let moves = try #require(states.first?["moves"] as? [String: Any])
-        #expect(moves.keys.contains("dispatch home/a/1"), "\(moves.keys.sorted())")
+        let moves = try PrototypeExportTests.moves(try #require(states.first), data)
+        #expect(moves.keys.contains("go home/a/1"), "\(moves.keys.sorted())")
         #expect(moves.keys.contains { $0.hasPrefix("open home/b") }, "\(moves.keys.sorted())")
         // (`open home/a/:id id=1` is the flow map's click on that screen, from the start.)
         #expect(!moves.keys.contains("open home/a/:id id=2"), "\(moves.keys.sorted())")

@@ -11,10 +11,16 @@ const prototype = decodePrototype(window.lunaPrototype || null);
 
 /** The exported prototype's data as the page reads it (`states[i].snapshot`, `.tree`,
  *  `.moves`, `trees[i]`): the compact form `luna export html` writes (`format: "compact-1"`:
- *  each distinct presentable, snapshot, step key and error once, referred to by number) is
- *  rebuilt; anything else is taken as it is. */
+ *  each distinct presentable, snapshot, step command and error once, referred to by number)
+ *  is rebuilt. A state's `moves` are keyed by their command's `commandKey`. */
 function decodePrototype(data) {
-  if (!data || data.format !== "compact-1") return data;
+  if (!data) return data;
+  if (data.format !== "compact-1") {
+    const states = data.states.map((state) => Object.assign({}, state, {
+      moves: Object.fromEntries(state.moves.map(([command, move]) => [commandKey(data.commands[command]), move])),
+    }));
+    return Object.assign({}, data, { states });
+  }
   const expand = (index, requests) => {
     const [field, children, modal] = data.nodes[index];
     const object = Object.assign({}, data.fields[field]);
@@ -40,7 +46,7 @@ function decodePrototype(data) {
     if (!snapshot.requests) snapshot.requests = treeRequests[tree];
     const moves = {};
     for (let i = 2; i + 3 < row.length; i += 4) {
-      const [key, to, plan, route] = [data.keys[row[i]], row[i + 1], row[i + 2], row[i + 3]];
+      const [key, to, plan, route] = [commandKey(data.commands[row[i]]), row[i + 1], row[i + 2], row[i + 3]];
       moves[key] = to < 0 ? { error: data.errors[-1 - to] } : { to, plan, route: route >= 0 ? data.stepRoutes[route] : undefined };
     }
     return { snapshot, tree, moves };
@@ -55,8 +61,27 @@ function decodePrototype(data) {
     }
   }
   const result = Object.assign({}, data, { states, trees });
-  for (const key of ["format", "fields", "nodes", "snapshots", "keys", "stepRoutes", "errors"]) delete result[key];
+  for (const key of ["format", "fields", "nodes", "snapshots", "stepRoutes", "errors"]) delete result[key];
   return result;
+}
+
+/** A command's identity, as the session reads it: its JSON form with the keys sorted and
+ *  the defaults (false, null, "", {}) left out — so `{op: "flag", name, value: ""}` from the
+ *  page and `{"op":"flag","name":…,"value":null}` from the exporter are the same step. */
+function commandKey(command) {
+  const plain = (value) => {
+    if (Array.isArray(value)) return value.map(plain);
+    if (!value || typeof value !== "object") return value;
+    const out = {};
+    for (const key of Object.keys(value).sort()) {
+      const item = value[key];
+      const empty = item === false || item === null || item === undefined || item === ""
+        || (typeof item === "object" && !Array.isArray(item) && Object.keys(item).length === 0);
+      if (!empty) out[key] = plain(item);
+    }
+    return out;
+  };
+  return JSON.stringify(plain(command));
 }
 const $ = (id) => document.getElementById(id);
 const state = {
@@ -413,22 +438,10 @@ function requestOf(presentable) {
   return requests[presentable.id] === undefined ? null : requests[presentable.id];
 }
 
-/** A screen action: its flags in order (an empty value clears one), then its request — or,
- *  with `continue = true`, the request a guard kept when there was one (the flags have
- *  resolved it again by then). */
-async function perform(action) {
-  const shown = state.snapshot && state.snapshot.state;
-  const kept = !!shown && shown.request !== shown.resolved;
-  for (const [name, value] of Object.entries(action.flags || {})) {
-    try {
-      await send("flag", { name, value });
-    } catch (failure) {
-      return showResult(`${action.label}: flag ${name}: ${(failure.error || failure).message}`, true);
-    }
-  }
-  if (action.continue && kept) showResult(`${action.label} → ${shown.request}`, false);
-  else if (action.go) run("dispatch", { request: action.go }, `${action.label} → ${action.go}`);
-  else showResult(action.label, false);
+/** A screen action: the session presses it (`tap`): its flags in order, then its request —
+ *  or, with `continue = true`, the request a guard kept when there was one. */
+function perform(action) {
+  run("tap", { label: action.label }, action.label);
 }
 
 /** A tab tap: the option's current top request with keepStack (or its first route); the
@@ -607,7 +620,7 @@ function renderFlags() {
   if (!flags.length) list.append(element("li", { className: "dim" }, "(no flags)"));
   for (const [name, value] of flags) {
     // An exported prototype offers × only where it holds that step from the state shown.
-    const move = prototype ? prototype.states[proto.current].moves[`flag ${name}=`] : null;
+    const move = prototype ? prototype.states[proto.current].moves[commandKey({ op: "flag", name, value: "" })] : null;
     if (prototype && (!move || move.error)) {
       list.append(element("li", {}, `${name}=${value}`));
       continue;
@@ -1136,20 +1149,6 @@ $("flag-form").onsubmit = (event) => {
 
 const proto = { current: 0, entries: [], position: 0, undo: [], redo: [] };
 
-/** The text of a step, as `luna export html` keyed it. */
-function stepKey(op, fields) {
-  switch (op) {
-    case "dispatch": return `dispatch ${fields.request}${fields.keep ? " keep" : ""}`;
-    case "open": {
-      const params = fields.params || {};
-      return `open ${fields.node} ` + Object.keys(params).sort().map((name) => `${name}=${params[name]}`).join("&");
-    }
-    case "back": return "back";
-    case "flag": return `flag ${fields.name}=${fields.value || ""}`;
-    default: return null;
-  }
-}
-
 function prototypeSend(op, fields) {
   const history = { travel: () => fields.index, undo: () => proto.undo[proto.undo.length - 1], redo: () => proto.redo[proto.redo.length - 1] };
   if (history[op]) {
@@ -1163,8 +1162,7 @@ function prototypeSend(op, fields) {
     showPrototypeState();
     return Promise.resolve({ ok: true, route: proto.entries[target].route });
   }
-  const key = stepKey(op, fields);
-  const move = key === null ? undefined : prototype.states[proto.current].moves[key];
+  const move = prototype.states[proto.current].moves[commandKey({ op, ...fields })];
   // A screen opened from here that this state has no step for (the map, the route table):
   // the state that first showed it, when it shows it with the parameters asked for.
   const first = move === undefined && op === "open" ? prototype.screens[fields.node] : undefined;

@@ -1,63 +1,14 @@
 import RouteCore
 import RouteScript
 
-/// One operation on a live session. The REPL's commands, the page protocol's ops and the
-/// Lua test API's actions are parsed into these, and ``LiveSession/perform(_:from:)`` runs
-/// each under one acquisition of the session's lock and returns a ``View``.
-package enum Command: Sendable, Equatable {
-    /// Dispatch a request (`keepStack`: a tab tap that keeps the tab's stack).
-    case dispatch(String, keepStack: Bool = false)
-    /// Record a change the UI already made.
-    case sync(String)
-    /// Open the endpoint with node id `node`, its pattern filled with `params` (a row, a
-    /// tab never visited, a parameter form).
-    case open(node: String, params: [String: String], keepStack: Bool = false)
-    /// The user went back: pop the top stack or dismiss the top modal.
-    case back
-    /// Make the change a leave guard asked about (its question answered yes).
-    case confirm
-    /// Drop a leave guard's question: nothing changes.
-    case cancel
-    /// Move the session's clock (seconds, virtual): a waiting gate's timeout may fall due.
-    case wait(Double)
-    case undo
-    case redo
-    /// Go to the state of history entry N.
-    case travel(Int)
-    /// Back to the initial state (nothing shown).
-    case reset
-    /// Set (nil: clear) an app flag; the current request is resolved again.
-    case flag(String, String?)
-    /// Re-evaluate the script for another device, keeping the state.
-    case device(Device)
-    case reload
-    case explain(String)
-    case state
-    case tree
-    case routes
-    /// The flow map: screens, tab bars and sections, and the ways between them.
-    case flow
-    case flags
-    /// The history; with `before`, the page of entries before that index (newest last).
-    case history(before: Int? = nil)
-    /// The path of a named route: its parameters fill the pattern, the rest the query (a key
-    /// in `lists` once per value).
-    case path(String, [String: String], lists: [String: [String]] = [:])
-    /// The actions since the start or the last reset as a test file (`save-test NAME`).
-    case recording(String)
-    /// Evaluate a Lua chunk in the script's environment; with `allowIncomplete`, an
-    /// unfinished chunk answers ``View/incomplete`` instead of failing.
-    case evaluate(String, allowIncomplete: Bool = false)
-    /// What a page draws (`routes`: with the history, route table and entries).
-    case snapshot(routes: Bool)
-}
-
 /// What a command returns: values only, each with its JSON and text form.
 package enum View: Sendable {
     /// A change that matched a route.
     case changed(ChangeView)
     /// A leave guard's question: the change waits for `confirm` or `cancel`.
     case question(text: String, node: String)
+    /// What a node's leave guard would say now (nil: it has none, or the node is not shown).
+    case leave(node: String, answer: LeaveAnswer?)
     /// A question was dropped (`cancel`); `wasPending`: whether there was one.
     case cancelled(wasPending: Bool)
     /// The clock moved and nothing fell due: what still waits (the request kept, seconds left).
@@ -98,6 +49,7 @@ package enum View: Sendable {
         case .question(let text, let node):
             ["{\"question\":{\"text\":\(JSONWriter.quoted(text)),\"node\":\(JSONWriter.quoted(node))}}"]
         case .cancelled(let was): ["{\"cancelled\":\(was)}"]
+        case .leave(let node, let answer): ["{\"leave\":\(Self.leaveJSON(node: node, answer))}"]
         case .waited(let seconds, let waiting, let left):
             [
                 JSONWriter.object([
@@ -131,6 +83,13 @@ package enum View: Sendable {
         case .changed(let change): [change.text(style)]
         case .question(let text, let node): ["? \(text)  (\(node)'s leave guard: confirm or cancel)"]
         case .cancelled(let was): [style.dim(was ? "(cancelled: nothing changed)" : "(no question to cancel)")]
+        case .leave(let node, let answer):
+            switch answer {
+            case .go?: ["\(node): leaving is free"]
+            case .stay?: ["\(node): its leave guard refuses"]
+            case .ask(let question)?: ["\(node): its leave guard asks: \(question)"]
+            case nil: [style.dim("(\(node) has no leave guard on screen)")]
+            }
         case .waited(let seconds, let waiting, let left):
             [
                 style.dim(
@@ -157,5 +116,19 @@ package enum View: Sendable {
         case .incomplete: []
         case .snapshot(let snapshot): [snapshot.json(script: "")]
         }
+    }
+
+    /// `{"node":…,"answer":"go"|"stay"|"ask"|null,"question":…}`.
+    package static func leaveJSON(node: String, _ answer: LeaveAnswer?) -> String {
+        var fields = ["node": JSONWriter.quoted(node), "answer": "null", "question": "null"]
+        switch answer {
+        case .go?: fields["answer"] = JSONWriter.quoted("go")
+        case .stay?: fields["answer"] = JSONWriter.quoted("stay")
+        case .ask(let question)?:
+            fields["answer"] = JSONWriter.quoted("ask")
+            fields["question"] = JSONWriter.quoted(question)
+        case nil: break
+        }
+        return JSONWriter.object(fields)
     }
 }
