@@ -87,6 +87,8 @@ enum Messages {
         case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
         case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))
         case .flow(let map): fields["flow"] = map.json
+        case .document(let name, let json):
+            fields["document"] = JSONWriter.object(["name": JSONWriter.quoted(name), "value": json])
         default: break
         }
         return JSONWriter.object(fields)

@@ -31,6 +31,9 @@ package enum View: Sendable {
     case values([String])
     /// An unfinished Lua chunk: the next line continues it.
     case incomplete
+    /// A document to read or copy, as JSON: `{"<name>":<json>}`; its text is the JSON itself.
+    /// A page shows it in a window with a Copy button (a menu command's answer).
+    case document(name: String, json: String)
     case snapshot(SnapshotView)
 
     /// The matched change, for views that have one.
@@ -73,6 +76,7 @@ package enum View: Sendable {
         case .recording(let recording): ["{\"source\":\(JSONWriter.quoted(recording.source))}"]
         case .values(let values): ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]
         case .incomplete: ["{\"continue\":true}"]
+        case .document(let name, let json): [JSONWriter.ordered([(name, json)])]
         case .snapshot(let snapshot): [snapshot.json(script: "")]
         }
     }
@@ -114,6 +118,7 @@ package enum View: Sendable {
         case .recording(let recording): [recording.source]
         case .values(let values): values.isEmpty ? [] : [values.joined(separator: "\t")]
         case .incomplete: []
+        case .document(_, let json): [json]
         case .snapshot(let snapshot): [snapshot.json(script: "")]
         }
     }

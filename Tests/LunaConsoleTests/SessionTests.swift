@@ -1,6 +1,7 @@
 import Foundation
 import LunaConsole
 import LunaLive
+import LunaTest
 import RouteCore
 import RouteScript
 import Testing
@@ -228,5 +229,68 @@ import Testing
         _ = session.execute("save-test discard_again")
         let recorded = try String(contentsOfFile: folder.path + "/discard_again_test.lua", encoding: .utf8)
         #expect(recorded.contains("app:back()\n  app:confirm()"), "\(recorded)")
+    }
+}
+
+/// Commands the table gives every surface: `tap` and `open` in the REPL, `--json` after any
+/// command, and `save-test` writing what was typed as the test API's calls (the recorder reads
+/// the history's commands, nothing parsed back from text) — a test that passes on its first run.
+@Suite struct CommandTableSessionTests {
+    @Test func tapOpenAndTheirRecording() throws {
+        let folder = ScriptFolder()
+        let path = folder.write(
+            "discard.lua", try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
+        )
+        let host = try RouteScriptHost(contentsOf: path)
+        let session = Session(host: host, json: false, style: .plain)
+        #expect(!session.execute("open accounts/transfer").failed)
+        #expect(host.state.request?.original == "accounts/transfer")
+        // The action's flag, pressed in the REPL as the page presses it.
+        #expect(!session.execute("tap Type an amount").failed)
+        #expect(host.options.flags["amount"] == "50")
+        let unknown = session.execute("tap Send")
+        #expect(unknown.failed && unknown.lines.joined().contains("has no action 'Send' (actions: 'Type an amount')"))
+        #expect(session.execute("back").lines.first?.hasPrefix("? Discard this transfer of 50?") == true)
+        #expect(!session.execute("confirm").failed)
+        #expect(session.execute("state --json").lines.first?.hasPrefix(#"{"state":{"#) == true)
+        #expect(session.execute("go accounts/transfer --json").lines.first?.hasPrefix("{") == true)
+        // The history's entries carry their commands (the page reads them too).
+        let entries = session.live.history
+        #expect(entries.map { $0.commands.map(\.op) }.contains(["back", "confirm"]))
+        #expect(entries.contains { $0.commands == [.tap("Type an amount")] })
+        #expect(entries.first?.json.contains(#""commands":[{"op":"dispatch","request":"accounts/transfer"}]"#) == true)
+        _ = session.execute("save-test pressed")
+        let recorded = try String(contentsOfFile: folder.path + "/pressed_test.lua", encoding: .utf8)
+        #expect(recorded.contains(#"app:go("accounts/transfer")"#), "open is recorded as the request it opened")
+        #expect(recorded.contains(#"app:tap("Type an amount")"#) && recorded.contains("app:back()\n  app:confirm()"))
+        let result = TestRunner(options: .init()).run(file: folder.path + "/pressed_test.lua")
+        #expect(result.loadError == nil)
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")\n\(recorded)")
+    }
+
+    /// The test API refuses what the page and the REPL refuse: a flag's value is a string (a
+    /// number was quietly turned into one before).
+    @Test func theTestAPIKeepsTheTablesRules() throws {
+        let folder = ScriptFolder()
+        _ = folder.write("books.lua", try String(contentsOfFile: example("books.lua"), encoding: .utf8))
+        let file = folder.write(
+            "rules_test.lua",
+            """
+            local app = luna.open("books.lua")
+            test("a number is not a flag's value", function()
+              expect(function() app:flag("beta", 1) end).to_fail_with("usage")
+              expect(app.error.message).to_be('flag\\'s "value" is a string or null')
+              app:flag("beta", "on")
+              app:go("books/42")
+              app:undo()
+              app:redo()
+              expect(app.route).to_be("books/:id")
+              app:travel(0)
+              expect(function() app:go("books", { kep = true }) end).to_fail_with("usage")
+            end)
+            """)
+        let result = TestRunner(options: .init()).run(file: file)
+        #expect(result.loadError == nil, "\(result.loadError ?? "")")
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")")
     }
 }

@@ -196,6 +196,7 @@ function apply(snapshot) {
   }
   if (snapshot.entries) state.entries = snapshot.entries;
   if (snapshot.rows) state.rows = snapshot.rows;
+  if (snapshot.menu && !prototype) renderMenu(snapshot.menu);
   if (snapshot.history) state.history = snapshot.history;
   $("script").textContent = snapshot.script;
   const banner = $("banner");
@@ -790,6 +791,40 @@ function toast(text) {
   box.hidden = false;
   clearTimeout(state.toastTimer);
   state.toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+/** The page's menu: the commands the session's table offers here (no arguments; each answers
+ *  a document, shown in a window to read or copy). */
+function renderMenu(menu) {
+  $("menu").replaceChildren(...menu.map((item) => {
+    const button = element("button", { type: "button", title: item.help }, item.label);
+    button.dataset.testid = `menu-${item.op}`;
+    button.onclick = async () => {
+      try {
+        const reply = await send(item.op);
+        if (reply.document) showDocument(JSON.stringify(reply.document.value, null, 2));
+      } catch (failure) {
+        const error = failure.error || failure;
+        showResult(`${item.label}: ${error.kind}: ${error.message}`, true);
+      }
+    };
+    return button;
+  }));
+}
+
+/** A document to read or copy (selected, so Ctrl-C copies it where the clipboard API is not allowed). */
+function showDocument(text) {
+  const dialog = $("document");
+  $("document-text").textContent = text;
+  $("document-copy").onclick = () => {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast("copied"), () => toast("select the text and copy it"));
+  };
+  if (!dialog.open) dialog.showModal();
+  const range = document.createRange();
+  range.selectNodeContents($("document-text"));
+  const selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
 }
 
 /** Runs an operation; shows what it did, or its error and the explain of the request. */

@@ -53,7 +53,17 @@ package struct SnapshotView: Sendable {
         if let history { fields["history"] = JSONWriter.array(history.suffix(Self.historyPage).map(\.json)) }
         if let routes { fields["routes"] = JSONWriter.array(routes.map(\.json)) }
         if let entries { fields["entries"] = JSONWriter.stringObject(entries) }
-        if let screenRows { fields["rows"] = screenRows }
+        if let screenRows {
+            fields["rows"] = screenRows
+            // The page's menu: the commands the table offers there (the full snapshot only).
+            fields["menu"] = JSONWriter.array(
+                CommandSpec.all.filter { $0.menu && $0.surfaces.contains(.page) }.map { spec in
+                    JSONWriter.object([
+                        "op": JSONWriter.quoted(spec.op), "label": JSONWriter.quoted(spec.word),
+                        "help": JSONWriter.quoted(spec.help),
+                    ])
+                })
+        }
         if let links {
             fields["links"] = JSONWriter.object([
                 "schemes": JSONWriter.array(links.schemes.map(JSONWriter.quoted)),

@@ -113,7 +113,8 @@ package enum Command: Sendable, Equatable {
         case .device(let device): return [("device", .string(device.rawValue))]
         case .history(let before): return before.map { [("before", .number(String($0)))] } ?? []
         case .path(let name, let values, let lists):
-            var params = values.map { ($0.key, JSONValue.string($0.value)) }
+            // A list's key stands for its last value too (``init(op:fields:)``): written once.
+            var params = values.filter { lists[$0.key] == nil }.map { ($0.key, JSONValue.string($0.value)) }
             params += lists.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
             params.sort { $0.0 < $1.0 }
             return [("name", .string(name))] + (params.isEmpty ? [] : [("params", .object(params))])

@@ -32,6 +32,9 @@ package struct CommandSpec: Sendable {
     package var surfaces: Surfaces
     /// One of the REPL's own commands (`help`, `clear`, `quit`): not a session operation.
     package var console = false
+    /// Offered in the inspector page's menu: it takes no arguments, and the page shows the
+    /// document it answers (a text to read or copy).
+    package var menu = false
 
     /// `go PATH [--keep]`.
     package var usage: String {
