@@ -270,6 +270,16 @@ final class SessionState {
             return .cancelled(wasPending: host.cancel())
         case .tap(let label):
             return try tap(label, origin: origin)
+        case .copyState:
+            return .document(
+                name: "state",
+                json: JSONWriter.object([
+                    "request": host.state.request.map { JSONWriter.quoted($0.original) } ?? "null",
+                    "restore": JSONWriter.quoted(host.state.restorationString),
+                    "flags": JSONWriter.stringObject(host.options.flags),
+                    "device": JSONWriter.quoted(host.options.device.rawValue),
+                    "script": host.path.map { JSONWriter.quoted(ScriptPaths.display($0)) } ?? "null",
+                ]))
         case .canLeave(let node, let request):
             return .leave(node: node, answer: try host.leaveAnswer(for: node, to: request))
         case .undo: return try undo(origin)

@@ -254,6 +254,10 @@ import Testing
         #expect(!session.execute("confirm").failed)
         #expect(session.execute("state --json").lines.first?.hasPrefix(#"{"state":{"#) == true)
         #expect(session.execute("go accounts/transfer --json").lines.first?.hasPrefix("{") == true)
+        // `copy-state`: a command added in three files (the table, the command, the session).
+        let copied = session.execute("copy-state").lines.joined()
+        #expect(copied.contains(#""request":"accounts/transfer""#) && copied.contains(#""restore":"#), "\(copied)")
+        #expect(session.execute("copy-state --json").lines.first?.hasPrefix(#"{"state":{"#) == true)
         // The history's entries carry their commands (the page reads them too).
         let entries = session.live.history
         #expect(entries.map { $0.commands.map(\.op) }.contains(["back", "confirm"]))

@@ -181,6 +181,28 @@ struct BrowserTests {
         }
     }
 
+    /// The page's menu is the command table's: `copy-state` (a command the page knows nothing
+    /// of) is offered, and its answer opens in a window to copy.
+    @Test func theMenuOffersCopyState() async throws {
+        let served = try ServedScript()
+        defer { served.stop() }
+        try served.session.dispatch("books/42?title=Dune")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the menu", Self.visible("menu-copy-state"))
+            try await browser.click("menu-copy-state")
+            try await browser.wait("the document", "document.getElementById('document').open")
+            let text =
+                try await browser.script("return document.getElementById('document-text').textContent;") as? String
+            let value = try JSONSerialization.jsonObject(with: Data((text ?? "").utf8)) as? [String: Any]
+            #expect(value?["request"] as? String == "books/42?title=Dune", "\(text ?? "")")
+            let restore = try #require(value?["restore"] as? String)
+            #expect(try RouterState(restoring: restore).request?.original == "books/42?title=Dune")
+            #expect(
+                try await browser.script("return String(window.getSelection());") as? String == text,
+                "selected, to copy with the keyboard")
+        }
+    }
+
     @Test func phoneAndPadScreenshots() async throws {
         let served = try ServedScript()
         defer { served.stop() }

@@ -15,7 +15,7 @@ import Testing
         .path("book", ["id": "7", "title": "Dune Messiah"]),
         .path("search", ["tags": "b"], lists: ["tags": ["a", "b"]]),
         .recording("books_flow"), .recording("x", force: true), .evaluate("return 1"), .snapshot(routes: true),
-        .canLeave(node: "transfer", request: "accounts"), .canLeave(node: "transfer", request: nil),
+        .canLeave(node: "transfer", request: "accounts"), .canLeave(node: "transfer", request: nil), .copyState,
     ]
 
     @Test func theSamplesCoverEveryOperation() {

@@ -58,6 +58,9 @@ package enum Command: Sendable, Equatable {
     /// What a node's leave guard would say now to a change to `request` (a linked app asks
     /// before it lets a swipe start).
     case canLeave(node: String, request: String?)
+    /// The state as JSON, to paste into a report or a test: the request, the restoration
+    /// string, the flags and the device.
+    case copyState
 
     /// The operation's name in its JSON form (the table's ``CommandSpec/op``).
     package var op: String {
@@ -89,6 +92,7 @@ package enum Command: Sendable, Equatable {
         case .evaluate: "lua"
         case .snapshot: "snapshot"
         case .canLeave: "canLeave"
+        case .copyState: "copy-state"
         }
     }
 
@@ -123,7 +127,7 @@ package enum Command: Sendable, Equatable {
         case .snapshot: return []
         case .canLeave(let node, let request):
             return [("node", .string(node))] + (request.map { [("request", .string($0))] } ?? [])
-        case .back, .confirm, .cancel, .undo, .redo, .reset, .reload, .state, .tree, .routes, .flow, .flags:
+        case .back, .confirm, .cancel, .undo, .redo, .reset, .reload, .state, .tree, .routes, .flow, .flags, .copyState:
             return []
         }
     }
@@ -205,6 +209,7 @@ package enum Command: Sendable, Equatable {
         case "=": self = .evaluate("return " + (try reader.text("expression")))
         case "snapshot": self = .snapshot(routes: true)
         case "canLeave": self = .canLeave(node: try reader.text("node"), request: try reader.optionalText("request"))
+        case "copy-state": self = .copyState
         default: throw CommandError("'\(spec.word)' is one of the REPL's own commands, not a session operation")
         }
     }

@@ -159,6 +159,10 @@ package struct CommandSpec: Sendable {
             CommandSpec(
                 op: "flags", word: "flags", lua: nil, arguments: [], help: "list the app flags", surfaces: views),
             CommandSpec(
+                op: "copy-state", word: "copy-state", lua: nil, arguments: [],
+                help: "the state as JSON to paste into a report: request, restoration string, flags and device",
+                surfaces: views, menu: true),
+            CommandSpec(
                 op: "=", word: "=", lua: nil, arguments: [A(key: "expression", kind: .raw, placeholder: "EXPR")],
                 help: "evaluate a Lua expression in the script's environment", surfaces: .repl),
             CommandSpec(
