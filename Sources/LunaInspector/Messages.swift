@@ -70,28 +70,12 @@ enum Messages {
         }
     }
 
-    /// A successful reply: what the page needs of the view.
+    /// A successful reply: the view's JSON members (``View/members(script:)``, the same the
+    /// REPL's `--json` prints) beside `type`, `id` and `ok`.
     static func reply(id: Int?, _ view: View, script: String) -> String {
-        var fields = ["type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "true"]
-        switch view {
-        case .changed(let change):
-            fields["route"] = JSONWriter.quoted(change.outcome.route)
-            // The request dispatched: for `open`, the path the form filled in.
-            fields["request"] = JSONWriter.quoted(change.outcome.request)
-        case .question(let text, let node):
-            fields["question"] = JSONWriter.object(["text": JSONWriter.quoted(text), "node": JSONWriter.quoted(node)])
-        case .cancelled(let was): fields["cancelled"] = was ? "true" : "false"
-        // A linked app's `canLeave`: `{"node":…,"answer":"go"|"stay"|"ask"|null,"question":…}`.
-        case .leave(let node, let answer): fields["leave"] = View.leaveJSON(node: node, answer)
-        case .explain(let explain): fields["explain"] = explain.json
-        case .snapshot(let snapshot): fields["snapshot"] = snapshot.json(script: script)
-        case .history(let history): fields["history"] = JSONWriter.array(history.entries.map(\.json))
-        case .flow(let map): fields["flow"] = map.json
-        case .document(let name, let json):
-            fields["document"] = JSONWriter.object(["name": JSONWriter.quoted(name), "value": json])
-        default: break
-        }
-        return JSONWriter.object(fields)
+        JSONWriter.ordered(
+            [("type", JSONWriter.quoted("reply")), ("id", id.map(String.init) ?? "null"), ("ok", "true")]
+                + view.members(script: script))
     }
 
     /// A leave guard's question to a linked app: show it, answer `confirm` or `cancel`.
@@ -106,11 +90,12 @@ enum Messages {
         failure(id: id, Failure(kind: "invalidMessage", message: message))
     }
 
+    /// A failed reply: the failure's members (``Failure/members``, as the REPL's `--json`
+    /// prints them) and, for a request no route took, its explanation.
     static func failure(id: Int?, _ failure: Failure, explain: String? = nil) -> String {
-        JSONWriter.object([
-            "type": JSONWriter.quoted("reply"), "id": id.map(String.init) ?? "null", "ok": "false",
-            "error": failure.errorJSON, "explain": explain ?? "null",
-        ])
+        JSONWriter.ordered(
+            [("type", JSONWriter.quoted("reply")), ("id", id.map(String.init) ?? "null"), ("ok", "false")]
+                + failure.members + [("explain", explain ?? "null")])
     }
 
     /// An event: what happened, the entry it added, the plan, and the state after it.

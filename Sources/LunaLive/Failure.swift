@@ -77,8 +77,12 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `{"request":"…","error":{…}}` for a failed request, `{"error":{…}}` otherwise.
-    package var json: String {
-        if let request { return "{\"request\":\(JSONWriter.quoted(request)),\"error\":\(errorJSON)}" }
-        return "{\"error\":\(errorJSON)}"
+    package var json: String { JSONWriter.ordered(members) }
+
+    /// The failure's JSON members: the request (when it concerned one), then the error. The
+    /// REPL's `--json` line is their object; a page's or device's reply has them beside its
+    /// `type`, `id` and `ok`.
+    package var members: [(String, String)] {
+        (request.map { [("request", JSONWriter.quoted($0))] } ?? []) + [("error", errorJSON)]
     }
 }

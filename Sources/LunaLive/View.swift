@@ -45,39 +45,54 @@ package enum View: Sendable {
         }
     }
 
-    /// The JSON docs/cli.md documents for the view (one line; `--json` in the REPL).
+    /// The view's JSON, as members of one object — the one envelope every surface reads: the
+    /// REPL's `--json` line is the object (``json``), a page's or a device's reply has these
+    /// members beside its `type`, `id` and `ok`. `script` names the script in a snapshot.
+    package func members(script: String = "") -> [(String, String)] {
+        switch self {
+        case .changed(let change): return change.members
+        case .question(let text, let node):
+            return [
+                (
+                    "question",
+                    JSONWriter.ordered([("text", JSONWriter.quoted(text)), ("node", JSONWriter.quoted(node))])
+                )
+            ]
+        case .leave(let node, let answer): return [("leave", Self.leaveJSON(node: node, answer))]
+        case .cancelled(let was): return [("cancelled", String(was))]
+        case .waited(let seconds, let waiting, let left):
+            return [
+                ("secondsLeft", left.map { String($0) } ?? "null"), ("waited", String(seconds)),
+                ("waiting", waiting.map(JSONWriter.quoted) ?? "null"),
+            ]
+        case .nothingShown: return [("tree", "null")]
+        case .reset: return [("reset", "true")]
+        case .flag(_, _, let change, let flags): return change?.members ?? [("flags", JSONWriter.stringObject(flags))]
+        case .reloaded(let reload): return [("reload", reload.object)]
+        case .explain(let explain): return [("explain", explain.json)]
+        case .state(let state): return [("state", state?.json ?? "null")]
+        case .tree(let tree): return [("tree", tree.json ?? "null")]
+        case .routes(let rows): return [("routes", JSONWriter.array(rows.map(\.json)))]
+        case .flow(let map): return [("flow", map.json)]
+        case .flags(let flags): return [("flags", JSONWriter.stringObject(flags))]
+        case .history(let history): return history.members
+        case .path(let path): return [("path", JSONWriter.quoted(path))]
+        case .recording(let recording): return [("source", JSONWriter.quoted(recording.source))]
+        case .values(let values): return [("lua", JSONWriter.array(values.map(JSONWriter.quoted)))]
+        case .incomplete: return [("continue", "true")]
+        case .snapshot(let snapshot): return [("snapshot", snapshot.json(script: script))]
+        case .document(let name, let json):
+            return [("document", JSONWriter.object(["name": JSONWriter.quoted(name), "value": json]))]
+        }
+    }
+
+    /// The JSON docs/cli.md documents for the view (one line; `--json` in the REPL): the
+    /// object of ``members(script:)`` — for `tree` the tree alone, as `luna tree --json`
+    /// prints it.
     package var json: [String] {
         switch self {
-        case .changed(let change): [change.json]
-        case .question(let text, let node):
-            ["{\"question\":{\"text\":\(JSONWriter.quoted(text)),\"node\":\(JSONWriter.quoted(node))}}"]
-        case .cancelled(let was): ["{\"cancelled\":\(was)}"]
-        case .leave(let node, let answer): ["{\"leave\":\(Self.leaveJSON(node: node, answer))}"]
-        case .waited(let seconds, let waiting, let left):
-            [
-                JSONWriter.object([
-                    "waited": String(seconds), "waiting": waiting.map(JSONWriter.quoted) ?? "null",
-                    "secondsLeft": left.map { String($0) } ?? "null",
-                ])
-            ]
-        case .nothingShown: ["{\"tree\":null}"]
-        case .reset: ["{\"reset\":true}"]
-        case .flag(_, _, let change, let flags):
-            [change?.json ?? "{\"flags\":\(JSONWriter.stringObject(flags))}"]
-        case .reloaded(let reload): [reload.json]
-        case .explain(let explain): ["{\"explain\":\(explain.json)}"]
-        case .state(let state): ["{\"state\":\(state?.json ?? "null")}"]
         case .tree(let tree): tree.lines(json: true, style: .plain)
-        case .routes(let rows): [RouteRow.json(rows)]
-        case .flow(let map): ["{\"flow\":\(map.json)}"]
-        case .flags(let flags): ["{\"flags\":\(JSONWriter.stringObject(flags))}"]
-        case .history(let history): [history.json]
-        case .path(let path): ["{\"path\":\(JSONWriter.quoted(path))}"]
-        case .recording(let recording): ["{\"source\":\(JSONWriter.quoted(recording.source))}"]
-        case .values(let values): ["{\"lua\":\(JSONWriter.array(values.map(JSONWriter.quoted)))}"]
-        case .incomplete: ["{\"continue\":true}"]
-        case .document(let name, let json): [JSONWriter.ordered([(name, json)])]
-        case .snapshot(let snapshot): [snapshot.json(script: "")]
+        default: [JSONWriter.ordered(members())]
         }
     }
 

@@ -14,17 +14,20 @@ package struct ReloadView: Sendable {
         self.script = script
     }
 
-    package var json: String {
+    package var json: String { "{\"reload\":" + object + "}" }
+
+    /// What the reload did: its time, the routes added, removed and changed, its warning,
+    /// plan and lint.
+    package var object: String {
         let milliseconds = LiveSession.milliseconds(summary.duration)
-        return "{\"reload\":"
-            + JSONWriter.ordered([
+        return JSONWriter.ordered([
                 ("ms", "\((milliseconds * 100).rounded() / 100)"),
                 ("added", JSONWriter.array(summary.added.map(JSONWriter.quoted))),
                 ("removed", JSONWriter.array(summary.removed.map(JSONWriter.quoted))),
                 ("changed", JSONWriter.array(summary.changed.map(JSONWriter.quoted))),
                 ("warning", summary.warning.map(JSONWriter.quoted) ?? "null"), ("plan", summary.plan.json),
                 ("lint", JSONWriter.array(summary.lint.map(JSONWriter.quoted))),
-            ]) + "}"
+            ])
     }
 
     /// The summary for a page: the line and lists, without the plan (the event carries it).
@@ -58,8 +61,10 @@ package struct HistoryView: Sendable {
     package var entries: [HistoryEntry]
     package var current: Int?
 
-    package var json: String {
-        "{\"history\":\(JSONWriter.array(entries.map(\.json))),\"current\":\(current.map(String.init) ?? "null")}"
+    package var json: String { JSONWriter.ordered(members) }
+
+    package var members: [(String, String)] {
+        [("history", JSONWriter.array(entries.map(\.json))), ("current", current.map(String.init) ?? "null")]
     }
 
     package func lines(_ style: Style) -> [String] {

@@ -36,9 +36,12 @@ package struct ChangeView: Sendable {
     }
 
     /// `dispatch --json`: one object per request, keys in the documented order.
-    package var json: String {
+    package var json: String { JSONWriter.ordered(members) }
+
+    /// The change's JSON members: what matched, the plan, the tree.
+    package var members: [(String, String)] {
         let request = outcome.resolution.request
-        return JSONWriter.ordered([
+        return [
             ("request", JSONWriter.quoted(outcome.request)),
             ("path", JSONWriter.quoted(request.path)),
             ("route", JSONWriter.quoted(outcome.route)),
@@ -49,7 +52,7 @@ package struct ChangeView: Sendable {
             ("plan", outcome.plan.json),
             ("reasons", JSONWriter.array(outcome.reasons.map(JSONWriter.quoted))),
             ("tree", tree.json ?? "null"),
-        ])
+        ]
     }
 
     /// The request and what it matched, the plan, then the tree.
