@@ -21,13 +21,13 @@ package struct ReloadView: Sendable {
     package var object: String {
         let milliseconds = LiveSession.milliseconds(summary.duration)
         return JSONWriter.ordered([
-                ("ms", "\((milliseconds * 100).rounded() / 100)"),
-                ("added", JSONWriter.array(summary.added.map(JSONWriter.quoted))),
-                ("removed", JSONWriter.array(summary.removed.map(JSONWriter.quoted))),
-                ("changed", JSONWriter.array(summary.changed.map(JSONWriter.quoted))),
-                ("warning", summary.warning.map(JSONWriter.quoted) ?? "null"), ("plan", summary.plan.json),
-                ("lint", JSONWriter.array(summary.lint.map(JSONWriter.quoted))),
-            ])
+            ("ms", "\((milliseconds * 100).rounded() / 100)"),
+            ("added", JSONWriter.array(summary.added.map(JSONWriter.quoted))),
+            ("removed", JSONWriter.array(summary.removed.map(JSONWriter.quoted))),
+            ("changed", JSONWriter.array(summary.changed.map(JSONWriter.quoted))),
+            ("warning", summary.warning.map(JSONWriter.quoted) ?? "null"), ("plan", summary.plan.json),
+            ("lint", JSONWriter.array(summary.lint.map(JSONWriter.quoted))),
+        ])
     }
 
     /// The summary for a page: the line and lists, without the plan (the event carries it).
