@@ -257,7 +257,8 @@ import Testing
         // `copy-state`: a command added in three files (the table, the command, the session).
         let copied = session.execute("copy-state").lines.joined()
         #expect(copied.contains(#""request":"accounts/transfer""#) && copied.contains(#""restore":"#), "\(copied)")
-        #expect(session.execute("copy-state --json").lines.first?.hasPrefix(#"{"document":{"name":"state","value":{"#) == true)
+        let document = session.execute("copy-state --json").lines.first ?? ""
+        #expect(document.hasPrefix(#"{"document":{"name":"state","value":{"#), "\(document)")
         // The history's entries carry their commands (the page reads them too).
         let entries = session.live.history
         #expect(entries.map { $0.commands.map(\.op) }.contains(["back", "confirm"]))
