@@ -181,6 +181,7 @@ final class SessionState {
     private var redoStack: [Int] = []
     /// The last route table made (for the snapshot of a page).
     private var routeTable: RouteTable?
+    private var controlsCache: (RouteTree, Controls.Context)?
     /// Seconds waited (`wait`) since the last history entry with nothing falling due: the next
     /// `wait` entry records them too, so a saved test waits as long.
     private var unrecordedWait = 0.0
@@ -365,8 +366,17 @@ final class SessionState {
         return table.rows
     }
 
+    /// What the controls' rules read of `tree`, from the last one made where it can.
+    private func controlsContext(_ tree: RouteTree) -> Controls.Context {
+        if let (known, context) = controlsCache, known === tree { return context }
+        let context = Controls.Context(host: host, rows: routeRows(tree))
+        controlsCache = (tree, context)
+        return context
+    }
+
     func snapshot(routes: Bool) -> SnapshotView {
         let tree = host.routeTree
+        let requests = SnapshotView.requests(host.tree, tree: tree)
         return SnapshotView(
             device: host.options.device, flags: host.options.flags, tree: TreeView(host.tree, forms: .json),
             state: StateView(host), current: position, historyCount: dropped + entries.count,
@@ -374,8 +384,9 @@ final class SessionState {
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(routeRows) : nil,
             entries: routes ? SnapshotView.entries(tree) : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
-            requests: SnapshotView.requests(host.tree, tree: tree), links: routes ? tree?.links : nil,
-            question: host.pendingQuestion.map { ($0.text, $0.node) })
+            requests: requests, links: routes ? tree?.links : nil,
+            question: host.pendingQuestion.map { ($0.text, $0.node) },
+            controls: tree.map { Controls(host: host, context: controlsContext($0), requests: requests) })
     }
 
     private func recording(_ name: String) throws -> RecordingView {

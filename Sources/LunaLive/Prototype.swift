@@ -66,12 +66,10 @@ private struct Explorer {
     let limit: Int
     let tree: RouteTree
     let routes: [RouteRow]
-    /// The routes whose screens a screen lists (its children and modals), by its id.
-    let owned: [String: [RouteRow]]
     let entries: [String: String]
-    let samples: [String: [[String: String]]]
     let rows: [String: [(label: String, go: String)]]
-    let actions: [String: [DeclaredAction]]
+    /// What the controls' rules read of the tree (``Controls``): the page's own.
+    let context: Controls.Context
     var states: [State] = []
     /// States by their restoration string and flags, and by what the page shows of them
     /// (snapshot, tree index; flags are in the snapshot).
@@ -96,18 +94,9 @@ private struct Explorer {
         self.limit = limit
         self.tree = tree
         routes = RouteRow.table(tree)
-        let rows = host.declaredRows
-        // As the page draws them: no generated row for a route the screen's own rows reach.
-        var owned = Dictionary(grouping: routes.filter { $0.owner != nil }) { $0.owner ?? "" }
-        for (screen, listed) in owned {
-            let reached = Set((rows[screen] ?? []).compactMap { SnapshotView.routeReached(by: $0.go, in: tree) })
-            owned[screen] = listed.filter { !reached.contains($0.id) }
-        }
-        self.owned = owned
         entries = SnapshotView.entries(tree)
-        samples = host.declaredSamples
-        self.rows = rows
-        actions = host.declaredActions
+        rows = host.declaredRows
+        context = Controls.Context(host: host, rows: routes)
     }
 
     mutating func run() throws {
@@ -139,12 +128,16 @@ private struct Explorer {
             cut = cut ?? .size
             return nil
         }
+        let requests = SnapshotView.requests(host.tree, tree: tree)
         let view = SnapshotView(
             device: host.options.device, flags: flags, tree: .empty,
             state: StateView(host), current: nil, historyCount: 0, historyDropped: 0, reloadError: nil,
             reloadWarnings: [], canUndo: false, canRedo: false, history: nil, routes: nil, entries: nil,
-            screenRows: nil, requests: SnapshotView.requests(host.tree, tree: tree))
-        let treeJSON = TreeView(host.tree, forms: .json).json ?? "null"
+            screenRows: nil, requests: requests)
+        // Each node's controls are kept in the tree, where the page file writes each distinct
+        // node once (in every state's snapshot they took more than the rest of the file).
+        let controls = Controls(host: host, context: context, requests: requests)
+        let treeJSON = controls.placed(in: TreeView(host.tree, forms: .json).json ?? "null")
         let snapshot = view.json(script: "")
         // A state that looks the same as one already held (the same snapshot and tree, with
         // flags) is that state: two ways to the same screens differ only in what the page
@@ -224,69 +217,17 @@ private struct Explorer {
 
     // MARK: What a screen offers (as the inspector page draws it)
 
-    /// The steps the page offers on state `index`.
+    /// The steps the page offers on state `index`: what its controls send (``Controls``: the
+    /// rules the page draws by) and the script's own rows on the screens shown.
     func steps(of index: Int) -> [Command] {
         do { try enter(index) } catch { return [] }
-        var result: [Command] = []
         let requests = SnapshotView.requests(host.tree, tree: tree)
-        let pad = host.options.device == .pad
-        func requestOf(_ presentable: HeadlessPresentable) -> String? { requests[presentable.id] }
-        func go(_ route: RouteRow, _ inherited: [String: String]) {
-            // A form would ask for what is missing, or for a catch-all's rest: not a step.
-            guard route.fillable, route.pattern != "...", !route.pattern.hasSuffix("/..."),
-                route.params.allSatisfy({ inherited[$0] != nil })
-            else { return }
-            let params = Dictionary(uniqueKeysWithValues: route.params.map { ($0, inherited[$0] ?? "") })
-            result.append(.open(node: route.id, params: params))
+        let controls = Controls(host: host, context: context, requests: requests)
+        var result: [Command] = []
+        for id in controls.offers.keys.sorted() {
+            for row in rows[id] ?? [] { result.append(.dispatch(row.go)) }
         }
-        func walk(_ presentable: HeadlessPresentable) {
-            switch presentable.kind {
-            case .switcher:
-                if let first = presentable.children.first { walk(first) }
-            case .junction:
-                let selected = presentable.selected ?? 0
-                for (position, option) in presentable.children.enumerated() {
-                    // Only a tab marked selected pops to its root when tapped again.
-                    if position == presentable.selected, option.kind == .stack, option.children.count > 1,
-                        let root = requestOf(option.children[0])
-                    {
-                        result.append(.dispatch(root))
-                        continue
-                    }
-                    var request: String?
-                    if option.kind == .screen { request = requestOf(option) }
-                    if option.kind == .stack, let top = option.children.last { request = requestOf(top) }
-                    if let request = request ?? entries[option.id] {
-                        result.append(.dispatch(request, keepStack: true))
-                    }
-                }
-                if presentable.children.indices.contains(selected) { walk(presentable.children[selected]) }
-            case .stack:
-                let items = presentable.children
-                if items.count > 1 { result.append(.back) }
-                if pad, presentable.attributes["split"] != nil, let first = items.first {
-                    walk(first)
-                    if items.count > 1, let top = items.last { walk(top) }
-                } else if let top = items.last {
-                    walk(top)
-                }
-            case .screen:
-                let params = presentable.activation?.params ?? [:]
-                for row in rows[presentable.id] ?? [] { result.append(.dispatch(row.go)) }
-                for route in owned[presentable.id] ?? [] {
-                    let sets = samples[route.id] ?? []
-                    for values in sets { go(route, params.merging(values) { $1 }) }
-                    if sets.isEmpty { go(route, params) }
-                }
-                for action in actions[presentable.id] ?? [] { result.append(.tap(action.label)) }
-                if let modal = presentable.modal {
-                    // Closing the sheet: back to the screen under it, shown before.
-                    if let request = requestOf(presentable) { result.append(.dispatch(request)) }
-                    walk(modal)
-                }
-            }
-        }
-        if let root = host.tree { walk(root) }
+        result += controls.commands
         // The flow map's screens, from the start only (from every state it would be states ×
         // screens steps); elsewhere the page shows the state that first reached the screen.
         // With the parameters shown now when on screen, else the first sample.
@@ -296,8 +237,9 @@ private struct Explorer {
         for route in routes {
             let shown = chain.contains(route.id) ? host.state.params : [:]
             let missing = route.params.contains { shown[$0] == nil }
-            let sample = missing ? (samples[route.id]?.first ?? [:]) : [:]
-            go(route, sample.merging(shown) { $1 })
+            let sample = missing ? (context.samples[route.id]?.first ?? [:]) : [:]
+            // The map opens a route as a generated row does (a form asks: no step).
+            if let command = Controls.row(route, sample.merging(shown) { $1 }, nil).command { result.append(command) }
         }
         return result
     }

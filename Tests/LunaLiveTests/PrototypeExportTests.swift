@@ -93,7 +93,14 @@ struct PrototypeExportTests {
                 try Self.perform(key, on: live)
                 at = try #require(move["to"] as? Int)
                 let exported = trees[try #require(states[at]["tree"] as? Int)]
-                let shown = try JSONSerialization.jsonObject(with: Data((live.tree?.json ?? "null").utf8))
+                // The exported tree carries the controls the live page gets in its snapshot.
+                let requests = SnapshotView.requests(live.tree, tree: live.routeTree)
+                let controls = Controls(
+                    host: live,
+                    context: Controls.Context(host: live, rows: RouteRow.table(try #require(live.routeTree))),
+                    requests: requests)
+                let shown = try JSONSerialization.jsonObject(
+                    with: Data(controls.placed(in: live.tree?.json ?? "null").utf8))
                 #expect(
                     NSDictionary(dictionary: exported as? [String: Any] ?? [:])
                         .isEqual(to: shown as? [String: Any] ?? [:]),

@@ -308,7 +308,7 @@ function junction(presentable, context) {
     const tab = element("button", { type: "button", className: "tab" + (index === presentable.selected ? " selected" : "") },
       titleOf(option), badge);
     tab.dataset.testid = `tab-${option.id}`;
-    tab.onclick = () => tapTab(option, index === presentable.selected);
+    tab.onclick = () => tapTab(option);
     bar.append(tab);
   });
   const content = element("div", { className: "content" }, selected ? node(selected, context) : null);
@@ -328,14 +328,14 @@ function stack(presentable, context) {
   result.dataset.id = presentable.id;
   if (context.pad && presentable.attributes && presentable.attributes.split && items.length) {
     // A split view: the first screen is the sidebar, the top one the detail.
-    const sidebar = element("div", { className: "sidebar" }, navbar(items[0], false, presentable), node(items[0], context));
+    const sidebar = element("div", { className: "sidebar" }, navbar(items[0], null, presentable), node(items[0], context));
     const detail = element("div", { className: "detail" },
-      items.length > 1 ? navbar(top, true, presentable) : null,
+      items.length > 1 ? navbar(top, controlsOf(presentable).back, presentable) : null,
       items.length > 1 ? node(top, context) : element("p", { className: "empty" }, "Nothing selected"));
     result.append(element("div", { className: "split" }, sidebar, detail));
     return result;
   }
-  result.append(navbar(top, items.length > 1, presentable));
+  result.append(navbar(top, controlsOf(presentable).back, presentable));
   if (items.length > 1) {
     result.append(element("div", { className: "crumbs", title: "the stack, root first" },
       items.map((item) => item.title).join(" › ")));
@@ -344,13 +344,14 @@ function stack(presentable, context) {
   return result;
 }
 
-function navbar(top, canGoBack, owner) {
+/** A stack's navigation bar: its Back sends the command the session's controls give it. */
+function navbar(top, command, owner) {
   const back = element("button", { type: "button", className: "back" }, "‹ Back");
   back.dataset.testid = `back-${owner.id}`;
   // Kept in its grid column (invisible, not removed): the title stays centred on root screens.
-  back.classList.toggle("gone", !canGoBack);
-  back.disabled = !canGoBack;
-  back.onclick = () => run("back", {}, "back");
+  back.classList.toggle("gone", !command);
+  back.disabled = !command;
+  back.onclick = () => runCommand(command, "back");
   return element("div", { className: "navbar" }, back, element("div", { className: "title" }, top ? top.title : owner.title), element("span"));
 }
 
@@ -377,27 +378,30 @@ function screenView(presentable, context) {
     button.onclick = () => run("dispatch", { request: row.go }, row.go);
     rows.append(element("li", {}, button));
   });
-  // Then a generated row for each child screen the script's own rows do not reach (its
-  // `route`), unless "Rows for child screens" is off: scaffolding, drawn apart from content.
-  const reached = new Set(declared.rows.map((row) => row.route).filter(Boolean));
-  const generated = showsGeneratedRows()
-    ? state.routes.filter((r) => r.owner === presentable.id && !reached.has(r.id)) : [];
-  for (const route of generated) {
-    // A parameter route with sample values (`sample = { id = { "42", "7" } }`): a row for each.
-    const samples = samplesOf(route);
-    samples.forEach((values, index) => {
-      const button = element("button", { type: "button", className: "sample generated" },
-        `${route.title} ${route.params.map((name) => values[name]).filter((v) => v !== undefined).join(" · ")}`);
+  // Then a generated row for each child screen the script's own rows do not reach, as the
+  // session's controls give them (unless "Rows for child screens" is off): scaffolding,
+  // drawn apart from content. A row opens its route, or asks for what it needs first.
+  const generated = showsGeneratedRows() ? (controlsOf(presentable).rows || []) : [];
+  const sampleIndex = {};
+  for (const row of generated) {
+    const route = state.routes.find((r) => r.id === row.route);
+    if (!route) continue;
+    let button;
+    if (row.values) {
+      // A parameter route with sample values (`sample = { id = { "42", "7" } }`): a row for each.
+      const index = sampleIndex[route.id] = (sampleIndex[route.id] ?? -1) + 1;
+      button = element("button", { type: "button", className: "sample generated" },
+        `${route.title} ${route.params.map((name) => row.values[name]).filter((v) => v !== undefined).join(" · ")}`);
       button.dataset.testid = `pick-${route.id}-${index}`;
-      button.onclick = () => goToRoute(route, { params: { ...(presentable.params || {}), ...values } });
-      rows.append(element("li", {}, button));
-    });
-    if (samples.length) continue;
-    // Only the parameters this screen does not give are named (they are what a form asks).
-    const missing = route.params.filter((name) => (presentable.params || {})[name] === undefined);
-    const button = element("button", { type: "button", className: "generated" }, route.title + (missing.length ? ` (${missing.map((p) => ":" + p).join(", ")})` : ""));
-    button.dataset.testid = `row-${route.id}`;
-    button.onclick = () => goToRoute(route, presentable);
+    } else {
+      // Only the parameters this screen does not give are named (they are what a form asks).
+      const missing = route.params.filter((name) => (presentable.params || {})[name] === undefined);
+      button = element("button", { type: "button", className: "generated" }, route.title + (missing.length ? ` (${missing.map((p) => ":" + p).join(", ")})` : ""));
+      button.dataset.testid = `row-${route.id}`;
+    }
+    button.onclick = () => row.command
+      ? runCommand(row.command, route.pattern)
+      : goToRoute(route, { params: { ...(presentable.params || {}), ...(row.values || {}) } });
     rows.append(element("li", {}, button));
   }
   if (rows.children.length) page.append(rows);
@@ -418,10 +422,8 @@ function screenView(presentable, context) {
 function sheet(presenter, modal, context) {
   const close = element("button", { type: "button", className: "close", title: "close (dispatches the presenting screen)" }, "×");
   close.dataset.testid = `close-${modal.id}`;
-  close.onclick = () => {
-    const request = requestOf(presenter);
-    if (request !== null) run("dispatch", { request }, request);
-  };
+  const command = controlsOf(modal).close;
+  close.onclick = () => { if (command) runCommand(command, command.request); };
   // A sheet holding a stack shows its navigation bar's title only (as iOS does): the grabber
   // keeps the close button.
   const title = modal.kind === "stack" ? null : element("strong", {}, modal.title);
@@ -433,11 +435,6 @@ function sheet(presenter, modal, context) {
 
 // MARK: Requests from the tree
 
-/** The request that shows a screen on screen: the session fills it in (never the page). */
-function requestOf(presentable) {
-  const requests = (state.snapshot && state.snapshot.requests) || {};
-  return requests[presentable.id] === undefined ? null : requests[presentable.id];
-}
 
 /** A screen action: the session presses it (`tap`): its flags in order, then its request —
  *  or, with `continue = true`, the request a guard kept when there was one. */
@@ -445,22 +442,29 @@ function perform(action) {
   run("tap", { label: action.label }, action.label);
 }
 
-/** A tab tap: the option's current top request with keepStack (or its first route); the
- * selected tab tapped again pops its stack to the root, as iOS does. */
-function tapTab(option, selected) {
-  if (selected && option.kind === "stack" && option.children.length > 1) {
-    const root = requestOf(option.children[0]);
-    if (root !== null) return run("dispatch", { request: root }, root);
-  }
-  let request = null;
-  if (option.kind === "screen") request = requestOf(option);
-  else if (option.kind === "stack" && option.children.length) request = requestOf(option.children[option.children.length - 1]);
-  if (request === null && state.entries[option.id] !== undefined) request = state.entries[option.id];
-  if (request === null) {
+/** A tab tap: what the session's controls say it sends (the option's top request keeping
+ *  its stack; the selected tab tapped again pops to the root, as iOS does). */
+function tapTab(option) {
+  const command = controlsOf(option).tap;
+  if (!command) {
     showResult(`no route to open ${option.title} with`, true);
     return;
   }
-  run("dispatch", { request, keep: true }, request);
+  runCommand(command, command.request);
+}
+
+/** What the session says a presentable on screen offers (`controls` in the snapshot). */
+function controlsOf(presentable) {
+  // An exported prototype keeps them in the tree's nodes (each distinct node once).
+  if (presentable.controls) return presentable.controls;
+  const controls = (state.snapshot && state.snapshot.controls) || {};
+  return controls[presentable.id] || {};
+}
+
+/** Sends a command as the session gave it (`{op, …fields}`). */
+function runCommand(command, label) {
+  const { op, ...fields } = command;
+  return run(op, fields, label);
 }
 
 /** A route row or table row: straight there, or a form for its parameters. */

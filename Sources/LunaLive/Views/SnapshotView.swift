@@ -31,6 +31,8 @@ package struct SnapshotView: Sendable {
     package var links: LinkDomains?
     /// A leave guard's question waiting for `confirm` or `cancel` (the page shows it).
     package var question: (text: String, node: String)? = nil
+    /// What the presentables on screen offer, with the command each sends (``Controls``).
+    package var controls: Controls? = nil
 
     /// History entries in a snapshot, and in each older page a page asks for.
     package static let historyPage = 100
@@ -45,6 +47,7 @@ package struct SnapshotView: Sendable {
             "canUndo": canUndo ? "true" : "false", "canRedo": canRedo ? "true" : "false",
             "requests": JSONWriter.stringObject(requests),
         ]
+        if let controls { fields["controls"] = controls.json }
         if let question {
             fields["question"] = JSONWriter.object([
                 "text": JSONWriter.quoted(question.text), "node": JSONWriter.quoted(question.node),
@@ -108,7 +111,7 @@ package struct SnapshotView: Sendable {
     }
 
     /// The request that shows each screen in `presentable`'s tree, by node id.
-    static func requests(_ presentable: HeadlessPresentable?, tree: RouteTree?) -> [String: String] {
+    package static func requests(_ presentable: HeadlessPresentable?, tree: RouteTree?) -> [String: String] {
         guard let presentable, let tree else { return [:] }
         var result: [String: String] = [:]
         func walk(_ presentable: HeadlessPresentable) {
