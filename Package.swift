@@ -67,7 +67,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css")]
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css"),
+                .embedInCode("Page/data.mjs"), .embedInCode("Page/history.mjs"), .embedInCode("Page/map.mjs"),
+                .embedInCode("Page/prototype.mjs"), .embedInCode("Page/store.mjs"),
+            ]
         ),
         // `luna test`: navigation tests in Lua, golden files, route coverage, JUnit and LCOV.
         .target(name: "LunaTest", dependencies: ["LunaLive", "RouteScript", "RouteCore", "LuaHost"]),

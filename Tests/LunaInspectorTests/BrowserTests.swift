@@ -301,7 +301,7 @@ struct BrowserTests {
                 ("{\"type\":\"event\"}", "a message could not be shown: "),
             ]
             for (text, said) in cases {
-                try await browser.script("receiveText(arguments[0]);", [text])
+                try await browser.script("window.luna.receiveText(arguments[0]);", [text])
                 try await browser.wait(
                     "the toast for \(text)",
                     "document.getElementById('toast').textContent.startsWith(\(Self.jsString(said)))")

@@ -1,6 +1,14 @@
 // Luna inspector page: draws the presentable tree as a device, and sends every tap through
-// the live session over one WebSocket (the same operations the REPL uses).
+// the live session over one WebSocket (the same commands the REPL uses). The DOM is here; what
+// needs none is in the modules it imports (tested without a browser: Tests/Page). An exported
+// prototype inlines them all into one script (PrototypePage.swift), so every top-level name is
+// unique across the modules and imports are single lines.
 "use strict";
+import { commandKey, decodePrototype } from "./data.mjs";
+import { startHistory } from "./history.mjs";
+import { layoutMap, mapLimit, nearest } from "./map.mjs";
+import { prototypeStep } from "./prototype.mjs";
+import { addressExample, parseMessage, reduce, withSnapshot } from "./store.mjs";
 
 // Script errors are kept where a test (or a curious user) can read them: window.lunaErrors.
 window.addEventListener("error", (event) => { (window.lunaErrors = window.lunaErrors || []).push(`${event.message} (${event.lineno}:${event.colno})`); });
@@ -9,80 +17,7 @@ const token = new URLSearchParams(location.search).get("token") || "";
 // A static prototype (`luna export html`) carries its states and steps in the page itself.
 const prototype = decodePrototype(window.lunaPrototype || null);
 
-/** The exported prototype's data as the page reads it (`states[i].snapshot`, `.tree`,
- *  `.moves`, `trees[i]`): the compact form `luna export html` writes (`format: "compact-1"`:
- *  each distinct presentable, snapshot, step command and error once, referred to by number)
- *  is rebuilt. A state's `moves` are keyed by their command's `commandKey`. */
-function decodePrototype(data) {
-  if (!data) return data;
-  if (data.format !== "compact-1") {
-    const states = data.states.map((state) => Object.assign({}, state, {
-      moves: Object.fromEntries(state.moves.map(([command, move]) => [commandKey(data.commands[command]), move])),
-    }));
-    return Object.assign({}, data, { states });
-  }
-  const expand = (index, requests) => {
-    const [field, children, modal] = data.nodes[index];
-    const object = Object.assign({}, data.fields[field]);
-    if ("request" in object) {
-      requests[object.id] = object.request;
-      delete object.request;
-    }
-    if (children !== null) object.children = children.map((child) => expand(child, requests));
-    if (modal === -1) object.modal = null;
-    else if (modal >= 0) object.modal = expand(modal, requests);
-    return object;
-  };
-  const trees = [];
-  const treeRequests = [];
-  for (const root of data.trees) {
-    const requests = {};
-    trees.push(expand(root, requests));
-    treeRequests.push(requests);
-  }
-  const states = data.states.map((row) => {
-    const snapshot = Object.assign({}, data.snapshots[row[0]]);
-    const tree = row[1];
-    if (!snapshot.requests) snapshot.requests = treeRequests[tree];
-    const moves = {};
-    for (let i = 2; i + 3 < row.length; i += 4) {
-      const [key, to, plan, route] = [commandKey(data.commands[row[i]]), row[i + 1], row[i + 2], row[i + 3]];
-      moves[key] = to < 0 ? { error: data.errors[-1 - to] } : { to, plan, route: route >= 0 ? data.stepRoutes[route] : undefined };
-    }
-    return { snapshot, tree, moves };
-  });
-  // A step's route is the route of the state it reaches unless written.
-  for (const state of states) {
-    for (const move of Object.values(state.moves)) {
-      if (move.to !== undefined && move.route === undefined) {
-        const shown = states[move.to].snapshot.state;
-        move.route = shown ? shown.route : undefined;
-      }
-    }
-  }
-  const result = Object.assign({}, data, { states, trees });
-  for (const key of ["format", "fields", "nodes", "snapshots", "stepRoutes", "errors"]) delete result[key];
-  return result;
-}
 
-/** A command's identity, as the session reads it: its JSON form with the keys sorted and
- *  the defaults (false, null, "", {}) left out — so `{op: "flag", name, value: ""}` from the
- *  page and `{"op":"flag","name":…,"value":null}` from the exporter are the same step. */
-function commandKey(command) {
-  const plain = (value) => {
-    if (Array.isArray(value)) return value.map(plain);
-    if (!value || typeof value !== "object") return value;
-    const out = {};
-    for (const key of Object.keys(value).sort()) {
-      const item = value[key];
-      const empty = item === false || item === null || item === undefined || item === ""
-        || (typeof item === "object" && !Array.isArray(item) && Object.keys(item).length === 0);
-      if (!empty) out[key] = plain(item);
-    }
-    return out;
-  };
-  return JSON.stringify(plain(command));
-}
 const $ = (id) => document.getElementById(id);
 const state = {
   socket: null, nextId: 1, pending: new Map(), snapshot: null, routes: [], entries: {}, rows: {},
@@ -132,18 +67,20 @@ function send(op, fields = {}) {
 /** A message from the session, parsed and checked before anything reads it: one that is not
  * a JSON object of a known type is reported and dropped, and the page goes on as it was. */
 function receiveText(text) {
-  let message;
-  try { message = JSON.parse(text); } catch { message = null; }
-  const known = ["reply", "snapshot", "event"];
-  if (!message || typeof message !== "object" || Array.isArray(message) || !known.includes(message.type)) {
-    toast(`ignored a message the page cannot read (${String(text).slice(0, 80)})`);
+  const parsed = parseMessage(text);
+  if (parsed.error) {
+    toast(parsed.error);
     return;
   }
-  try { receive(message); } catch (error) {
+  try { receive(parsed.message); } catch (error) {
     toast(`a message could not be shown: ${error && error.message ? error.message : error}`);
   }
 }
+// For tests and the curious: the page's way in for a message.
+window.luna = { receiveText };
 
+/** A reply settles its request; a snapshot or an event gives the next model (store.mjs) and
+ *  what to do about it. */
 function receive(message) {
   if (message.type === "reply") {
     const settle = state.pending.get(message.id);
@@ -151,53 +88,31 @@ function receive(message) {
     if (settle) settle(message);
     return;
   }
-  if (message.type === "snapshot") {
-    apply(message.snapshot);
-    return;
-  }
-  if (message.type === "event") {
-    // The history only grows: a new entry is appended; a travel (or undo, redo) names an
-    // entry already listed, and the list stays whole.
-    if (message.entry && !state.history.some((entry) => entry.index === message.entry.index)) {
-      state.history.push(message.entry);
+  const { model, effects } = reduce(state, message);
+  Object.assign(state, model);
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case "draw": show(state.snapshot); break;
+      case "plan": showPlan(effect.plan, effect.origin, effect.event); break;
+      case "toast": toast(effect.text); break;
+      case "fetchFlow": if (state.view === "map") fetchFlow(); break;
+      case "resync": send("snapshot").then((reply) => apply(reply.snapshot), () => {}); break;
     }
-    if (message.routePatch) patchRoutes(message.routePatch);
-    apply(message.snapshot);
-    if (message.plan) showPlan(message.plan, message.origin, message.event);
-    if (message.event === "reloaded" || message.event === "deviceChanged") {
-      state.flow = null;
-      if (state.view === "map") fetchFlow();
-    }
-    if (message.event === "reloaded" && message.summary) toast(message.summary.line);
-    if (message.event === "deviceChanged" && message.summary) toast(`device: ${message.snapshot.device} · ${message.summary.line}`);
   }
 }
 
-/** The address bar's example, from the script itself: a path it has, a link in its scheme (or
- *  on its host), a named request (`accounts · lunabank://accounts · bill|{…}`). */
-function addressExample(routes, links) {
-  const plain = routes.find((route) => !route.params.length && !route.pattern.includes("...")) || routes[0];
-  const path = plain ? plain.pattern : "";
-  const schemes = (links && links.schemes) || [];
-  const hosts = ((links && links.hosts) || []).filter((host) => !host.startsWith("*."));
-  const link = schemes.length ? `${schemes[0]}://${path}` : hosts.length ? `https://${hosts[0]}/${path}` : null;
-  const named = routes.find((route) => route.name);
-  return [path, link, named ? `${named.name}|{…}` : null].filter(Boolean).join(" · ");
-}
-
+/** Takes in a whole snapshot (a reply's, the prototype's) and draws it. */
 function apply(snapshot) {
-  state.snapshot = snapshot;
+  Object.assign(state, withSnapshot(state, snapshot));
+  show(snapshot);
+}
+
+/** Draws what a snapshot says: the device, the panels, the banners, the address. */
+function show(snapshot) {
   // A question asked elsewhere (the REPL, another page) is asked here too.
   if (!prototype && snapshot.question && !$("params").dataset.question) askQuestion(snapshot.question);
-  if (snapshot.routes) {
-    state.routes = snapshot.routes;
-    state.changedRoutes = null;
-    if (!prototype) $("request").placeholder = addressExample(snapshot.routes, snapshot.links);
-  }
-  if (snapshot.entries) state.entries = snapshot.entries;
-  if (snapshot.rows) state.rows = snapshot.rows;
+  if (snapshot.routes && !prototype) $("request").placeholder = addressExample(snapshot.routes, snapshot.links);
   if (snapshot.menu && !prototype) renderMenu(snapshot.menu);
-  if (snapshot.history) state.history = snapshot.history;
   $("script").textContent = snapshot.script;
   const banner = $("banner");
   banner.hidden = !snapshot.reloadError;
@@ -637,26 +552,6 @@ function renderFlags() {
   }
 }
 
-/** A reload's change to the route table (rows new or changed, ids gone, the order when it
- *  changed); a patch that does not fit the table held asks for the whole snapshot. */
-function patchRoutes(patch) {
-  const byId = new Map(state.routes.map((route) => [route.id, route]));
-  let fits = patch.removed.every((id) => byId.has(id));
-  for (const id of patch.removed) byId.delete(id);
-  for (const row of patch.rows) {
-    if (!patch.order && !byId.has(row.id)) fits = false;
-    byId.set(row.id, row);
-  }
-  const order = patch.order || state.routes.map((route) => route.id).filter((id) => byId.has(id));
-  if (!fits || order.some((id) => !byId.has(id))) {
-    send("snapshot").then((reply) => apply(reply.snapshot), () => {});
-    return;
-  }
-  state.routes = order.map((id) => byId.get(id));
-  // Only cells changed: the table patches those rows and nothing else.
-  state.changedRoutes = patch.order || patch.removed.length ? null : patch.rows;
-}
-
 /** The route table, patched by route id: when a reload sent new routes, rows that stayed get
  * only the cells that changed and keep their place if they can, new rows are made, gone rows
  * removed; otherwise only the row of the current route changes. */
@@ -963,72 +858,8 @@ function svg(tag, attributes = {}, ...children) {
   return result;
 }
 
-/** Columns by distance from the root along push, modal, tab and section edges. */
-function layoutMap(flow) {
-  const incoming = new Map(flow.nodes.map((node) => [node.id, 0]));
-  const outgoing = new Map(flow.nodes.map((node) => [node.id, []]));
-  for (const edge of flow.edges) {
-    if (edge.kind === "guard") continue;
-    incoming.set(edge.to, (incoming.get(edge.to) || 0) + 1);
-    if (outgoing.has(edge.from)) outgoing.get(edge.from).push(edge.to);
-  }
-  const layer = new Map();
-  const order = [];
-  const queue = flow.nodes.filter((node) => !incoming.get(node.id)).map((node) => node.id);
-  for (const id of queue) layer.set(id, 0);
-  while (queue.length) {
-    const id = queue.shift();
-    order.push(id);
-    for (const next of outgoing.get(id) || []) {
-      if (layer.has(next)) continue;
-      layer.set(next, layer.get(id) + 1);
-      queue.push(next);
-    }
-  }
-  for (const node of flow.nodes) if (!layer.has(node.id)) { layer.set(node.id, 0); order.push(node.id); }
-  const columns = [];
-  for (const id of order) (columns[layer.get(id)] = columns[layer.get(id)] || []).push(id);
-  const place = new Map();
-  const [width, height, gapX, gapY] = [150, 46, 44, 14];
-  columns.forEach((ids, column) => ids.forEach((id, row) => {
-    place.set(id, { x: 40 + column * (width + gapX), y: 16 + row * (height + gapY), width, height });
-  }));
-  const tallest = Math.max(1, ...columns.map((ids) => ids.length));
-  return { place, width: 56 + columns.length * (width + gapX) - gapX, height: 32 + tallest * (height + gapY) - gapY };
-}
 
-/** The most nodes the map draws: a bigger tree shows those nearest the screen shown. */
-const mapLimit = 300;
 
-/** `flow` cut down to at most `mapLimit` nodes: breadth first from `start` along edges either
- *  way (then from the other nodes in order), with the edges between the nodes kept. */
-function nearest(flow, start) {
-  if (flow.nodes.length <= mapLimit) return flow;
-  const neighbours = new Map(flow.nodes.map((node) => [node.id, []]));
-  for (const edge of flow.edges) {
-    if (neighbours.has(edge.from)) neighbours.get(edge.from).push(edge.to);
-    if (neighbours.has(edge.to)) neighbours.get(edge.to).push(edge.from);
-  }
-  const kept = new Set();
-  const seeds = [start, ...flow.nodes.map((node) => node.id)].filter((id) => id !== null && neighbours.has(id));
-  for (const seed of seeds) {
-    if (kept.size >= mapLimit) break;
-    if (kept.has(seed)) continue;
-    const queue = [seed];
-    kept.add(seed);
-    while (queue.length && kept.size < mapLimit) {
-      for (const next of neighbours.get(queue.shift())) {
-        if (kept.size >= mapLimit) break;
-        if (!kept.has(next)) { kept.add(next); queue.push(next); }
-      }
-    }
-  }
-  return {
-    nodes: flow.nodes.filter((node) => kept.has(node.id)),
-    edges: flow.edges.filter((edge) => kept.has(edge.from) && kept.has(edge.to)),
-    initial: flow.initial, total: flow.nodes.length,
-  };
-}
 
 function renderMap() {
   const box = $("map");
@@ -1186,58 +1017,16 @@ $("flag-form").onsubmit = (event) => {
 // state it reaches (drawn from its exported snapshot) or the error it gave. History, Undo and
 // Redo are kept in the page.
 
-const proto = { current: 0, entries: [], position: 0, undo: [], redo: [] };
+let proto = null;
 
+/** A command in an exported prototype (prototype.mjs): the state it reaches is shown, with its plan. */
 function prototypeSend(op, fields) {
-  const history = { travel: () => fields.index, undo: () => proto.undo[proto.undo.length - 1], redo: () => proto.redo[proto.redo.length - 1] };
-  if (history[op]) {
-    const target = history[op]();
-    if (target === undefined || !proto.entries[target]) return Promise.reject({ error: { kind: "history", message: `nothing to ${op}` } });
-    if (op === "undo") { proto.undo.pop(); proto.redo.push(proto.position); }
-    else if (op === "redo") { proto.redo.pop(); proto.undo.push(proto.position); }
-    else { proto.undo.push(proto.position); proto.redo = []; }
-    proto.position = target;
-    proto.current = proto.entries[target].state;
-    showPrototypeState();
-    return Promise.resolve({ ok: true, route: proto.entries[target].route });
-  }
-  const move = prototype.states[proto.current].moves[commandKey({ op, ...fields })];
-  // A screen opened from here that this state has no step for (the map, the route table):
-  // the state that first showed it, when it shows it with the parameters asked for.
-  const first = move === undefined && op === "open" ? prototype.screens[fields.node] : undefined;
-  if (first !== undefined && sameParams(prototype.states[first].snapshot.state, fields.params || {})) {
-    const shown = prototype.states[first].snapshot.state;
-    record({ kind: "show", request: shown.request, detail: "", route: shown.route, plan: 0, state: first });
-    showPlan([], "prototype (the state that first showed it)", "show");
-    return Promise.resolve({ ok: true, route: shown.route, request: shown.request });
-  }
-  if (move === undefined) {
-    const bound = prototype.cut ? ` (${prototype.cut})` : "";
-    return Promise.reject({ error: { kind: "notExported", message: `this prototype has no such step from here${bound}` } });
-  }
-  if (move.error) return Promise.reject({ error: move.error });
-  const plan = prototype.plans[move.plan];
-  record({ kind: op, request: fields.request || (op === "open" ? fields.node : ""),
-    detail: op === "flag" ? `${fields.name}=${fields.value || ""}` : "", route: move.route || "", plan: plan.length, state: move.to });
-  showPlan(plan, "prototype", op);
-  const reached = prototype.states[move.to].snapshot.state;
-  return Promise.resolve({ ok: true, route: move.route, request: reached ? reached.request : undefined });
-}
-
-/** A new history entry, shown (it can be undone; what could be redone is gone). */
-function record(entry) {
-  proto.undo.push(proto.position);
-  proto.redo = [];
-  entry.index = proto.entries.length;
-  proto.entries.push(entry);
-  proto.position = entry.index;
-  proto.current = entry.state;
+  const step = prototypeStep(prototype, proto, op, fields);
+  if (step.error) return Promise.reject({ error: step.error });
+  proto = step.history;
   showPrototypeState();
-}
-
-/** Whether a state shows its screen with `params` (each one asked for has that value). */
-function sameParams(shown, params) {
-  return !!shown && Object.entries(params).every(([name, value]) => shown.params[name] === value);
+  if (step.plan) showPlan(step.plan, step.origin, step.event);
+  return Promise.resolve(step.reply);
 }
 
 function showPrototypeState() {
@@ -1261,7 +1050,7 @@ function startPrototype() {
   note.textContent = lines.join("\n");
   note.hidden = false;
   const start = prototype.states[0].snapshot.state;
-  proto.entries.push({ index: 0, kind: "start", request: start ? start.request : "", detail: "", route: start ? start.route : "", plan: 0, state: 0 });
+  proto = startHistory({ kind: "start", request: start ? start.request : "", detail: "", route: start ? start.route : "", plan: 0, state: 0 });
   showPrototypeState();
 }
 
