@@ -93,15 +93,43 @@ let package = Package(
         .testTarget(
             name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive", "RouteScript"], exclude: ["Fixtures"]),
         .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore", "RouteCoreOracle"]),
+        // What the tests share: paths, script folders, running `luna`, a served script and page
+        // clients, the browser's WebDriver client (a library of the tests, not a product).
+        .target(
+            name: "LunaTestSupport",
+            dependencies: [
+                "LunaInspector", "LunaLive", "RouteScript",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tests/LunaTestSupport"),
+        // The inspector's server without a browser or another process: its messages, security
+        // checks, token file and a session shared with the REPL.
         .testTarget(
             name: "LunaInspectorTests",
             dependencies: [
-                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript", "LunaLink",
+                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript", "LunaTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
+        // End to end: a real browser (chromium over WebDriver), linked apps over WebSocket, the
+        // built `luna` binary (its commands, a terminal, signals, `luna test`, `luna go`) and
+        // the docs checked through it. `swift test --skip LunaEndToEndTests` runs the rest.
+        .testTarget(
+            name: "LunaEndToEndTests",
+            dependencies: [
+                "LunaInspector", "LunaLive", "LunaConsole", "LunaTest", "RouteScript", "RouteCore", "LunaLink",
+                "LunaTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"]),
         // The Swift an app writes, compiled in Swift 6 mode: a `@MainActor` UIKit presenter with an
         // isolated conformance driving `Router` and `ScriptHost`, the SwiftUI recipe's model, a tree
         // loaded off the main actor (RouteCore's DocC, "UIKit and SwiftUI presenters").
@@ -115,11 +143,11 @@ let package = Package(
                 .enableUpcomingFeature("InferIsolatedConformances"),
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]),
-        // CLI tests run the built `luna` binary (built with the tests by `swift build --build-tests`).
+        // The REPL's session without a terminal: its input lines, transcripts, Tab completion, the
+        // file watcher, the public API's list.
         .testTarget(
             name: "LunaConsoleTests",
-            dependencies: ["LunaConsole", "LunaLive", "LunaTest", "RouteScript", "RouteCore"],
-            exclude: ["Fixtures"]),
+            dependencies: ["LunaConsole", "LunaLive", "LunaTest", "RouteScript", "RouteCore", "LunaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -224,7 +224,7 @@ private func tabsTree() throws -> RouteTree {
 
 /// The live link drives the same `@MainActor` UIKit presenter (an isolated conformance): it
 /// compiles in Swift 6 mode and runs on the main actor. (The session side is tested in
-/// LunaInspectorTests; here no session listens, and the link says so.)
+/// LunaEndToEndTests; here no session listens, and the link says so.)
 @MainActor
 @Suite struct LinkRecipeTests {
     @Test func theLinkTakesTheUIKitPresenter() async throws {

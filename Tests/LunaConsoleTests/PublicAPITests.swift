@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// The public surface is what docs/public-api.md lists: every public type of the library

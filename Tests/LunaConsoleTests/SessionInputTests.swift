@@ -2,6 +2,7 @@ import Foundation
 import LunaConsole
 import LunaLive
 import LunaTest
+import LunaTestSupport
 import RouteCore
 import RouteScript
 import Testing

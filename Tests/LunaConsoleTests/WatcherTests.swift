@@ -1,5 +1,6 @@
 import Foundation
 import LunaConsole
+import LunaTestSupport
 import Testing
 
 @testable import LunaLive
@@ -22,56 +23,9 @@ import Testing
         }
     }
 
-    /// Saves that an editor might do.
-    enum Save: String, CaseIterable, Sendable {
-        case inPlace, truncateThenWrite, tempThenRename, deleteThenRecreate
-        /// vim's default: probe the folder with a file named 4913, rename the script to a
-        /// backup, write a new script, set its mode, remove the backup.
-        case vimBackupRename
-        /// vim with `backupcopy=yes`: copy the script to a backup, write it in place, set its mode.
-        case vimBackupCopy
-    }
+    typealias Save = EditorSave
 
-    static func save(_ style: Save, _ path: String, _ text: String) throws {
-        let data = Data(text.utf8)
-        switch style {
-        case .inPlace:
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-            try handle.write(contentsOf: data)
-            try handle.close()
-        case .truncateThenWrite:
-            let truncate = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-            try truncate.truncate(atOffset: 0)
-            try truncate.close()
-            let write = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try write.write(contentsOf: data)
-            try write.close()
-        case .tempThenRename:
-            let temp = path + ".swp~"
-            _ = FileManager.default.createFile(atPath: temp, contents: data)
-            _ = rename(temp, path)
-        case .deleteThenRecreate:
-            try FileManager.default.removeItem(atPath: path)
-            _ = FileManager.default.createFile(atPath: path, contents: data)
-        case .vimBackupRename:
-            let folder = (path as NSString).deletingLastPathComponent
-            _ = FileManager.default.createFile(atPath: folder + "/4913", contents: nil)
-            try FileManager.default.removeItem(atPath: folder + "/4913")
-            _ = rename(path, path + "~")
-            let handle = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
-            close(handle)
-            chmod(path, 0o644)
-            try FileManager.default.removeItem(atPath: path + "~")
-        case .vimBackupCopy:
-            try FileManager.default.copyItem(atPath: path, toPath: path + "~")
-            let handle = open(path, O_WRONLY | O_TRUNC)
-            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
-            close(handle)
-            chmod(path, 0o644)
-            try FileManager.default.removeItem(atPath: path + "~")
-        }
-    }
+    static func save(_ style: Save, _ path: String, _ text: String) throws { try style.write(text, to: path) }
 
     /// A save written in two parts: the first part stops mid-chunk, so its load fails and the
     /// watcher, asked, waits for the rest (reporting the save again) instead of letting the

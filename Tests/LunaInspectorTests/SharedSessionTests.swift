@@ -2,6 +2,7 @@ import Foundation
 import LunaConsole
 import LunaInspector
 import LunaLive
+import LunaTestSupport
 import RouteScript
 import Testing
 

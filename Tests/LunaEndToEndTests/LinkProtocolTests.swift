@@ -1,6 +1,7 @@
 import Foundation
 import LunaLink
 import LunaLive
+import LunaTestSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix

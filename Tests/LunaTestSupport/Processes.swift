@@ -1,29 +1,29 @@
 import Foundation
 
 /// The repository root, from this file's path.
-let repositoryRoot: String = {
+package let repositoryRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
     return url.path
 }()
 
-func example(_ name: String) -> String { repositoryRoot + "/examples/" + name }
+package func example(_ name: String) -> String { repositoryRoot + "/examples/" + name }
 
 /// The `luna` binary next to the test bundle.
-let lunaBinary: String = {
+package let lunaBinary: String = {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidates = [bundle.appendingPathComponent("luna").path, repositoryRoot + "/.build/debug/luna"]
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
 }()
 
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+package struct RunResult {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 }
 
 /// A `luna` process in the repository root, with NO_COLOR and extra environment.
-func lunaProcess(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+package func lunaProcess(_ arguments: [String], environment: [String: String] = [:]) -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: lunaBinary)
     process.arguments = arguments
@@ -36,13 +36,14 @@ func lunaProcess(_ arguments: [String], environment: [String: String] = [:]) -> 
 }
 
 /// Runs `luna` with arguments and optional standard input (never a terminal).
-func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+package func luna(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> RunResult
+{
     try run(lunaProcess(arguments, environment: environment), input: input)
 }
 
 /// Runs a process to its end with optional standard input (never a terminal): its status and
 /// both outputs.
-func run(_ process: Process, input: String? = nil) throws -> RunResult {
+package func run(_ process: Process, input: String? = nil) throws -> RunResult {
     let out = Pipe()
     let err = Pipe()
     let stdin = Pipe()
@@ -69,22 +70,32 @@ func run(_ process: Process, input: String? = nil) throws -> RunResult {
 
 /// A folder for one test's scripts, outside /tmp (some editors write in place under /tmp,
 /// which would hide the rename case), removed afterwards.
-final class ScriptFolder {
-    let path: String
+package final class ScriptFolder: Sendable {
+    package let path: String
 
-    init() {
+    package init() {
         let base = repositoryRoot + "/.build/test-scripts"
         try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        path = base + "/console-" + UUID().uuidString
+        path = base + "/scripts-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     @discardableResult
-    func write(_ name: String, _ text: String) -> String {
+    package func write(_ name: String, _ text: String) -> String {
         let full = path + "/" + name
         try? FileManager.default.createDirectory(
             atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        return full
+    }
+
+    /// Writes `name` whole at once (a new file renamed over the old): a watcher never reads
+    /// half of it.
+    @discardableResult
+    package func replace(_ name: String, _ text: String) -> String {
+        let full = path + "/" + name
+        _ = FileManager.default.createFile(atPath: full + ".tmp", contents: Data(text.utf8))
+        _ = rename(full + ".tmp", full)
         return full
     }
 
@@ -93,7 +104,7 @@ final class ScriptFolder {
 
 extension String {
     /// The path as errors show it: relative to the working directory when below it.
-    var relativeToWorkingDirectory: String {
+    package var relativeToWorkingDirectory: String {
         let cwd = FileManager.default.currentDirectoryPath
         return hasPrefix(cwd + "/") ? String(dropFirst(cwd.count + 1)) : self
     }

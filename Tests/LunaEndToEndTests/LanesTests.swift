@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// scripts/lanes, which scripts/test asks what to run: a toolchain without libFuzzer (Xcode's)

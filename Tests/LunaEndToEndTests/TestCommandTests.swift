@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// `luna test` through the built binary: the examples' tests, exit codes, JUnit accepted by
@@ -100,8 +101,8 @@ import Testing
             waitpid(pid, &status, 0)
         }
         #expect(run.lines { $0 == "1 passed, 0 failed" } != nil)
-        try WatcherTests.save(
-            .tempThenRename, test, "local app = luna.open('books.lua')\ntest('a', function() expect(1).to_be(2) end)\n")
+        try EditorSave.tempThenRename.write(
+            "local app = luna.open('books.lua')\ntest('a', function() expect(1).to_be(2) end)\n", to: test)
         #expect(run.lines { $0 == "0 passed, 1 failed" } != nil)
     }
 }

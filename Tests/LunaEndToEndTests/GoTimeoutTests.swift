@@ -1,5 +1,6 @@
 import Foundation
 import LunaLink
+import LunaTestSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,13 +1,14 @@
 import Foundation
 import LunaConsole
 import LunaLive
+import LunaTestSupport
 import RouteCore
 import RouteScript
 import Testing
 
 /// Golden tests of the `luna` binary on examples/ (exact output, exit status).
 @Suite struct CLITests {
-    static let fixtures = repositoryRoot + "/Tests/LunaConsoleTests/Fixtures/"
+    static let fixtures = repositoryRoot + "/Tests/LunaEndToEndTests/Fixtures/"
 
     @Test func versionAndHelp() throws {
         let version = try luna(["--version"])
@@ -117,14 +118,14 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stdout == """
-                Tests/LunaConsoleTests/Fixtures/lint.lua:4: warning: route 'users/:name' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
-                Tests/LunaConsoleTests/Fixtures/lint.lua:5: warning: route 'files/:_' can never win: 'files/:path' (lint.lua:6) matches everything it matches and is a more specific route
-                Tests/LunaConsoleTests/Fixtures/lint.lua:11: warning: route 'users/:who' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
-                Tests/LunaConsoleTests/Fixtures/lint.lua:14: error: route 'about' duplicates 'about' (lint.lua:8)
-                Tests/LunaConsoleTests/Fixtures/lint.lua:7: warning: validator of 'id' ('[0-9]{0}') rejects every value: it matches only the empty string, and segments are never empty
-                Tests/LunaConsoleTests/Fixtures/lint.lua:10: warning: stack 'dead' has no reachable endpoint: every route under it can never win
-                Tests/LunaConsoleTests/Fixtures/lint.lua:14: warning: modal 'about-again' can never be presented: every route under it can never win
-                Tests/LunaConsoleTests/Fixtures/lint.lua: 9 routes, 1 error, 6 warnings
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:4: warning: route 'users/:name' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:5: warning: route 'files/:_' can never win: 'files/:path' (lint.lua:6) matches everything it matches and is a more specific route
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:11: warning: route 'users/:who' can never win: 'users/:id' (lint.lua:3) matches everything it matches and is an earlier route of the same rank
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:14: error: route 'about' duplicates 'about' (lint.lua:8)
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:7: warning: validator of 'id' ('[0-9]{0}') rejects every value: it matches only the empty string, and segments are never empty
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:10: warning: stack 'dead' has no reachable endpoint: every route under it can never win
+                Tests/LunaEndToEndTests/Fixtures/lint.lua:14: warning: modal 'about-again' can never be presented: every route under it can never win
+                Tests/LunaEndToEndTests/Fixtures/lint.lua: 9 routes, 1 error, 6 warnings
 
                 """)
         let clean = try luna(["check", "examples/books.lua"])

@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// The REPL reloads a saved script once, keeps the state, and survives a broken save.
@@ -17,15 +18,15 @@ import Testing
     /// (`LUNA_WATCHER=poll`), through every way an editor saves.
     enum Watching: String, CaseIterable, Sendable { case native, polling }
 
-    @Test(arguments: WatcherTests.Save.allCases, Watching.allCases)
-    func aSaveReloadsOnceAndKeepsTheState(style: WatcherTests.Save, watching: Watching) throws {
+    @Test(arguments: EditorSave.allCases, Watching.allCases)
+    func aSaveReloadsOnceAndKeepsTheState(style: EditorSave, watching: Watching) throws {
         let folder = ScriptFolder()
         let script = folder.write("live.lua", Self.version1)
         let repl = try LiveProcess(
             ["repl", script, "books/7"], environment: watching == .polling ? ["LUNA_WATCHER": "poll"] : [:])
         defer { repl.finish() }
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
-        try WatcherTests.save(style, script, Self.version2)
+        try style.write(Self.version2, to: script)
         let reload = try #require(repl.lines { $0.hasPrefix("reloaded in ") })
         #expect(reload.last?.hasSuffix(" ms: 1 added (authors), 0 removed, 1 changed (books)") == true)
         // The reload prints what it did: its plan, then the tree.
@@ -46,12 +47,12 @@ import Testing
         let repl = try LiveProcess(["repl", script, "books/7"])
         defer { repl.finish() }
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
-        try WatcherTests.save(.tempThenRename, script, "return stack { endpoint { 'books' ")
+        try EditorSave.tempThenRename.write("return stack { endpoint { 'books' ", to: script)
         let failure = try #require(repl.lines { $0.hasPrefix("reload failed: ") })
         #expect(failure.last == "reload failed: \(script.relativeToWorkingDirectory):1: '}' expected near <eof>")
         repl.send("state\n")
         #expect(repl.lines { $0 == "request  books/7" } != nil)
-        try WatcherTests.save(.tempThenRename, script, Self.version2)
+        try EditorSave.tempThenRename.write(Self.version2, to: script)
         #expect(repl.lines { $0.hasPrefix("reloaded in ") } != nil)
         repl.send("quit\n")
     }

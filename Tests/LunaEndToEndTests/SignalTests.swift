@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -4,21 +4,24 @@ import NIOHTTP1
 
 /// A W3C WebDriver client for Debian's chromium through chromedriver: enough to open a page,
 /// find, click and type, run a script, and take a screenshot.
-final class WebDriver: @unchecked Sendable {
-    static let driverPath = "/usr/bin/chromedriver"
-    static let browserPath = "/usr/bin/chromium"
-    static var available: Bool {
+package final class WebDriver: @unchecked Sendable {
+    package static let driverPath = "/usr/bin/chromedriver"
+    package static let browserPath = "/usr/bin/chromium"
+    package static var available: Bool {
         FileManager.default.isExecutableFile(atPath: driverPath)
             && FileManager.default.isExecutableFile(atPath: browserPath)
     }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
+    }
 
     private let driver = Process()
     private let port: Int
     private var session = ""
 
-    init(width: Int = 1400, height: Int = 900, arguments: [String] = []) async throws {
+    package init(width: Int = 1400, height: Int = 900, arguments: [String] = []) async throws {
         port = Self.freePort()
         driver.executableURL = URL(fileURLWithPath: Self.driverPath)
         driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
@@ -57,7 +60,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// A port nothing listens on: bind port 0 and let the system choose.
-    static func freePort() -> Int {
+    package static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -73,7 +76,7 @@ final class WebDriver: @unchecked Sendable {
         return bound ? Int(UInt16(bigEndian: address.sin_port)) : Int.random(in: 20_000...40_000)
     }
 
-    func quit() async {
+    package func quit() async {
         _ = try? await call("DELETE", "/session/\(session)")
         // chromedriver ignores SIGTERM while it serves; Foundation's waitUntilExit can hang
         // on Linux: end it outright and reap it.
@@ -84,23 +87,23 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Sets the window's outer size.
-    func resize(width: Int, height: Int) async throws {
+    package func resize(width: Int, height: Int) async throws {
         _ = try await call("POST", "/session/\(session)/window/rect", ["width": width, "height": height])
     }
 
-    func open(_ url: String) async throws {
+    package func open(_ url: String) async throws {
         _ = try await call("POST", "/session/\(session)/url", ["url": url])
     }
 
     /// Runs JavaScript in the page and returns its result.
     @discardableResult
-    func script(_ source: String, _ arguments: [Any] = []) async throws -> Any? {
+    package func script(_ source: String, _ arguments: [Any] = []) async throws -> Any? {
         let result = try await call("POST", "/session/\(session)/execute/sync", ["script": source, "args": arguments])
         return result["value"]
     }
 
     /// Waits until `condition` (JavaScript returning a truthy value) holds.
-    func wait(
+    package func wait(
         _ what: String, timeout: Duration = .seconds(20), _ condition: String, sourceLocation: String = #function
     ) async throws {
         let clock = ContinuousClock()
@@ -112,7 +115,7 @@ final class WebDriver: @unchecked Sendable {
         throw Failure(description: "timed out waiting for \(what)")
     }
 
-    func element(_ testID: String) async throws -> String {
+    package func element(_ testID: String) async throws -> String {
         try await wait(
             "[data-testid=\"\(testID)\"]", "document.querySelector('[data-testid=\"' + \(quoted(testID)) + '\"]')")
         let found = try await call(
@@ -126,7 +129,7 @@ final class WebDriver: @unchecked Sendable {
     /// Clicks an element once the page's animations have finished, as a user taps what has
     /// come to rest: a click while a sheet still rises (0.35 s) landed on whatever was under
     /// the button's final place ("element click intercepted" in CI, or a silent miss).
-    func click(_ testID: String) async throws {
+    package func click(_ testID: String) async throws {
         let id = try await element(testID)
         try await wait(
             "the page's animations to finish", "document.getAnimations().every((a) => a.playState !== 'running')")
@@ -134,13 +137,13 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Types into an element; "\u{E007}" is Enter.
-    func type(_ testID: String, _ text: String) async throws {
+    package func type(_ testID: String, _ text: String) async throws {
         let id = try await element(testID)
         _ = try await call("POST", "/session/\(session)/element/\(id)/clear", [:] as [String: Any])
         _ = try await call("POST", "/session/\(session)/element/\(id)/value", ["text": text])
     }
 
-    func screenshot(to path: String) async throws {
+    package func screenshot(to path: String) async throws {
         let shot = try await call("GET", "/session/\(session)/screenshot")
         guard let base64 = shot["value"] as? String, let data = Data(base64Encoded: base64) else {
             throw Failure(description: "no screenshot")
@@ -171,7 +174,7 @@ final class WebDriver: @unchecked Sendable {
 extension WebDriver {
     /// Opens the inspector of `served` in a fresh browser, waits for its socket, runs `body`,
     /// and always quits the browser.
-    static func withPage(_ served: ServedScript, _ body: (WebDriver) async throws -> Void) async throws {
+    package static func withPage(_ served: ServedScript, _ body: (WebDriver) async throws -> Void) async throws {
         let browser = try await WebDriver()
         do {
             try await browser.open(served.inspector.url)
@@ -186,7 +189,7 @@ extension WebDriver {
 
     /// Opens a page file (an exported prototype) from the file system in a fresh browser, runs
     /// `body`, and always quits the browser.
-    static func withFile(_ html: String, _ body: (WebDriver) async throws -> Void) async throws {
+    package static func withFile(_ html: String, _ body: (WebDriver) async throws -> Void) async throws {
         let folder = ScriptFolder()
         let path = folder.write("index.html", html)
         let browser = try await WebDriver()

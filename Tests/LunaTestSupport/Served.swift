@@ -7,51 +7,23 @@ import NIOPosix
 import NIOWebSocket
 import RouteScript
 
-/// The repository root, from this file's path.
-let repositoryRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
-
-/// A folder of its own under .build for scripts a test edits.
-final class ScriptFolder: Sendable {
-    let path: String
-
-    init() {
-        let base = repositoryRoot + "/.build/test-scripts"
-        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        path = base + "/inspector-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        let full = path + "/" + name
-        _ = FileManager.default.createFile(atPath: full + ".tmp", contents: Data(text.utf8))
-        _ = rename(full + ".tmp", full)
-        return full
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// An inspector serving a session over a copy of an example, with a watcher thread that
 /// reloads on save (as `luna serve` does).
-final class ServedScript: @unchecked Sendable {
-    let folder = ScriptFolder()
-    let script: String
-    let session: LiveSession
-    let inspector: Inspector
+package final class ServedScript: @unchecked Sendable {
+    package let folder = ScriptFolder()
+    package let script: String
+    package let session: LiveSession
+    package let inspector: Inspector
     private let stopped = Flag()
     /// What the watch loop reported (as `luna serve` prints it).
-    let reports = Inbox()
+    package let reports = Inbox()
     private let watching = DispatchGroup()
 
-    init(example: String = "books.lua", source: String? = nil, configuration: Inspector.Configuration = .init()) throws
-    {
+    package init(
+        example: String = "books.lua", source: String? = nil, configuration: Inspector.Configuration = .init()
+    ) throws {
         let text = try source ?? String(contentsOfFile: repositoryRoot + "/examples/" + example, encoding: .utf8)
-        script = folder.write(example, text)
+        script = folder.replace(example, text)
         session = LiveSession(host: try RouteScriptHost(contentsOf: script))
         inspector = Inspector(session: session, scriptName: example, configuration: configuration)
         try inspector.start()
@@ -70,22 +42,23 @@ final class ServedScript: @unchecked Sendable {
         }
     }
 
-    var port: Int { inspector.port }
-    var token: String { inspector.token }
+    package var port: Int { inspector.port }
+    package var token: String { inspector.token }
 
-    func save(_ text: String) { folder.write((script as NSString).lastPathComponent, text) }
+    package func save(_ text: String) { folder.replace((script as NSString).lastPathComponent, text) }
 
-    func stop() {
+    package func stop() {
         stopped.value = true
         watching.wait()
         inspector.stop()
     }
 }
 
-final class Flag: @unchecked Sendable {
+package final class Flag: @unchecked Sendable {
+    package init() {}
     private let lock = NSLock()
     private var flag = false
-    var value: Bool {
+    package var value: Bool {
         get { lock.withLock { flag } }
         set { lock.withLock { flag = newValue } }
     }
@@ -93,16 +66,16 @@ final class Flag: @unchecked Sendable {
 
 /// A test page: a WebSocket client (SwiftNIO's client upgrader) that collects the text
 /// messages it receives.
-final class PageClient: @unchecked Sendable {
-    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+package final class PageClient: @unchecked Sendable {
+    package static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
-    let channel: any Channel
-    let inbox: Inbox
+    package let channel: any Channel
+    package let inbox: Inbox
 
-    enum Failure: Error { case refused(Int), timeout(String) }
+    package enum Failure: Error { case refused(Int), timeout(String) }
 
     /// Connects; throws `.refused(status)` when the server declines the upgrade.
-    static func connect(
+    package static func connect(
         port: Int, token: String?, host: String? = nil, origin: String? = nil, path: String = "/socket",
         address: String = "127.0.0.1"
     ) throws -> PageClient {
@@ -148,50 +121,50 @@ final class PageClient: @unchecked Sendable {
         self.inbox = inbox
     }
 
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
         let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer)
         try channel.writeAndFlush(frame).wait()
     }
 
-    func sendFrame(_ frame: WebSocketFrame) throws { try channel.writeAndFlush(frame).wait() }
+    package func sendFrame(_ frame: WebSocketFrame) throws { try channel.writeAndFlush(frame).wait() }
 
     /// The next message whose text contains `needle` (messages before it are consumed).
-    func next(containing needle: String = "", timeout: Duration = .seconds(10)) throws -> String {
+    package func next(containing needle: String = "", timeout: Duration = .seconds(10)) throws -> String {
         try inbox.next(timeout: timeout) { $0.contains(needle) }
     }
 
-    func close() { try? channel.close().wait() }
+    package func close() { try? channel.close().wait() }
 }
 
 /// Messages received, in order, with a wait for the next one.
-final class Inbox: @unchecked Sendable {
+package final class Inbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var messages: [String] = []
     private(set) var closed = false
 
-    func add(_ text: String) {
+    package func add(_ text: String) {
         condition.lock()
         messages.append(text)
         condition.broadcast()
         condition.unlock()
     }
 
-    func markClosed() {
+    package func markClosed() {
         condition.lock()
         closed = true
         condition.broadcast()
         condition.unlock()
     }
 
-    var isClosed: Bool {
+    package var isClosed: Bool {
         condition.lock()
         defer { condition.unlock() }
         return closed
     }
 
-    func next(timeout: Duration, where matches: (String) -> Bool) throws -> String {
+    package func next(timeout: Duration, where matches: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(
             Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
         condition.lock()
@@ -206,7 +179,7 @@ final class Inbox: @unchecked Sendable {
         }
     }
 
-    func all() -> [String] {
+    package func all() -> [String] {
         condition.lock()
         defer { condition.unlock() }
         let taken = messages
@@ -215,29 +188,29 @@ final class Inbox: @unchecked Sendable {
     }
 }
 
-final class Collector: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    let inbox: Inbox
-    init(inbox: Inbox) { self.inbox = inbox }
+package final class Collector: ChannelInboundHandler {
+    package typealias InboundIn = WebSocketFrame
+    package let inbox: Inbox
+    package init(inbox: Inbox) { self.inbox = inbox }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         if frame.opcode == .text { inbox.add(String(buffer: frame.data)) }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         inbox.markClosed()
         context.fireChannelInactive()
     }
 }
 
 /// Sees the server's answer when it declined the upgrade.
-final class Refusal: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
-    let promise: EventLoopPromise<Void>
-    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+package final class Refusal: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPClientResponsePart
+    package let promise: EventLoopPromise<Void>
+    package init(promise: EventLoopPromise<Void>) { self.promise = promise }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
             promise.fail(PageClient.Failure.refused(Int(head.status.code)))
         }
@@ -246,7 +219,7 @@ final class Refusal: ChannelInboundHandler, RemovableChannelHandler {
 
 /// A plain HTTP GET over SwiftNIO's client handlers, with any Host and Origin: the status and
 /// the body.
-func httpGet(
+package func httpGet(
     port: Int, path: String, host: String? = nil, origin: String? = nil, method: HTTPMethod = .GET
 ) throws
     -> (Int, String)
@@ -255,7 +228,7 @@ func httpGet(
 }
 
 /// One HTTP/1.1 request over SwiftNIO: its status and body, when they come.
-func httpResponse(
+package func httpResponse(
     port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
 ) -> EventLoopFuture<(Int, String)> {
     let done = PageClient.group.next().makePromise(of: (Int, String).self)
@@ -292,7 +265,7 @@ func httpResponse(
 }
 
 /// ``httpResponse(port:method:path:host:origin:body:)``, waited for.
-func httpRequest(
+package func httpRequest(
     port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
 ) throws -> (Int, String) {
     try httpResponse(port: port, method: method, path: path, host: host, origin: origin, body: body).wait()
@@ -302,21 +275,21 @@ func httpRequest(
 /// client's transport): it suspends instead of blocking a thread of the cooperative pool (the
 /// browser tests make thousands of these calls; blocking, they held one of this machine's two
 /// pool threads for the whole browser suite, and every other test waited for the other).
-func httpRequestAsync(
+package func httpRequestAsync(
     port: Int, method: HTTPMethod, path: String, host: String? = nil, origin: String? = nil, body: [UInt8]?
 ) async throws -> (Int, String) {
     try await httpResponse(port: port, method: method, path: path, host: host, origin: origin, body: body).get()
 }
 
-final class ResponseReader: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
-    let promise: EventLoopPromise<(Int, String)>
+package final class ResponseReader: ChannelInboundHandler {
+    package typealias InboundIn = HTTPClientResponsePart
+    package let promise: EventLoopPromise<(Int, String)>
     private var status = 0
     private var body = ""
     private var done = false
-    init(promise: EventLoopPromise<(Int, String)>) { self.promise = promise }
+    package init(promise: EventLoopPromise<(Int, String)>) { self.promise = promise }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): status = Int(head.status.code)
         case .body(let buffer): body += String(buffer: buffer)
@@ -326,7 +299,7 @@ final class ResponseReader: ChannelInboundHandler {
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         if !done { promise.fail(PageClient.Failure.timeout("the connection closed before the response")) }
         done = true
         context.fireChannelInactive()
@@ -334,6 +307,6 @@ final class ResponseReader: ChannelInboundHandler {
 }
 
 /// Parses a JSON message (Foundation, tests only).
-func object(_ text: String) -> [String: Any] {
+package func object(_ text: String) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
 }

@@ -2,6 +2,7 @@ import Foundation
 import LunaInspector
 import LunaLink
 import LunaLive
+import LunaTestSupport
 import RouteCore
 import RouteScript
 import Testing

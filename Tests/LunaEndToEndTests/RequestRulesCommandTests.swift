@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// The request rules of docs/dsl.md ("Requests and parameters") through `luna dispatch --json`

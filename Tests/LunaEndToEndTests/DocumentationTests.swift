@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 /// The README and the guides in docs/ are tested as a reader uses them (CONTRIBUTING.md,

@@ -1,4 +1,5 @@
 import Foundation
+import LunaTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -181,7 +182,7 @@ import Testing
             terminal.type("go boo")
             #expect(terminal.wait(for: "go boo"))
             var mark = terminal.screen.endIndex
-            try WatcherTests.save(.tempThenRename, script, HotReloadTests.version2)
+            try EditorSave.tempThenRename.write(HotReloadTests.version2, to: script)
             #expect(terminal.wait(for: "reloaded in", after: mark))
             // The prompt comes back with what was typed.
             #expect(terminal.wait(for: "luna> go boo", after: mark))

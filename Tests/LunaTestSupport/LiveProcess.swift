@@ -7,15 +7,15 @@ import Foundation
 /// A running `luna` with its standard input held open, read line by line. Waiting for a
 /// line is bounded (so a broken build fails instead of hanging) but asserts nothing about
 /// time.
-final class LiveProcess {
-    let process: Process
+package final class LiveProcess {
+    package let process: Process
     private let input = Pipe()
     private let output = Pipe()
     private var buffer: [UInt8] = []
 
     /// `blocking`: signals blocked in the child from its start, as a parent that blocked them
     /// passes them on (the mask is inherited across exec).
-    init(_ arguments: [String], environment: [String: String] = [:], blocking: [Int32] = []) throws {
+    package init(_ arguments: [String], environment: [String: String] = [:], blocking: [Int32] = []) throws {
         process = lunaProcess(arguments, environment: environment)
         process.standardInput = input
         process.standardOutput = output
@@ -31,16 +31,16 @@ final class LiveProcess {
     }
 
     /// Waits up to 20 s for the process to end; whether it did.
-    func ended() -> Bool {
+    package func ended() -> Bool {
         let limit = ContinuousClock.now + .seconds(20)
         while process.isRunning && ContinuousClock.now < limit { usleep(20_000) }
         return !process.isRunning
     }
 
-    func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+    package func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
     /// Lines until one satisfies `done` (inclusive), or nil if the process ended or 20 s passed.
-    func lines(until done: (String) -> Bool) -> [String]? {
+    package func lines(until done: (String) -> Bool) -> [String]? {
         var collected: [String] = []
         let fd = output.fileHandleForReading.fileDescriptor
         let limit = ContinuousClock.now + .seconds(20)
@@ -63,7 +63,7 @@ final class LiveProcess {
         return nil
     }
 
-    func finish() {
+    package func finish() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

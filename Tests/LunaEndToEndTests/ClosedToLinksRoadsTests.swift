@@ -1,6 +1,7 @@
 import Foundation
 import LunaInspector
 import LunaLive
+import LunaTestSupport
 import RouteCore
 import RouteScript
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LunaLive
+import LunaTestSupport
 import Testing
 
 /// Figures for the README and closing notes, not assertions: run by scripts/measure-inspector
