@@ -25,7 +25,7 @@ import Testing
 
     typealias Save = EditorSave
 
-    static func save(_ style: Save, _ path: String, _ text: String) throws { try style.write(text, to: path) }
+    static func save(_ style: Save, _ path: String, _ text: String) throws { try style.save(text, to: path) }
 
     /// A save written in two parts: the first part stops mid-chunk, so its load fails and the
     /// watcher, asked, waits for the rest (reporting the save again) instead of letting the

@@ -26,7 +26,7 @@ import Testing
             ["repl", script, "books/7"], environment: watching == .polling ? ["LUNA_WATCHER": "poll"] : [:])
         defer { repl.finish() }
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
-        try style.write(Self.version2, to: script)
+        try style.save(Self.version2, to: script)
         let reload = try #require(repl.lines { $0.hasPrefix("reloaded in ") })
         #expect(reload.last?.hasSuffix(" ms: 1 added (authors), 0 removed, 1 changed (books)") == true)
         // The reload prints what it did: its plan, then the tree.
@@ -47,12 +47,12 @@ import Testing
         let repl = try LiveProcess(["repl", script, "books/7"])
         defer { repl.finish() }
         #expect(repl.lines { $0.contains("screen books/:id") } != nil)
-        try EditorSave.tempThenRename.write("return stack { endpoint { 'books' ", to: script)
+        try EditorSave.tempThenRename.save("return stack { endpoint { 'books' ", to: script)
         let failure = try #require(repl.lines { $0.hasPrefix("reload failed: ") })
         #expect(failure.last == "reload failed: \(script.relativeToWorkingDirectory):1: '}' expected near <eof>")
         repl.send("state\n")
         #expect(repl.lines { $0 == "request  books/7" } != nil)
-        try EditorSave.tempThenRename.write(Self.version2, to: script)
+        try EditorSave.tempThenRename.save(Self.version2, to: script)
         #expect(repl.lines { $0.hasPrefix("reloaded in ") } != nil)
         repl.send("quit\n")
     }

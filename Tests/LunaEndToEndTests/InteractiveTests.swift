@@ -182,7 +182,7 @@ import Testing
             terminal.type("go boo")
             #expect(terminal.wait(for: "go boo"))
             var mark = terminal.screen.endIndex
-            try EditorSave.tempThenRename.write(HotReloadTests.version2, to: script)
+            try EditorSave.tempThenRename.save(HotReloadTests.version2, to: script)
             #expect(terminal.wait(for: "reloaded in", after: mark))
             // The prompt comes back with what was typed.
             #expect(terminal.wait(for: "luna> go boo", after: mark))

@@ -101,7 +101,7 @@ import Testing
             waitpid(pid, &status, 0)
         }
         #expect(run.lines { $0 == "1 passed, 0 failed" } != nil)
-        try EditorSave.tempThenRename.write(
+        try EditorSave.tempThenRename.save(
             "local app = luna.open('books.lua')\ntest('a', function() expect(1).to_be(2) end)\n", to: test)
         #expect(run.lines { $0 == "0 passed, 1 failed" } != nil)
     }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Saves that an editor might do.
 package enum EditorSave: String, CaseIterable, Sendable {
     case inPlace, truncateThenWrite, tempThenRename, deleteThenRecreate
@@ -14,7 +10,7 @@ package enum EditorSave: String, CaseIterable, Sendable {
     case vimBackupCopy
 
     /// Writes `text` to `path` as this editor saves.
-    package func write(_ text: String, to path: String) throws {
+    package func save(_ text: String, to path: String) throws {
         let data = Data(text.utf8)
         switch self {
         case .inPlace:
@@ -41,14 +37,14 @@ package enum EditorSave: String, CaseIterable, Sendable {
             try FileManager.default.removeItem(atPath: folder + "/4913")
             _ = rename(path, path + "~")
             let handle = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            _ = data.withUnsafeBytes { Glibc.write(handle, $0.baseAddress, $0.count) }
+            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
             close(handle)
             chmod(path, 0o644)
             try FileManager.default.removeItem(atPath: path + "~")
         case .vimBackupCopy:
             try FileManager.default.copyItem(atPath: path, toPath: path + "~")
             let handle = open(path, O_WRONLY | O_TRUNC)
-            _ = data.withUnsafeBytes { Glibc.write(handle, $0.baseAddress, $0.count) }
+            _ = data.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
             close(handle)
             chmod(path, 0o644)
             try FileManager.default.removeItem(atPath: path + "~")
