@@ -123,7 +123,7 @@ let package = Package(
             name: "LunaEndToEndTests",
             dependencies: [
                 "LunaInspector", "LunaLive", "LunaConsole", "LunaTest", "RouteScript", "RouteCore", "LunaLink",
-                "LunaTestSupport",
+                "LunaTestSupport", "RouteCoreOracle",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
