@@ -1,6 +1,12 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// SwiftNIO's HTTP and WebSocket server and client: the inspector, the live link and their tests.
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+]
+
 let package = Package(
     name: "Luna",
     // RouteCore (the Lua-free engine an app ships with an exported tree) needs Regex: macOS 13,
@@ -42,13 +48,7 @@ let package = Package(
         // presenter (SwiftNIO's WebSocket client; no Lua in the app).
         .target(
             name: "LunaLink",
-            dependencies: [
-                "RouteCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ]),
+            dependencies: ["RouteCore"] + nio),
         // libedit, for the REPL's line editing.
         .systemLibrary(
             name: "CEdit",
@@ -60,13 +60,7 @@ let package = Package(
         // The live inspector: a local HTTP/WebSocket server (SwiftNIO) and the page it serves.
         .target(
             name: "LunaInspector",
-            dependencies: [
-                "LunaLive", "RouteScript", "RouteCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ],
+            dependencies: ["LunaLive", "RouteScript", "RouteCore"] + nio,
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css"),
                 .embedInCode("Page/data.mjs"), .embedInCode("Page/history.mjs"), .embedInCode("Page/map.mjs"),
@@ -97,25 +91,13 @@ let package = Package(
         // clients, the browser's WebDriver client (a library of the tests, not a product).
         .target(
             name: "LunaTestSupport",
-            dependencies: [
-                "LunaInspector", "LunaLive", "RouteScript",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ],
+            dependencies: ["LunaInspector", "LunaLive", "RouteScript"] + nio,
             path: "Tests/LunaTestSupport"),
         // The inspector's server without a browser or another process: its messages, security
         // checks, token file and a session shared with the REPL.
         .testTarget(
             name: "LunaInspectorTests",
-            dependencies: [
-                "LunaInspector", "LunaLive", "LunaConsole", "RouteScript", "LunaTestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ]),
+            dependencies: ["LunaInspector", "LunaLive", "LunaConsole", "RouteScript", "LunaTestSupport"] + nio),
         // End to end: a real browser (chromium over WebDriver), linked apps over WebSocket, the
         // built `luna` binary (its commands, a terminal, signals, `luna test`, `luna go`) and
         // the docs checked through it. `swift test --skip LunaEndToEndTests` runs the rest.
@@ -124,11 +106,7 @@ let package = Package(
             dependencies: [
                 "LunaInspector", "LunaLive", "LunaConsole", "LunaTest", "RouteScript", "RouteCore", "LunaLink",
                 "LunaTestSupport", "RouteCoreOracle",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ],
+            ] + nio,
             exclude: ["Fixtures"]),
         // The Swift an app writes, compiled in Swift 6 mode: a `@MainActor` UIKit presenter with an
         // isolated conformance driving `Router` and `ScriptHost`, the SwiftUI recipe's model, a tree

@@ -195,17 +195,22 @@ import Testing
     }
 }
 
+/// A REPL over a copy of examples/recipes/discard.lua in a folder of its own (save-test writes
+/// beside it).
+func discardSession() throws -> (ScriptFolder, RouteScriptHost, Session) {
+    let folder = ScriptFolder()
+    let path = folder.write(
+        "discard.lua", try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8))
+    let host = try RouteScriptHost(contentsOf: path)
+    return (folder, host, Session(host: host, json: false, style: .plain))
+}
+
 /// A leave guard's question in the REPL: printed instead of a plan, `confirm` and `cancel`
 /// answer it, navigation waits for the answer, and `save-test` writes the confirmed change
 /// (examples/recipes/discard.lua).
 @Suite struct LeaveQuestionSessionTests {
     @Test func theREPLAsksAndTakesTheAnswer() throws {
-        let folder = ScriptFolder()
-        let path = folder.write(
-            "discard.lua", try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
-        )
-        let host = try RouteScriptHost(contentsOf: path)
-        let session = Session(host: host, json: false, style: .plain)
+        let (folder, host, session) = try discardSession()
         _ = session.execute("go accounts/transfer")
         _ = session.execute("flag amount=50")
         #expect(
@@ -238,12 +243,7 @@ import Testing
 /// the history's commands, nothing parsed back from text) — a test that passes on its first run.
 @Suite struct CommandTableSessionTests {
     @Test func tapOpenAndTheirRecording() throws {
-        let folder = ScriptFolder()
-        let path = folder.write(
-            "discard.lua", try String(contentsOfFile: repositoryRoot + "/examples/recipes/discard.lua", encoding: .utf8)
-        )
-        let host = try RouteScriptHost(contentsOf: path)
-        let session = Session(host: host, json: false, style: .plain)
+        let (folder, host, session) = try discardSession()
         #expect(!session.execute("open accounts/transfer").failed)
         #expect(host.state.request?.original == "accounts/transfer")
         // The action's flag, pressed in the REPL as the page presses it.
