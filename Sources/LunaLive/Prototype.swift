@@ -94,9 +94,9 @@ private struct Explorer {
         self.limit = limit
         self.tree = tree
         routes = RouteRow.table(tree)
-        entries = SnapshotView.entries(tree)
         rows = host.declaredRows
         context = Controls.Context(host: host, rows: routes)
+        entries = context.entries
     }
 
     mutating func run() throws {

@@ -42,17 +42,17 @@ package struct Controls: Sendable {
     /// What the tree's routes give the rules (made once a tree: the owned routes and the
     /// entries are walks of the whole route table).
     package struct Context: Sendable {
-        let routes: [String: RouteRow]
         /// The routes whose screens a screen lists (its children and modals) and its own rows
         /// do not reach, by its id.
         let owned: [String: [RouteRow]]
-        let entries: [String: String]
+        /// For every container, the request of its first endpoint that needs no parameter
+        /// (``SnapshotView/entries(_:)``).
+        package let entries: [String: String]
         let samples: [String: [[String: String]]]
         let actions: [String: [String]]
 
         package init(host: RouteScriptHost, rows: [RouteRow]) {
             let tree = host.routeTree
-            routes = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let declared = host.declaredRows
             var owned = Dictionary(grouping: rows.filter { $0.owner != nil }) { $0.owner ?? "" }
             if let tree {
