@@ -492,7 +492,9 @@ extension String {
 
     @Test func theInputsSeeWhatTheLintReads() throws {
         let base = try RouteTree(root: .stack([.endpoint("a", title: "A"), .endpoint("b/:id")]))
-        func same(_ spec: NodeSpec) throws -> Bool { Lint.sameInputs(base, try RouteTree(root: spec)) }
+        func same(_ spec: NodeSpec) throws -> Bool {
+            TreeChange(from: base, to: try RouteTree(root: spec)).sameLintInputs
+        }
         #expect(try same(.stack([.endpoint("a", title: "Other"), .endpoint("b/:id")])), "titles are not read")
         #expect(try !same(.stack([.endpoint("a"), .endpoint("b/:key")])), "patterns are")
         #expect(try !same(.stack([.endpoint("a", name: "home"), .endpoint("b/:id")])), "names are")

@@ -41,24 +41,32 @@ package struct Lint {
         package let wasIncremental: Bool
     }
 
-    /// `previous`, for this tree, whose lint inputs are `previous`'s tree's (``sameInputs(_:_:)``):
-    /// the same findings, without the report keeping the tree before alive (a reload's cache
-    /// would hold a second tree for as long as the inputs stay the same).
-    package func report(reusing previous: Report) -> Report {
+    /// `previous`, for this tree, whose lint inputs are `previous`'s tree's
+    /// (``TreeChange/sameLintInputs``): the same findings, without the report keeping the tree
+    /// before alive (a reload's cache would hold a second tree for as long as the inputs stay
+    /// the same).
+    func report(reusing previous: Report) -> Report {
         Report(
             tree: tree, routeFindings: previous.routeFindings, rivals: previous.rivals,
             validatorFindings: previous.validatorFindings, findings: previous.findings,
             wasIncremental: previous.wasIncremental)
     }
 
-    /// The lint of the tree; with `previous` (the last reload's report), only the routes a
-    /// changed definition can affect are compared again when the trees have the same shape and
-    /// differ in a few route definitions (``changedRoutes(_:_:)``) — else the whole tree.
-    /// Either way the findings are what a whole lint gives.
-    package func report(previous: Report? = nil) -> Report {
+    /// The lint of the tree; with `previous` (the last reload's report) and what changed since
+    /// its tree (`change`, worked out here when not given): the same findings when nothing the
+    /// lint reads changed; only the routes a changed definition can affect compared again when
+    /// the trees have the same shape and differ in a few route definitions; else the whole
+    /// tree. Either way the findings are what a whole lint gives.
+    package func report(previous: Report? = nil, change: TreeChange? = nil) -> Report {
         let endpoints = tree.endpoints
-        if let previous, let changed = Self.changedRoutes(previous.tree, tree) {
-            if let report = incremental(previous, changed: changed) { return report }
+        if let previous {
+            let change = change ?? TreeChange(from: previous.tree, to: tree)
+            if change.sameLintInputs { return report(reusing: previous) }
+            if let changed = Self.changedRoutes(change, previous.tree, tree),
+                let report = incremental(previous, changed: changed)
+            {
+                return report
+            }
         }
         var routeFindings = [Finding?](repeating: nil, count: endpoints.count)
         var rivals = [Int?](repeating: nil, count: endpoints.count)
@@ -74,33 +82,16 @@ package struct Lint {
     }
 
     /// The routes whose definitions differ when the trees have the same shape (nodes, kinds,
-    /// places, lines): nil when they do not (or more than a few routes differ). Ids, names,
-    /// guards and links may differ: the findings that read them are made again every time.
-    static func changedRoutes(_ old: RouteTree, _ new: RouteTree) -> [Int]? {
-        guard sameShape(old, new) else { return nil }
-        var changed: [Int] = []
-        for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() {
-            if !sameDefinition(x, y) {
-                // A regex route's findings read every route: the whole lint.
-                guard x.pattern != nil, y.pattern != nil else { return nil }
-                changed.append(position)
-                if changed.count > 8 { return nil }
-            }
+    /// places, lines): nil when they do not (or more than a few routes differ, or a regex route
+    /// changed). Ids, names, guards and links may differ: the findings that read them are made
+    /// again every time.
+    static func changedRoutes(_ change: TreeChange, _ old: RouteTree, _ new: RouteTree) -> [Int]? {
+        guard change.sameShape, change.definitionsChanged.count <= 8 else { return nil }
+        for position in change.definitionsChanged {
+            // A regex route's findings read every route: the whole lint.
+            guard old.endpoints[position].pattern != nil, new.endpoints[position].pattern != nil else { return nil }
         }
-        return changed
-    }
-
-    /// The same nodes (kinds, parents, relations, lines, routes) and endpoints' nodes; ids,
-    /// names and definitions aside.
-    static func sameShape(_ a: RouteTree, _ b: RouteTree) -> Bool {
-        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
-        // A node or endpoint a reload kept (the same object) is the same.
-        for (x, y) in zip(a.nodes, b.nodes) where x !== y {
-            guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
-                x.route == y.route
-            else { return false }
-        }
-        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
+        return change.definitionsChanged
     }
 
     /// The same pattern or regex text and the same validators (by source and kind): at once
@@ -442,31 +433,5 @@ package struct Lint {
             }
         }
         return outer.segments.count == inner.segments.count
-    }
-}
-
-extension Lint {
-    /// Whether two trees give the same findings: the lint reads the tree's shape (kinds, ids,
-    /// parents, relations, declaration lines), each route's pattern, name and validators (by
-    /// source) and each guard's fallback — never titles, presenters or attributes. A reload that
-    /// changed only those reuses the last findings. Compared in place, stopping at the first
-    /// difference (nothing is built).
-    package static func sameInputs(_ a: RouteTree, _ b: RouteTree) -> Bool {
-        guard a.links == b.links, sameShape(a, b), zip(a.nodes, b.nodes).allSatisfy({ $0.nodeID == $1.nodeID })
-        else { return false }
-        for (x, y) in zip(a.endpoints, b.endpoints) {
-            guard Pattern.sameBytes(x.name, y.name), x.linkable == y.linkable, sameDefinition(x, y) else {
-                return false
-            }
-        }
-        let (left, right) = (a.ownGuards(), b.ownGuards())
-        guard left.count == right.count else { return false }
-        for (node, guardian) in left {
-            guard let other = right[node], Pattern.sameBytes(other.fallback, guardian.fallback),
-                (other.enabled == nil) == (guardian.enabled == nil),
-                (other.redirect == nil) == (guardian.redirect == nil)
-            else { return false }
-        }
-        return true
     }
 }

@@ -67,8 +67,11 @@ extension RouteScriptHost {
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
+        // What changed, worked out once: the lint and the summary read it.
+        let change = TreeChange(from: oldScript.tree, to: fresh.tree)
         let report = try Self.lint(
-            fresh, previous: options.reusesUnchangedParts ? lintCache : nil, options: options)
+            fresh, previous: options.reusesUnchangedParts ? lintCache : nil,
+            change: lintCache?.tree === oldScript.tree ? change : nil, options: options)
         lintCache = report
         let findings = report.findings
         busy = true
@@ -179,10 +182,11 @@ extension RouteScriptHost {
         // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
         if !sharesScript { oldScript.vm.closeFreeingInBackground() }
         sharesScript = false
-        var (added, removed, changed) = Self.compare(oldTree, newTree)
+        var (added, removed, changed) = change.summary(old: oldTree, new: newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
-        for node in newTree.nodes where !changed.contains(node.id) {
-            guard let oldIndex = Self.index(of: node, in: oldTree) else { continue }
+        let listed = Set(changed)
+        for node in newTree.nodes where !listed.contains(node.id) {
+            guard let oldIndex = oldTree.nodeIndex[node.id] else { continue }
             if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
                 changed.append(node.id)
             }
@@ -191,42 +195,6 @@ extension RouteScriptHost {
         return ReloadSummary(
             duration: clock.now - start, added: added, removed: removed, changed: changed, warning: warning,
             plan: plan, lint: findings.map(\.line))
-    }
-
-    /// Endpoint ids added, removed and changed between two trees: changed means another
-    /// kind, route, name, title, validators, guards or parent. Compared node by node through
-    /// the id indexes, without building a summary of either tree.
-    static func compare(_ old: RouteTree, _ new: RouteTree) -> ([String], [String], [String]) {
-        var added: [String] = []
-        var changed: [String] = []
-        var kept = 0
-        // Guards are compared where they are declared (a junction's `fallback` changes the
-        // junction, not every screen under it).
-        let (oldGuards, newGuards) = (old.ownGuards(), new.ownGuards())
-        for node in new.nodes {
-            guard let oldIndex = index(of: node, in: old) else {
-                added.append(node.id)
-                continue
-            }
-            kept += 1
-            if !same(old.nodes[oldIndex], in: old, node, in: new)
-                || !sameGuard(oldGuards[oldIndex], newGuards[node.index])
-            {
-                changed.append(node.id)
-            }
-        }
-        // Ids are unique: when every old node was kept, none was removed (no second lookup).
-        // Else each old node is looked for in place first: hashing every id cost a one-route
-        // edit of a 10k-route script 7.5 M instructions.
-        let removed = kept == old.nodes.count ? [] : old.nodes.filter { index(of: $0, in: new) == nil }.map(\.id)
-        return (added.sorted(), removed.sorted(), changed.sorted())
-    }
-
-    /// The index in `old` of the node with `node`'s id, or nil. Identities are interned (one
-    /// comparison of addresses): a node that kept its place is found without hashing its id.
-    private static func index(of node: RouteTree.Node, in old: RouteTree) -> Int? {
-        if node.index < old.nodes.count, old.nodes[node.index].nodeID == node.nodeID { return node.index }
-        return old.nodeIndex[node.id]
     }
 
     /// Whether two presenter choices (of two Lua states) are the same: both headless, the same
@@ -247,52 +215,14 @@ extension RouteScriptHost {
     /// since `previous` (a title, a presenter) has the same findings; one whose route
     /// definitions changed in a few places is linted again only where they can change them.
     static func lint(
-        _ loaded: LoadedScript, previous: Lint.Report?, options: RouteScriptOptions
+        _ loaded: LoadedScript, previous: Lint.Report?, change: TreeChange? = nil, options: RouteScriptOptions
     ) throws(RouteScriptError) -> Lint.Report {
-        let report: Lint.Report
-        if let previous, Lint.sameInputs(previous.tree, loaded.tree) {
-            report = Lint(tree: loaded.tree).report(reusing: previous)
-        } else {
-            report = Lint(tree: loaded.tree).report(previous: previous)
-        }
+        let report = Lint(tree: loaded.tree).report(previous: previous, change: change)
         let errors = report.findings.filter { $0.severity == .error }
         if !errors.isEmpty, options.lintErrorsFailTheLoad {
             loaded.discard()
             throw RouteScriptError(.load, errors.map(\.line).joined(separator: "\n"), location: errors.first?.location)
         }
         return report
-    }
-
-    /// Whether a node's own guard kept its kinds and its fallback (the functions themselves are
-    /// a new state's, and cannot be compared).
-    private static func sameGuard(_ a: RouteTree.Guard?, _ b: RouteTree.Guard?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): true
-        case (let x?, let y?):
-            Pattern.sameBytes(x.fallback, y.fallback) && (x.enabled == nil) == (y.enabled == nil)
-                && (x.redirect == nil) == (y.redirect == nil)
-        default: false
-        }
-    }
-
-    /// Whether a node kept its kind, route, name, title, validators, guards and parent.
-    private static func same(_ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree) -> Bool {
-        // A node the new tree kept from the old one (the same object) has the same fields.
-        // By bytes, as a fresh load would spell them (`Café` precomposed or decomposed).
-        guard
-            a === b
-                || (a.kind == b.kind && Pattern.sameBytes(a.title, b.title)
-                    && Pattern.sameBytes(a.routeText, b.routeText))
-        else { return false }
-        guard (a.parent.map { old.nodes[$0].nodeID }) == (b.parent.map { new.nodes[$0].nodeID }) else { return false }
-        switch (a.route, b.route) {
-        case (nil, nil): return true
-        case (let x?, let y?):
-            let first = old[x]
-            let second = new[y]
-            return Pattern.sameBytes(first.name, second.name) && first.guards.count == second.guards.count
-                && Lint.sameDefinition(first, second)
-        default: return false
-        }
     }
 }

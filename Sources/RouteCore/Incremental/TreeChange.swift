@@ -1,0 +1,166 @@
+/// What a reload changed between two trees, worked out once and read by everything that
+/// follows the reload: the summary (`reloaded: 1 added, 0 removed, 2 changed`), the lint (the
+/// same findings, or only the routes a changed definition can affect) — each node of the new
+/// tree matched to the old one by id, what differs for it, whether the trees have the same
+/// shape, and which route definitions changed.
+///
+/// Node identities are interned, so a node that kept its place is matched with one comparison
+/// of addresses; a node the reload kept whole (the same object) differs in nothing.
+package struct TreeChange: Sendable {
+    /// What differs for a node kept by id.
+    package struct Differences: OptionSet, Sendable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
+        package static let kind = Differences(rawValue: 1)
+        package static let title = Differences(rawValue: 1 << 1)
+        /// The endpoint's pattern or regex text.
+        package static let routeText = Differences(rawValue: 1 << 2)
+        /// Another parent (by id).
+        package static let parent = Differences(rawValue: 1 << 3)
+        /// The route's name.
+        package static let name = Differences(rawValue: 1 << 4)
+        /// The route's definition: pattern bytes, validators, query schema.
+        package static let definition = Differences(rawValue: 1 << 5)
+        /// The guards over the route (how many), or the node's own guard (its fallback, or
+        /// whether it has an `enabled` or a `redirect`).
+        package static let guards = Differences(rawValue: 1 << 6)
+        /// Whether the route takes links.
+        package static let linkable = Differences(rawValue: 1 << 7)
+        /// Its place: index, parent index, relation, declaration line, route number.
+        package static let place = Differences(rawValue: 1 << 8)
+
+        /// What the reload's summary counts as a change (``RouteScriptHost/reload()``'s
+        /// `changed`): not a line or a place that moved, nor a route's link setting.
+        package static let summarized: Differences = [.kind, .title, .routeText, .parent, .name, .definition, .guards]
+        /// What the lint reads: everything but titles.
+        package static let linted: Differences = [
+            .kind, .routeText, .parent, .name, .definition, .guards, .linkable, .place,
+        ]
+    }
+
+    /// New nodes with no old node of their id (indices in the new tree), and old nodes with no
+    /// new one (indices in the old tree).
+    package private(set) var added: [Int] = []
+    package private(set) var removed: [Int] = []
+    /// New nodes kept by id that differ, with what differs.
+    package private(set) var changed: [(node: Int, differences: Differences)] = []
+    /// The same nodes in the same places (kinds, parents, relations, lines, routes) and the same
+    /// endpoints' nodes, compared place by place: ids, names, titles, guards and definitions
+    /// aside (a pattern edit changes its endpoint's default id, not the shape).
+    package private(set) var sameShape: Bool
+    /// Endpoint positions whose definitions differ, when the trees have the same shape (place
+    /// by place).
+    package private(set) var definitionsChanged: [Int] = []
+    /// The same link schemes and hosts.
+    package let sameLinks: Bool
+
+    package init(from old: RouteTree, to new: RouteTree) {
+        sameLinks = old.links == new.links
+        sameShape = Self.sameShape(old, new)
+        // Guards are compared where they are declared (a junction's `fallback` changes the
+        // junction, not every screen under it).
+        let (oldGuards, newGuards) = (old.ownGuards(), new.ownGuards())
+        var kept = 0
+        for node in new.nodes {
+            guard let oldIndex = Self.index(of: node, in: old) else {
+                added.append(node.index)
+                continue
+            }
+            kept += 1
+            let was = old.nodes[oldIndex]
+            var differences = Self.differences(was, in: old, node, in: new)
+            if !Self.sameGuard(oldGuards[oldIndex], newGuards[node.index]) { differences.insert(.guards) }
+            if oldIndex != node.index { differences.insert(.place) }
+            if !differences.isEmpty { changed.append((node.index, differences)) }
+        }
+        // Ids are unique: when every old node was kept, none was removed (no second lookup).
+        // Else each old node is looked for in place first: hashing every id cost a one-route
+        // edit of a 10k-route script 7.5 M instructions.
+        if kept != old.nodes.count {
+            removed = old.nodes.filter { Self.index(of: $0, in: new) == nil }.map(\.index)
+        }
+        guard sameShape else { return }
+        for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() where !Lint.sameDefinition(x, y) {
+            definitionsChanged.append(position)
+        }
+    }
+
+    /// The same nodes place by place (kinds, parents, relations, lines, routes) and the same
+    /// endpoints' nodes.
+    private static func sameShape(_ a: RouteTree, _ b: RouteTree) -> Bool {
+        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
+        // A node or endpoint a reload kept (the same object) is the same.
+        for (x, y) in zip(a.nodes, b.nodes) where x !== y {
+            guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
+                x.route == y.route
+            else { return false }
+        }
+        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
+    }
+
+    /// Whether the lint's findings for the new tree are the old tree's: the same shape, ids
+    /// and links, and no node differing in anything the lint reads.
+    package var sameLintInputs: Bool {
+        sameShape && sameLinks && added.isEmpty && removed.isEmpty
+            && changed.allSatisfy { $0.differences.isDisjoint(with: Differences.linted) }
+    }
+
+    /// The ids the summary lists: added, removed, and changed (``Differences/summarized``),
+    /// each sorted.
+    package func summary(old: RouteTree, new: RouteTree) -> (added: [String], removed: [String], changed: [String]) {
+        (
+            added.map { new.nodes[$0].id }.sorted(), removed.map { old.nodes[$0].id }.sorted(),
+            changed.filter { !$0.differences.isDisjoint(with: Differences.summarized) }.map { new.nodes[$0.node].id }
+                .sorted()
+        )
+    }
+
+    /// The index in `old` of the node with `node`'s id, or nil: in place first (one comparison
+    /// of interned identities), then by id.
+    private static func index(of node: RouteTree.Node, in old: RouteTree) -> Int? {
+        if node.index < old.nodes.count, old.nodes[node.index].nodeID == node.nodeID { return node.index }
+        return old.nodeIndex[node.id]
+    }
+
+    /// What differs between two nodes of one id (its own guard aside).
+    private static func differences(
+        _ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree
+    ) -> Differences {
+        var differences: Differences = []
+        if (a.parent.map { old.nodes[$0].nodeID }) != (b.parent.map { new.nodes[$0].nodeID }) {
+            differences.insert(.parent)
+        }
+        // A node the new tree kept from the old one (the same object) has the same fields.
+        if a === b, a.route.map({ old[$0] === new[$0] }) ?? true { return differences }
+        if a.kind != b.kind { differences.insert(.kind) }
+        // By bytes, as a fresh load would spell them (`Café` precomposed or decomposed).
+        if !Pattern.sameBytes(a.title, b.title) { differences.insert(.title) }
+        if !Pattern.sameBytes(a.routeText, b.routeText) { differences.insert(.routeText) }
+        if a.parent != b.parent || a.relation != b.relation || a.location != b.location || a.route != b.route {
+            differences.insert(.place)
+        }
+        switch (a.route, b.route) {
+        case (nil, nil): break
+        case (let x?, let y?):
+            let (first, second) = (old[x], new[y])
+            if !Pattern.sameBytes(first.name, second.name) { differences.insert(.name) }
+            if first.guards.count != second.guards.count { differences.insert(.guards) }
+            if !Lint.sameDefinition(first, second) { differences.insert(.definition) }
+            if first.linkable != second.linkable { differences.insert(.linkable) }
+        default: differences.insert(.definition)
+        }
+        return differences
+    }
+
+    /// Whether a node's own guard kept its kinds and its fallback (the functions themselves are
+    /// a new state's, and cannot be compared).
+    private static func sameGuard(_ a: RouteTree.Guard?, _ b: RouteTree.Guard?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let x?, let y?):
+            Pattern.sameBytes(x.fallback, y.fallback) && (x.enabled == nil) == (y.enabled == nil)
+                && (x.redirect == nil) == (y.redirect == nil)
+        default: false
+        }
+    }
+}
