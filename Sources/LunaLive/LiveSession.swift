@@ -361,7 +361,7 @@ final class SessionState {
 
     /// The route table of `tree`, from the last one made where it can (``RouteTable``).
     private func routeRows(_ tree: RouteTree) -> [RouteRow] {
-        let table = RouteTable(tree, reusing: routeTable)
+        let table = RouteTable(tree, reusing: routeTable, change: host.lastChange)
         routeTable = table
         return table.rows
     }

@@ -2,8 +2,9 @@ import LunaLive
 import RouteCore
 import Testing
 
-/// A session's route table after a reload reuses the rows the reload kept: whatever was
-/// edited, it equals the table made from the new tree alone.
+/// A session's route table after a reload reuses the rows the reload's change set says nothing
+/// they show changed for: whatever was edited, it equals the table made from the new tree
+/// alone, and it makes only the rows the edit reaches.
 @Suite struct RouteTableTests {
     struct Edit {
         var tabTitle = "Books"
@@ -31,26 +32,34 @@ import Testing
     }
 
     @Test func aReloadsTableEqualsTheTableMadeAlone() throws {
-        let edits: [(String, Edit)] = [
-            ("a title", Edit(bookTitle: "A book")),
-            ("a container's title", Edit(tabTitle: "Library")),
-            ("a container's id (every chain below it)", Edit(tabID: "library")),
-            ("a route's name", Edit(bookName: "volume")),
-            ("a route added (ranks move)", Edit(extra: true)),
-            ("tabs reordered", Edit(reordered: true)),
+        let edits: [(String, Edit, made: Int)] = [
+            ("a title", Edit(bookTitle: "A book"), 1),
+            ("a container's title", Edit(tabTitle: "Library"), 0),
+            ("a container's id (every chain below it)", Edit(tabID: "library"), 3),
+            ("a route's name", Edit(bookName: "volume"), 1),
+            ("a route added (ranks move)", Edit(extra: true), 1),
+            ("tabs reordered", Edit(reordered: true), 0),
         ]
-        for (what, edit) in edits {
-            let before = try Self.tree(Edit())
-            let kept = RouteTable(before)
-            let after = try Self.tree(edit, reusing: before)
-            let reused = RouteTable(after, reusing: kept)
-            #expect(reused.rows == RouteTable(after).rows, "\(what)")
-            #expect(RouteTable(after, reusing: reused).rows == reused.rows, "\(what), the same tree again")
+        for (what, edit, made) in edits {
+            for reusing in [true, false] {
+                // With the tree's parts reused or made anew (`--full-reload`): the change set
+                // compares values, not objects.
+                let before = try Self.tree(Edit())
+                let kept = RouteTable(before)
+                let after = try Self.tree(edit, reusing: reusing ? before : nil)
+                let reused = RouteTable(after, reusing: kept, change: TreeChange(from: before, to: after))
+                #expect(reused.rows == RouteTable(after).rows, "\(what)")
+                #expect(reused.made == made, "\(what): \(reused.made) rows made")
+                #expect(RouteTable(after, reusing: reused).rows == reused.rows, "\(what), the same tree again")
+                // Another change (or none) makes every row again.
+                #expect(RouteTable(after, reusing: kept).made == after.endpoints.count)
+            }
         }
         // The edited row shows the edit; the others are as they were.
         let before = try Self.tree(Edit())
         let table = RouteTable(before)
-        let after = RouteTable(try Self.tree(Edit(bookTitle: "A book"), reusing: before), reusing: table)
+        let edited = try Self.tree(Edit(bookTitle: "A book"), reusing: before)
+        let after = RouteTable(edited, reusing: table, change: TreeChange(from: before, to: edited))
         #expect(after.rows.map(\.title).contains("A book"))
         #expect(after.rows.first { $0.id == "list" }?.chain == ["tabs", "books", "list"])
     }

@@ -2,9 +2,10 @@ import RouteCore
 import RouteScript
 
 /// A tree's route table, kept by a session: the table of the tree a reload made reuses the
-/// rows of routes whose endpoint, node and nodes above it the reload kept (the same objects,
-/// so the same pattern, name, title and chain), and the rank order when every endpoint was
-/// kept. A save that changed a title makes one row, not ten thousand.
+/// rows of routes the reload's change set (``TreeChange``) says nothing they show changed for —
+/// the endpoint's pattern, name, title and definition, and the ids and places above it — and
+/// the rank order when the trees have the same shape and the same definitions. A save that
+/// changed a title makes one row, not ten thousand.
 package struct RouteTable: Sendable {
     package let tree: RouteTree
     /// Most specific first.
@@ -13,45 +14,55 @@ package struct RouteTable: Sendable {
     let routes: [RouteID]
     /// Each route's row, by route index.
     let positions: [Int]
+    /// How many rows were made (the others were the previous table's).
+    package let made: Int
 
-    package init(_ tree: RouteTree, reusing previous: RouteTable? = nil) {
+    /// `change`: what the reload from `previous`'s tree to `tree` changed (another change, or
+    /// none, makes every row again).
+    package init(_ tree: RouteTree, reusing previous: RouteTable? = nil, change: TreeChange? = nil) {
         if let previous, previous.tree === tree {
             self = previous
             return
         }
         self.tree = tree
-        let old = previous?.tree
-        func kept(_ route: Int) -> Bool {
-            guard let old, route < old.endpoints.count, old.endpoints[route] === tree.endpoints[route] else {
-                return false
-            }
-            var index: Int? = tree.endpoints[route].node
-            while let current = index {
-                guard current < old.nodes.count, old.nodes[current] === tree.nodes[current] else { return false }
-                index = tree.nodes[current].parent
-            }
-            return true
+        let change = change.flatMap { change in
+            previous.map { ObjectIdentifier($0.tree) } == change.from && change.to == ObjectIdentifier(tree)
+                ? change : nil
         }
-        let everyEndpointKept =
-            old.map { old in
-                old.endpoints.count == tree.endpoints.count
-                    && tree.endpoints.indices.allSatisfy { old.endpoints[$0] === tree.endpoints[$0] }
-            } ?? false
-        routes = everyEndpointKept ? (previous?.routes ?? tree.rankOrder()) : tree.rankOrder()
+        /// The previous row that still shows `route`, if any.
+        func kept(_ route: Int) -> RouteRow? {
+            guard let previous, let change else { return nil }
+            let node = tree.endpoints[route].node
+            guard change.byNode[node].isDisjoint(with: TreeChange.Differences.shownInRow) else { return nil }
+            var above = tree.nodes[node].parent
+            while let index = above {
+                guard change.byNode[index].isDisjoint(with: TreeChange.Differences.shownBelow) else { return nil }
+                above = tree.nodes[index].parent
+            }
+            let old = Int(change.oldIndex[node])
+            guard old >= 0, old < previous.tree.nodes.count, let oldRoute = previous.tree.nodes[old].route else {
+                return nil
+            }
+            return previous.rows[previous.positions[oldRoute.index]]
+        }
+        let sameOrder = change.map { $0.sameShape && $0.definitionsChanged.isEmpty } ?? false
+        routes = sameOrder ? (previous?.routes ?? tree.rankOrder()) : tree.rankOrder()
         var positions = [Int](repeating: 0, count: routes.count)
         var rows: [RouteRow] = []
+        var made = 0
         rows.reserveCapacity(routes.count)
         for (position, route) in routes.enumerated() {
             positions[route.index] = position
-            if let previous, kept(route.index) {
-                var row = previous.rows[previous.positions[route.index]]
+            if var row = kept(route.index) {
                 row.rank = position + 1
                 rows.append(row)
             } else {
                 rows.append(RouteRow.row(route, rank: position + 1, in: tree))
+                made += 1
             }
         }
         self.rows = rows
+        self.made = made
         self.positions = positions
     }
 }

@@ -26,16 +26,27 @@ package struct TreeChange: Sendable {
         package static let guards = Differences(rawValue: 1 << 6)
         /// Whether the route takes links.
         package static let linkable = Differences(rawValue: 1 << 7)
-        /// Its place: index, parent index, relation, declaration line, route number.
+        /// Its place: index, parent index, declaration line, route number.
         package static let place = Differences(rawValue: 1 << 8)
+        /// How it hangs under its parent (a child, a modal, a section, an option).
+        package static let relation = Differences(rawValue: 1 << 9)
+        /// No old node has its id.
+        package static let added = Differences(rawValue: 1 << 10)
 
         /// What the reload's summary counts as a change (``RouteScriptHost/reload()``'s
         /// `changed`): not a line or a place that moved, nor a route's link setting.
         package static let summarized: Differences = [.kind, .title, .routeText, .parent, .name, .definition, .guards]
         /// What the lint reads: everything but titles.
         package static let linted: Differences = [
-            .kind, .routeText, .parent, .name, .definition, .guards, .linkable, .place,
+            .kind, .routeText, .parent, .name, .definition, .guards, .linkable, .place, .relation, .added,
         ]
+        /// What a route table's row of the node shows (its pattern, name, title, the ids above
+        /// it, the screen that lists it, its parameters and query keys).
+        package static let shownInRow: Differences = [
+            .kind, .title, .routeText, .name, .definition, .parent, .relation, .added,
+        ]
+        /// What the row of a route below the node shows of it (its id, its place).
+        package static let shownBelow: Differences = [.kind, .parent, .relation, .added]
     }
 
     /// New nodes with no old node of their id (indices in the new tree), and old nodes with no
@@ -44,6 +55,13 @@ package struct TreeChange: Sendable {
     package private(set) var removed: [Int] = []
     /// New nodes kept by id that differ, with what differs.
     package private(set) var changed: [(node: Int, differences: Differences)] = []
+    /// What differs for each new node (`.added` for one no old node has the id of), and the
+    /// old node of its id (-1 for none).
+    package private(set) var byNode: [Differences]
+    package private(set) var oldIndex: [Int32]
+    /// The trees compared (identities only: a change keeps neither alive).
+    package let from: ObjectIdentifier
+    package let to: ObjectIdentifier
     /// The same nodes in the same places (kinds, parents, relations, lines, routes) and the same
     /// endpoints' nodes, compared place by place: ids, names, titles, guards and definitions
     /// aside (a pattern edit changes its endpoint's default id, not the shape).
@@ -57,6 +75,10 @@ package struct TreeChange: Sendable {
     package init(from old: RouteTree, to new: RouteTree) {
         sameLinks = old.links == new.links
         sameShape = Self.sameShape(old, new)
+        from = ObjectIdentifier(old)
+        to = ObjectIdentifier(new)
+        byNode = [Differences](repeating: [], count: new.nodes.count)
+        oldIndex = [Int32](repeating: -1, count: new.nodes.count)
         // Guards are compared where they are declared (a junction's `fallback` changes the
         // junction, not every screen under it).
         let (oldGuards, newGuards) = (old.ownGuards(), new.ownGuards())
@@ -64,14 +86,19 @@ package struct TreeChange: Sendable {
         for node in new.nodes {
             guard let oldIndex = Self.index(of: node, in: old) else {
                 added.append(node.index)
+                byNode[node.index] = .added
                 continue
             }
+            self.oldIndex[node.index] = Int32(oldIndex)
             kept += 1
             let was = old.nodes[oldIndex]
             var differences = Self.differences(was, in: old, node, in: new)
             if !Self.sameGuard(oldGuards[oldIndex], newGuards[node.index]) { differences.insert(.guards) }
             if oldIndex != node.index { differences.insert(.place) }
-            if !differences.isEmpty { changed.append((node.index, differences)) }
+            if !differences.isEmpty {
+                changed.append((node.index, differences))
+                byNode[node.index] = differences
+            }
         }
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
         // Else each old node is looked for in place first: hashing every id cost a one-route
@@ -136,9 +163,8 @@ package struct TreeChange: Sendable {
         // By bytes, as a fresh load would spell them (`Café` precomposed or decomposed).
         if !Pattern.sameBytes(a.title, b.title) { differences.insert(.title) }
         if !Pattern.sameBytes(a.routeText, b.routeText) { differences.insert(.routeText) }
-        if a.parent != b.parent || a.relation != b.relation || a.location != b.location || a.route != b.route {
-            differences.insert(.place)
-        }
+        if a.parent != b.parent || a.location != b.location || a.route != b.route { differences.insert(.place) }
+        if a.relation != b.relation { differences.insert(.relation) }
         switch (a.route, b.route) {
         case (nil, nil): break
         case (let x?, let y?):

@@ -31,6 +31,10 @@ public final class RouteScriptHost {
     /// starts when only a few route definitions changed).
     var lintCache: Lint.Report?
 
+    /// What the last reload changed (nil after a load): what the views that follow a reload
+    /// (a session's route table) read instead of comparing the trees again.
+    package internal(set) var lastChange: TreeChange?
+
     /// What `luna check` says of the loaded tree: the lint the load (or the last reload) ran.
     package var lintFindings: [Lint.Finding] { lintCache?.findings ?? [] }
     /// Set on a ``freshSibling()``: the loaded script is shared, so its Lua state is not written.
@@ -92,6 +96,7 @@ public final class RouteScriptHost {
         do {
             loaded = try LoadedScript(path: path, options: options, hostPresenters: hostPresenterNames)
             lintCache = try Self.lint(loaded, previous: nil, options: options)
+            lastChange = nil
         } catch {
             if script == nil { self.path = path }
             throw error
@@ -233,6 +238,7 @@ public final class RouteScriptHost {
             source: source, name: name, folder: folder, path: "", options: options,
             hostPresenters: hostPresenterNames)
         lintCache = try Self.lint(loaded, previous: nil, options: options)
+        lastChange = nil
         self.path = nil
         self.source = (source, name, folder)
         install(loaded, state: .initial, presentables: [:])

@@ -177,6 +177,7 @@ extension RouteScriptHost {
         }
         script = fresh
         router = newRouter
+        lastChange = change
         // A sibling's old script is shared with other hosts: it stays open for them. Else it
         // is closed now and freed on a background thread (its node objects and Lua's memory:
         // about a fifth of a 10k-route reload's time), so the reload returns without waiting.
