@@ -8,7 +8,16 @@ package enum TestSource {
         name: String, script: String, entries: [HistoryEntry], route: String?, device: Device, flags: [String: String]
     ) -> String {
         let since = entries.lastIndex { $0.kind == .reset }.map { entries[($0 + 1)...] } ?? entries[...]
-        let settled = !since.contains { $0.kind == .flag || $0.kind == .device }
+        // The flags and device of now are the test's start only when nothing since changed them
+        // (a flag, a device, or a tap, whose action may set flags).
+        let settled = !since.contains { entry in
+            entry.commands.contains { command in
+                switch command {
+                case .flag, .device, .tap: true
+                default: false
+                }
+            }
+        }
         var options: [String] = []
         if settled, device != .phone { options.append("device = \(quoted(device.rawValue))") }
         if settled, !flags.isEmpty {

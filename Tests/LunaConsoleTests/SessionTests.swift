@@ -274,6 +274,22 @@ func discardSession() throws -> (ScriptFolder, RouteScriptHost, Session) {
         #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")\n\(recorded)")
     }
 
+    /// A tap that set a flag is part of the recording: the saved test opens the script with the
+    /// flags it had before the tap (none), not the ones the tap left.
+    @Test func aRecordedTapStartsFromTheFlagsBeforeIt() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("shop.lua", try String(contentsOfFile: example("shop.lua"), encoding: .utf8))
+        let session = Session(host: try RouteScriptHost(contentsOf: script), json: false, style: .plain)
+        _ = session.execute("go signin")
+        #expect(!session.execute("tap Sign in").failed)
+        _ = session.execute("save-test tapped")
+        let source = try String(contentsOfFile: folder.path + "/tapped_test.lua", encoding: .utf8)
+        #expect(source.contains(#"local app = luna.open("shop.lua")"#), "\(source)")
+        #expect(source.contains(#"app:tap("Sign in")"#))
+        let result = TestRunner(options: .init()).run(file: folder.path + "/tapped_test.lua")
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")")
+    }
+
     /// The test API refuses what the page and the REPL refuse: a flag's value is a string (a
     /// number was quietly turned into one before).
     @Test func theTestAPIKeepsTheTablesRules() throws {
