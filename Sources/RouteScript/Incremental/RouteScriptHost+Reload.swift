@@ -186,9 +186,11 @@ extension RouteScriptHost {
         var (added, removed, changed) = change.summary(old: oldTree, new: newTree)
         // A presenter that changed (another host presenter, hooks added or removed) counts too.
         let listed = Set(changed)
-        for node in newTree.nodes where !listed.contains(node.id) {
-            guard let oldIndex = oldTree.nodeIndex[node.id] else { continue }
-            if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]) {
+        for node in newTree.nodes where change.oldIndex[node.index] >= 0 {
+            let oldIndex = Int(change.oldIndex[node.index])
+            if !Self.samePresenter(oldScript.presenters[oldIndex], fresh.presenters[node.index]),
+                !listed.contains(node.id)
+            {
                 changed.append(node.id)
             }
         }
