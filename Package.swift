@@ -86,7 +86,9 @@ let package = Package(
             name: "RouteScriptTests", dependencies: ["RouteScript", "RouteCore", "LuaHost", "RouteCoreOracle"]),
         .testTarget(
             name: "LunaTestTests", dependencies: ["LunaTest", "LunaLive", "RouteScript"], exclude: ["Fixtures"]),
-        .testTarget(name: "LunaLiveTests", dependencies: ["LunaLive", "RouteScript", "RouteCore", "RouteCoreOracle"]),
+        .testTarget(
+            name: "LunaLiveTests",
+            dependencies: ["LunaLive", "RouteScript", "RouteCore", "RouteCoreOracle", "LunaTestSupport"]),
         // What the tests share: paths, script folders, running `luna`, a served script and page
         // clients, the browser's WebDriver client (a library of the tests, not a product).
         .target(

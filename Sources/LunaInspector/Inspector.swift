@@ -82,7 +82,7 @@ package final class Inspector: @unchecked Sendable {
     let latest: LatestSnapshot
     /// The route table (and entries) the last broadcast sent; written only by `broadcast`,
     /// which runs under the session's lock.
-    private var lastRoutes: (rows: [RouteRow], entries: [String: String], screenRows: String)?
+    private var lastRoutes: (rows: [RouteRow], entries: [String: String], screenRows: String, tree: ObjectIdentifier?)?
     /// Host header values accepted (set once bound).
     private(set) var allowedHosts: Set<String> = []
 
@@ -286,7 +286,10 @@ package final class Inspector: @unchecked Sendable {
         }
         // Pages connecting later get the whole snapshot.
         latest.keep(snapshot)
-        let table = (rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "")
+        let table = (
+            rows: routes, entries: snapshot.entries ?? [:], screenRows: snapshot.screenRows ?? "",
+            tree: snapshot.routeTable.map { ObjectIdentifier($0.tree) }
+        )
         guard let last = lastRoutes else {
             lastRoutes = table
             return clients.send(Messages.event(event, snapshot: snapshot.json(script: scriptName)))
@@ -295,7 +298,11 @@ package final class Inspector: @unchecked Sendable {
         // unchanged table of 10,000 rows is not encoded to be compared), not the table again,
         // and keep their history list (the event's entry is appended).
         lastRoutes = table
-        let patch = RoutePatch(from: last.rows, to: table.rows)
+        // The rows the reload's change set made, when the pages hold the table they were made
+        // from; else the tables compared.
+        let basis = snapshot.routeTable?.basis
+        let patch = RoutePatch(
+            from: last.rows, to: table.rows, made: basis.flatMap { $0.tree == last.tree ? $0.made : nil })
         snapshot.routes = nil
         snapshot.history = nil
         if last.entries == table.entries { snapshot.entries = nil }
@@ -357,11 +364,17 @@ struct RoutePatch {
     var removed: [String] = []
     var order: [String]?
 
-    init(from old: [RouteRow], to new: [RouteRow]) {
-        // The usual save keeps every route in place: compare row by row, no dictionary (and
-        // by index: a zip copied every row of both tables).
+    /// `made`: the positions of the rows the route table made for `new` from `old` (a reload's
+    /// change set said what changed: the other rows are `old`'s); nil compares the rows.
+    init(from old: [RouteRow], to new: [RouteRow], made: [Int]? = nil) {
+        // The usual save keeps every route in place: the rows made are the patch (or the rows
+        // compared by index, no dictionary: a zip copied every row of both tables).
         if old.count == new.count, old.indices.allSatisfy({ old[$0].id == new[$0].id }) {
-            for index in new.indices where old[index] != new[index] { rows.append(new[index]) }
+            if let made {
+                rows = made.map { new[$0] }.filter { row in old[row.rank - 1] != row }
+            } else {
+                for index in new.indices where old[index] != new[index] { rows.append(new[index]) }
+            }
             return
         }
         var before: [String: RouteRow] = [:]

@@ -382,6 +382,7 @@ final class SessionState {
             state: StateView(host), current: position, historyCount: dropped + entries.count,
             historyDropped: dropped, reloadError: reloadError, reloadWarnings: reloadWarnings, canUndo: canUndo,
             canRedo: canRedo, history: routes ? entries : nil, routes: routes ? tree.map(routeRows) : nil,
+            routeTable: routes ? routeTable : nil,
             entries: routes ? tree.map { controlsContext($0).entries } : nil,
             screenRows: routes ? SnapshotView.screenRows(host) : nil,
             requests: requests, links: routes ? tree?.links : nil,

@@ -1,5 +1,8 @@
+import Foundation
 import LunaLive
+import LunaTestSupport
 import RouteCore
+import RouteScript
 import Testing
 
 /// A session's route table after a reload reuses the rows the reload's change set says nothing
@@ -62,5 +65,29 @@ import Testing
         let after = RouteTable(edited, reusing: table, change: TreeChange(from: before, to: edited))
         #expect(after.rows.map(\.title).contains("A book"))
         #expect(after.rows.first { $0.id == "list" }?.chain == ["tabs", "books", "list"])
+    }
+}
+
+/// A session's snapshot after a reload carries the route table with what its change set made,
+/// so a page holding the previous table is sent only those rows.
+@Suite struct RouteTableBasisTests {
+    @Test func aReloadsTableSaysWhatItMade() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "app.lua",
+            "return stack { endpoint { 'home', title = 'Home', children = { endpoint { 'a' }, endpoint { 'b' } } } }")
+        let session = LiveSession(host: try RouteScriptHost(contentsOf: script))
+        try session.dispatch("home")
+        guard case .snapshot(let first) = try session.perform(.snapshot(routes: true)) else { return }
+        let before = try #require(first.routeTable)
+        #expect(before.basis == nil, "the first table: every row made")
+        _ = folder.write(
+            "app.lua",
+            "return stack { endpoint { 'home', title = 'Start', children = { endpoint { 'a' }, endpoint { 'b' } } } }")
+        try session.perform(.reload)
+        guard case .snapshot(let second) = try session.perform(.snapshot(routes: true)) else { return }
+        let basis = try #require(second.routeTable?.basis)
+        #expect(basis.tree == ObjectIdentifier(before.tree))
+        #expect(basis.made.map { second.routes?[$0].id } == ["home"], "the retitled row only")
     }
 }

@@ -16,6 +16,10 @@ package struct RouteTable: Sendable {
     let positions: [Int]
     /// How many rows were made (the others were the previous table's).
     package let made: Int
+    /// When this table was made from a previous one through a reload's change set: that
+    /// table's tree, and the positions of the rows made (the rest are the previous table's
+    /// rows) — what a page holding the previous table must be sent.
+    package let basis: (tree: ObjectIdentifier, made: [Int])?
 
     /// `change`: what the reload from `previous`'s tree to `tree` changed (another change, or
     /// none, makes every row again).
@@ -49,7 +53,7 @@ package struct RouteTable: Sendable {
         routes = sameOrder ? (previous?.routes ?? tree.rankOrder()) : tree.rankOrder()
         var positions = [Int](repeating: 0, count: routes.count)
         var rows: [RouteRow] = []
-        var made = 0
+        var made: [Int] = []
         rows.reserveCapacity(routes.count)
         for (position, route) in routes.enumerated() {
             positions[route.index] = position
@@ -58,11 +62,12 @@ package struct RouteTable: Sendable {
                 rows.append(row)
             } else {
                 rows.append(RouteRow.row(route, rank: position + 1, in: tree))
-                made += 1
+                made.append(position)
             }
         }
         self.rows = rows
-        self.made = made
+        self.made = made.count
+        basis = previous.flatMap { previous in change.map { _ in (ObjectIdentifier(previous.tree), made) } }
         self.positions = positions
     }
 }

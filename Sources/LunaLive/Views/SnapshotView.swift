@@ -20,6 +20,9 @@ package struct SnapshotView: Sendable {
     /// the route table and the containers' first requests.
     package var history: [HistoryEntry]?
     package var routes: [RouteRow]?
+    /// The route table the rows are from (with them): what a page holding the previous table
+    /// must be sent (``RouteTable/basis``).
+    package var routeTable: RouteTable? = nil
     package var entries: [String: String]?
     /// With the routes: the rows and actions screens declare (`rows = {…}`, `actions = {…}`),
     /// as JSON (``screenRows(_:)``).
