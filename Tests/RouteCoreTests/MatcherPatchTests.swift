@@ -193,3 +193,68 @@ import Testing
         #expect(Matcher.patch(Matcher(routes: routes), from: routes, to: one) != nil)
     }
 }
+
+/// A reload's tree patches its matcher from its change set (``TreeChange/routes``: the routes
+/// kept by node id, in order) instead of an edit script of its own: random edits — a pattern
+/// changed under the same id, a route removed, one inserted, one moved — give the same trie
+/// as the routes compiled whole.
+@Suite struct ChangeSetPatchTests {
+    @Test func aReloadsMatcherEqualsAWholeCompilation() throws {
+        var generator = SeededGenerator(seed: 20_261_129)
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
+        let words = ["a", "b", "books", "membership-levels", "x", "é"]
+        var serial = 0
+        func route() throws -> (id: String, pattern: String, validators: [String: Validator]) {
+            serial += 1
+            var parts: [String] = []
+            var validators: [String: Validator] = [:]
+            for position in 0..<Int.random(in: 1...3, using: &generator) {
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0: parts.append(":p\(position)")
+                case 1:
+                    parts.append(":d\(position)")
+                    validators["d\(position)"] = try Validator(regex: "[0-9]+")
+                default: parts.append(pick(words))
+                }
+            }
+            return ("r\(serial)", parts.joined(separator: "/"), validators)
+        }
+        func tree(
+            _ routes: [(id: String, pattern: String, validators: [String: Validator])], reusing: RouteTree?
+        )
+            throws -> RouteTree
+        {
+            try RouteTree(
+                root: .stack(routes.map { .endpoint($0.pattern, id: $0.id, where: $0.validators) }), reusing: reusing)
+        }
+        var patched = 0
+        var problems: [String] = []
+        for round in 0..<200 {
+            let old = try (0..<Int.random(in: 2...60, using: &generator)).map { _ in try route() }
+            var new = old
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0..<new.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where new.count > 1: new.remove(at: at)
+                case 1:  // the same id, another pattern
+                    let other = try route()
+                    (new[at].pattern, new[at].validators) = (other.pattern, other.validators)
+                case 2: new.insert(try route(), at: at)
+                default:  // moved
+                    let moved = new.remove(at: at)
+                    new.insert(moved, at: Int.random(in: 0...new.count, using: &generator))
+                }
+            }
+            let before = try tree(old, reusing: nil)
+            let after = try tree(new, reusing: before)
+            let change = try #require(after.change)
+            if change.routes.contains(where: { $0 >= 0 }) { patched += 1 }
+            let whole = Matcher(routes: after.endpoints.map(\.definition))
+            if MatcherPatchTests.structure(after.matcher) != MatcherPatchTests.structure(whole) {
+                problems.append("round \(round): \(old.map(\.pattern)) -> \(new.map(\.pattern))")
+            }
+        }
+        #expect(patched > 150)
+        #expect(problems.isEmpty, "\(problems.first ?? "")")
+    }
+}

@@ -21,17 +21,17 @@ package struct RouteTable: Sendable {
     /// rows) — what a page holding the previous table must be sent.
     package let basis: (tree: ObjectIdentifier, made: [Int])?
 
-    /// `change`: what the reload from `previous`'s tree to `tree` changed (another change, or
-    /// none, makes every row again).
+    /// `change`: what changed from `previous`'s tree to `tree` (by default the change `tree`'s
+    /// builder worked out, ``RouteTree/change``); a change from another tree, or none, makes
+    /// every row again.
     package init(_ tree: RouteTree, reusing previous: RouteTable? = nil, change: TreeChange? = nil) {
         if let previous, previous.tree === tree {
             self = previous
             return
         }
         self.tree = tree
-        let change = change.flatMap { change in
-            previous.map { ObjectIdentifier($0.tree) } == change.from && change.to == ObjectIdentifier(tree)
-                ? change : nil
+        let change = (change ?? tree.change).flatMap { change in
+            previous.map { ObjectIdentifier($0.tree) } == change.from ? change : nil
         }
         /// The previous row that still shows `route`, if any.
         func kept(_ route: Int) -> RouteRow? {

@@ -151,7 +151,10 @@ extension RouteTree {
     }
 
     /// The guard each node declares itself (not the inherited ones), by node index.
-    package func ownGuards() -> [Int: Guard] {
+    package func ownGuards() -> [Int: Guard] { Self.ownGuards(of: endpoints) }
+
+    /// Each guard by the node that declares it, from the guards over `endpoints`.
+    package static func ownGuards(of endpoints: [Endpoint]) -> [Int: Guard] {
         var result: [Int: Guard] = [:]
         for endpoint in endpoints {
             for item in endpoint.guards { result[item.node] = item }

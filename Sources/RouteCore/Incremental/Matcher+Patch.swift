@@ -31,6 +31,16 @@ extension Matcher {
         self.init(Self.patch(previous, from: previousRoutes, to: routes) ?? Self.compile(routes))
     }
 
+    /// As ``init(routes:patching:from:)``, with the routes kept already known — a reload's
+    /// change set (``TreeChange/routes``: each new route's unchanged old route, in order, or
+    /// -1) — instead of worked out again from the two lists.
+    package convenience init(
+        routes: [RouteDefinition], patching previous: Matcher, from previousRoutes: [RouteDefinition], kept: [Int32]
+    ) {
+        let diff = RouteDiff(keptByNew: kept, oldCount: previousRoutes.count)
+        self.init(Self.patch(previous, from: previousRoutes, to: routes, diff: diff) ?? Self.compile(routes))
+    }
+
     /// A route's first step through the trie.
     enum FirstStep: Hashable {
         /// An empty pattern: the route ends at the root.
@@ -104,18 +114,23 @@ extension Matcher {
     /// The patched matcher's parts, or nil when a whole compilation is the way (too many
     /// changes, no previous routes, counts beyond a node's 16-bit fields).
     static func patch(
-        _ previous: Matcher, from previousRoutes: [RouteDefinition], to routes: [RouteDefinition]
+        _ previous: Matcher, from previousRoutes: [RouteDefinition], to routes: [RouteDefinition],
+        diff given: RouteDiff? = nil
     ) -> Compiled? {
         let oldCount = previousRoutes.count
         let count = routes.count
         guard oldCount > 0, count > 0, previous.parameterNames.routeCount == oldCount, previous.largeCounts.isEmpty
         else { return nil }
-        // Which routes stayed (the shortest edit script between the two lists), and their
-        // new numbers: in order, so each node's routes stay in declaration order.
+        // Which routes stayed, and their new numbers: in order, so each node's routes stay in
+        // declaration order — given (a reload's change set), or the shortest edit script
+        // between the two lists.
+        let maxEdits = min(max(patchLimit, count / 8), 64)
         guard
-            let diff = RouteDiff(
-                from: oldCount, to: count, maxEdits: min(max(patchLimit, count / 8), 64),
-                same: { sameForTrie(previousRoutes[$0], routes[$1]) })
+            let diff = given
+                ?? RouteDiff(
+                    from: oldCount, to: count, maxEdits: maxEdits,
+                    same: { sameForTrie(previousRoutes[$0], routes[$1]) }),
+            diff.removed.count + diff.added.count <= maxEdits
         else { return nil }
         let removed = diff.removed
         let added = diff.added
@@ -494,6 +509,15 @@ struct RouteDiff {
     /// Previous routes that were removed, and new routes that were added, in order.
     var removed: [Int] = []
     var added: [Int] = []
+
+    /// From each new route's kept old route (-1: added), in order.
+    init(keptByNew: [Int32], oldCount: Int) {
+        kept = [Int32](repeating: -1, count: oldCount)
+        for (new, old) in keptByNew.enumerated() {
+            if old >= 0 { kept[Int(old)] = Int32(new) } else { added.append(new) }
+        }
+        removed = (0..<oldCount).filter { kept[$0] < 0 }
+    }
 
     /// nil when more than `maxEdits` removals and additions are needed.
     init?(from oldCount: Int, to newCount: Int, maxEdits: Int, same: (Int, Int) -> Bool) {

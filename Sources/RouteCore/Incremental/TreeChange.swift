@@ -59,9 +59,14 @@ package struct TreeChange: Sendable {
     /// old node of its id (-1 for none).
     package private(set) var byNode: [Differences]
     package private(set) var oldIndex: [Int32]
-    /// The trees compared (identities only: a change keeps neither alive).
+    /// The tree compared with (its identity only: a change keeps it alive no longer).
     package let from: ObjectIdentifier
-    package let to: ObjectIdentifier
+    /// Each new route's old route of the same node id with the same trie definition, kept in
+    /// order (a route whose old one comes before an earlier kept route's is taken as added):
+    /// what the matcher patch keeps of the old trie; -1 for none.
+    package private(set) var routes: [Int32] = []
+    /// Every old route kept, in its place, with the same definition.
+    package private(set) var sameRoutes = false
     /// The same nodes in the same places (kinds, parents, relations, lines, routes) and the same
     /// endpoints' nodes, compared place by place: ids, names, titles, guards and definitions
     /// aside (a pattern edit changes its endpoint's default id, not the shape).
@@ -72,19 +77,29 @@ package struct TreeChange: Sendable {
     /// The same link schemes and hosts.
     package let sameLinks: Bool
 
+    /// What changed from `old` to `new` (a tree built apart from `old`; a reload's tree carries
+    /// the change its builder worked out, ``RouteTree/change``).
     package init(from old: RouteTree, to new: RouteTree) {
-        sameLinks = old.links == new.links
-        sameShape = Self.sameShape(old, new)
+        self.init(from: old, nodes: new.nodes, endpoints: new.endpoints, nodeIndex: new.nodeIndex, links: new.links)
+    }
+
+    /// What changed from `old` to a tree of these parts, before the tree exists (its builder
+    /// reads the routes kept to patch the old matcher).
+    package init(
+        from old: RouteTree, nodes: [RouteTree.Node], endpoints: [RouteTree.Endpoint], nodeIndex: [String: Int],
+        links: LinkDomains?
+    ) {
+        sameLinks = old.links == links
+        sameShape = Self.sameShape(old.nodes, old.endpoints, nodes, endpoints)
         from = ObjectIdentifier(old)
-        to = ObjectIdentifier(new)
-        byNode = [Differences](repeating: [], count: new.nodes.count)
-        oldIndex = [Int32](repeating: -1, count: new.nodes.count)
+        byNode = [Differences](repeating: [], count: nodes.count)
+        oldIndex = [Int32](repeating: -1, count: nodes.count)
         // Guards are compared where they are declared (a junction's `fallback` changes the
         // junction, not every screen under it).
-        let (oldGuards, newGuards) = (old.ownGuards(), new.ownGuards())
+        let (oldGuards, newGuards) = (old.ownGuards(), RouteTree.ownGuards(of: endpoints))
         var kept = 0
-        for node in new.nodes {
-            guard let oldIndex = Self.index(of: node, in: old) else {
+        for node in nodes {
+            guard let oldIndex = Self.index(of: node, in: old.nodes, old.nodeIndex) else {
                 added.append(node.index)
                 byNode[node.index] = .added
                 continue
@@ -92,7 +107,7 @@ package struct TreeChange: Sendable {
             self.oldIndex[node.index] = Int32(oldIndex)
             kept += 1
             let was = old.nodes[oldIndex]
-            var differences = Self.differences(was, in: old, node, in: new)
+            var differences = Self.differences(was, in: old, node, nodes, endpoints)
             if !Self.sameGuard(oldGuards[oldIndex], newGuards[node.index]) { differences.insert(.guards) }
             if oldIndex != node.index { differences.insert(.place) }
             if !differences.isEmpty {
@@ -104,25 +119,47 @@ package struct TreeChange: Sendable {
         // Else each old node is looked for in place first: hashing every id cost a one-route
         // edit of a 10k-route script 7.5 M instructions.
         if kept != old.nodes.count {
-            removed = old.nodes.filter { Self.index(of: $0, in: new) == nil }.map(\.index)
+            removed = old.nodes.filter { Self.index(of: $0, in: nodes, nodeIndex) == nil }.map(\.index)
         }
+        // The routes kept, by node id, in order.
+        routes = [Int32](repeating: -1, count: endpoints.count)
+        var last: Int32 = -1
+        var inPlace = endpoints.count == old.endpoints.count
+        for (position, endpoint) in endpoints.enumerated() {
+            let was = oldIndex[endpoint.node]
+            guard was >= 0, let oldRoute = old.nodes[Int(was)].route, Int32(oldRoute.index) > last,
+                Matcher.sameForTrie(old.endpoints[oldRoute.index].definition, endpoint.definition)
+            else {
+                inPlace = false
+                continue
+            }
+            routes[position] = Int32(oldRoute.index)
+            last = Int32(oldRoute.index)
+            if oldRoute.index != position || !Lint.sameDefinition(old.endpoints[oldRoute.index], endpoint) {
+                inPlace = false
+            }
+        }
+        sameRoutes = inPlace
         guard sameShape else { return }
-        for (position, (x, y)) in zip(old.endpoints, new.endpoints).enumerated() where !Lint.sameDefinition(x, y) {
+        for (position, (x, y)) in zip(old.endpoints, endpoints).enumerated() where !Lint.sameDefinition(x, y) {
             definitionsChanged.append(position)
         }
     }
 
     /// The same nodes place by place (kinds, parents, relations, lines, routes) and the same
     /// endpoints' nodes.
-    private static func sameShape(_ a: RouteTree, _ b: RouteTree) -> Bool {
-        guard a.nodes.count == b.nodes.count, a.endpoints.count == b.endpoints.count else { return false }
+    private static func sameShape(
+        _ oldNodes: [RouteTree.Node], _ oldEndpoints: [RouteTree.Endpoint], _ nodes: [RouteTree.Node],
+        _ endpoints: [RouteTree.Endpoint]
+    ) -> Bool {
+        guard oldNodes.count == nodes.count, oldEndpoints.count == endpoints.count else { return false }
         // A node or endpoint a reload kept (the same object) is the same.
-        for (x, y) in zip(a.nodes, b.nodes) where x !== y {
+        for (x, y) in zip(oldNodes, nodes) where x !== y {
             guard x.kind == y.kind, x.parent == y.parent, x.relation == y.relation, x.location == y.location,
                 x.route == y.route
             else { return false }
         }
-        return zip(a.endpoints, b.endpoints).allSatisfy { $0.node == $1.node }
+        return zip(oldEndpoints, endpoints).allSatisfy { $0.node == $1.node }
     }
 
     /// Whether the lint's findings for the new tree are the old tree's: the same shape, ids
@@ -144,21 +181,22 @@ package struct TreeChange: Sendable {
 
     /// The index in `old` of the node with `node`'s id, or nil: in place first (one comparison
     /// of interned identities), then by id.
-    private static func index(of node: RouteTree.Node, in old: RouteTree) -> Int? {
-        if node.index < old.nodes.count, old.nodes[node.index].nodeID == node.nodeID { return node.index }
-        return old.nodeIndex[node.id]
+    private static func index(of node: RouteTree.Node, in nodes: [RouteTree.Node], _ index: [String: Int]) -> Int? {
+        if node.index < nodes.count, nodes[node.index].nodeID == node.nodeID { return node.index }
+        return index[node.id]
     }
 
     /// What differs between two nodes of one id (its own guard aside).
     private static func differences(
-        _ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, in new: RouteTree
+        _ a: RouteTree.Node, in old: RouteTree, _ b: RouteTree.Node, _ nodes: [RouteTree.Node],
+        _ endpoints: [RouteTree.Endpoint]
     ) -> Differences {
         var differences: Differences = []
-        if (a.parent.map { old.nodes[$0].nodeID }) != (b.parent.map { new.nodes[$0].nodeID }) {
+        if (a.parent.map { old.nodes[$0].nodeID }) != (b.parent.map { nodes[$0].nodeID }) {
             differences.insert(.parent)
         }
         // A node the new tree kept from the old one (the same object) has the same fields.
-        if a === b, a.route.map({ old[$0] === new[$0] }) ?? true { return differences }
+        if a === b, a.route.map({ old[$0] === endpoints[$0.index] }) ?? true { return differences }
         if a.kind != b.kind { differences.insert(.kind) }
         // By bytes, as a fresh load would spell them (`Café` precomposed or decomposed).
         if !Pattern.sameBytes(a.title, b.title) { differences.insert(.title) }
@@ -168,7 +206,7 @@ package struct TreeChange: Sendable {
         switch (a.route, b.route) {
         case (nil, nil): break
         case (let x?, let y?):
-            let (first, second) = (old[x], new[y])
+            let (first, second) = (old[x], endpoints[y.index])
             if !Pattern.sameBytes(first.name, second.name) { differences.insert(.name) }
             if first.guards.count != second.guards.count { differences.insert(.guards) }
             if !Lint.sameDefinition(first, second) { differences.insert(.definition) }

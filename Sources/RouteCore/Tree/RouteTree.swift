@@ -116,6 +116,10 @@ public final class RouteTree: Sendable {
     public let matcher: Matcher
     /// The link hosts and schemes the root declares; nil: any host and scheme (the path matches).
     public let links: LinkDomains?
+    /// What changed from the tree this one was built reusing (a reload's), worked out once as
+    /// the tree was built: the matcher patch, the reload's summary and lint and a session's
+    /// route table read it. Nil for a tree built from nothing.
+    package let change: TreeChange?
     /// The request the app starts on (the root's `initial`), checked to match a route.
     public let initial: String?
     /// Each tab's initial location (`initial` on a junction's option): what the tab shows before
@@ -174,13 +178,22 @@ public final class RouteTree: Sendable {
             return builder.nodes[position].frozen(id: ids[position], routeText: routeText)
         }
         self.endpoints = endpoints
-        if let previous, Self.sameRoutes(previous.endpoints, endpoints) {
+        var change: TreeChange?
+        if let previous {
+            change = TreeChange(from: previous, nodes: nodes, endpoints: endpoints, nodeIndex: index, links: root.links)
+        }
+        self.change = change
+        if let previous, let change, change.sameRoutes,
+            !endpoints.contains(where: { $0.definition.validators.values.contains(where: \.isPredicate) }),
+            !endpoints.contains(where: { $0.definition.querySchema != nil })
+        {
+            // The same routes, with no closure among their checks: the same matcher.
             self.matcher = previous.matcher
-        } else if let previous {
+        } else if let previous, let change {
             // A few routes changed: their parts of the trie are compiled again, the rest kept.
             self.matcher = Matcher(
                 routes: endpoints.map(\.definition), patching: previous.matcher,
-                from: previous.endpoints.map(\.definition))
+                from: previous.endpoints.map(\.definition), kept: change.routes)
         } else {
             self.matcher = Matcher(routes: builder.endpoints.map(\.definition))
         }
@@ -231,18 +244,6 @@ public final class RouteTree: Sendable {
                 throw RouteDefinitionError("initial '\(initial)' matches no route", location: root.location)
             }
         }
-    }
-
-    /// Whether two route lists compile to the same matcher: the same pattern texts in the same
-    /// order, and the same validators by source, none of them a closure (a closure may differ,
-    /// or belong to a Lua state that is closed after the reload), and no query schemas (the
-    /// matcher holds them, with any closure they have).
-    static func sameRoutes(_ old: [Endpoint], _ new: [Endpoint]) -> Bool {
-        old.count == new.count
-            && zip(old, new).allSatisfy { a, b in
-                Lint.sameDefinition(a, b) && !b.definition.validators.values.contains(where: \.isPredicate)
-                    && b.definition.querySchema == nil
-            }
     }
 
     public var root: Node { nodes[0] }

@@ -67,8 +67,10 @@ extension RouteScriptHost {
         } else {
             throw RouteScriptError(.notLoaded, "no script is loaded")
         }
-        // What changed, worked out once: the lint and the summary read it.
-        let change = TreeChange(from: oldScript.tree, to: fresh.tree)
+        // What changed, worked out once as the new tree was built (its matcher patch read it);
+        // the lint, the summary and a session's route table read it too. A tree built from
+        // nothing (`--full-reload`) is compared here.
+        let change = fresh.tree.change ?? TreeChange(from: oldScript.tree, to: fresh.tree)
         let report = try Self.lint(
             fresh, previous: options.reusesUnchangedParts ? lintCache : nil,
             change: lintCache?.tree === oldScript.tree ? change : nil, options: options)
