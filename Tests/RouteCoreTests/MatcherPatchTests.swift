@@ -46,6 +46,25 @@ import Testing
         return lines.joined(separator: "\n")
     }
 
+    /// Random segments at `positions`: a parameter, a digits-validated parameter (and its
+    /// validator) or one of `words`.
+    static func segments(
+        _ positions: Range<Int>, _ words: [String], _ generator: inout SeededGenerator
+    ) throws -> ([String], [String: Validator]) {
+        var parts: [String] = []
+        var validators: [String: Validator] = [:]
+        for position in positions {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: parts.append(":p\(position)")
+            case 1:
+                parts.append(":d\(position)")
+                validators["d\(position)"] = try Validator(regex: "[0-9]+")
+            default: parts.append(words[Int.random(in: 0..<words.count, using: &generator)])
+            }
+        }
+        return (parts, validators)
+    }
+
     /// Random tables over a small alphabet (so routes share prefixes and collide), each edited
     /// a few ways: a route renamed, removed, inserted, its validator changed, a regex and root
     /// routes (`""`, `...`) added and removed.
@@ -117,18 +136,8 @@ import Testing
         var seen = Set<String>()
         var routes: [RouteDefinition] = []
         func random() throws -> RouteDefinition? {
-            var parts = [pick(tabs)]
-            var validators: [String: Validator] = [:]
-            for position in 1..<Int.random(in: 2...5, using: &generator) {
-                switch Int.random(in: 0..<8, using: &generator) {
-                case 0: parts.append(":p\(position)")
-                case 1:
-                    parts.append(":d\(position)")
-                    validators["d\(position)"] = try Validator(regex: "[0-9]+")
-                default: parts.append(pick(words))
-                }
-            }
-            let text = parts.joined(separator: "/")
+            let (rest, validators) = try Self.segments(1..<Int.random(in: 2...5, using: &generator), words, &generator)
+            let text = ([pick(tabs)] + rest).joined(separator: "/")
             guard seen.insert(text).inserted else { return nil }
             return try RouteDefinition(pattern: Pattern(text), validators: validators)
         }
@@ -201,22 +210,12 @@ import Testing
 @Suite struct ChangeSetPatchTests {
     @Test func aReloadsMatcherEqualsAWholeCompilation() throws {
         var generator = SeededGenerator(seed: 20_261_129)
-        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
         let words = ["a", "b", "books", "membership-levels", "x", "é"]
         var serial = 0
         func route() throws -> (id: String, pattern: String, validators: [String: Validator]) {
             serial += 1
-            var parts: [String] = []
-            var validators: [String: Validator] = [:]
-            for position in 0..<Int.random(in: 1...3, using: &generator) {
-                switch Int.random(in: 0..<8, using: &generator) {
-                case 0: parts.append(":p\(position)")
-                case 1:
-                    parts.append(":d\(position)")
-                    validators["d\(position)"] = try Validator(regex: "[0-9]+")
-                default: parts.append(pick(words))
-                }
-            }
+            let (parts, validators) = try MatcherPatchTests.segments(
+                0..<Int.random(in: 1...3, using: &generator), words, &generator)
             return ("r\(serial)", parts.joined(separator: "/"), validators)
         }
         func tree(
