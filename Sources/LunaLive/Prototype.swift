@@ -137,7 +137,7 @@ private struct Explorer {
         // Each node's controls are kept in the tree, where the page file writes each distinct
         // node once (in every state's snapshot they took more than the rest of the file).
         let controls = Controls(host: host, context: context, requests: requests)
-        let treeJSON = controls.placed(in: TreeView(host.tree, forms: .json).json ?? "null")
+        let treeJSON = controls.placed(in: host.tree)
         let snapshot = view.json(script: "")
         // A state that looks the same as one already held (the same snapshot and tree, with
         // flags) is that state: two ways to the same screens differ only in what the page

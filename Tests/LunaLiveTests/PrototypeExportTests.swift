@@ -100,7 +100,7 @@ struct PrototypeExportTests {
                     context: Controls.Context(host: live, rows: RouteRow.table(try #require(live.routeTree))),
                     requests: requests)
                 let shown = try JSONSerialization.jsonObject(
-                    with: Data(controls.placed(in: live.tree?.json ?? "null").utf8))
+                    with: Data(controls.placed(in: live.tree).utf8))
                 #expect(
                     NSDictionary(dictionary: exported as? [String: Any] ?? [:])
                         .isEqual(to: shown as? [String: Any] ?? [:]),

@@ -163,25 +163,14 @@ package struct Controls: Sendable {
             offers.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value.jsonText) })
     }
 
-    /// `tree` (a presentable tree's JSON) with each node's offer as its `controls`: an exported
-    /// prototype keeps them there, where its compact form writes each distinct node once.
-    package func placed(in tree: String) -> String {
-        guard let value = try? JSONValue.parse(tree, maxDepth: 4096) else { return tree }
-        func place(_ node: JSONValue) -> JSONValue {
-            guard case .object(var members) = node else { return node }
-            for (index, member) in members.enumerated() {
-                switch member.1 {
-                case .array(let items): members[index].1 = .array(items.map(place))
-                case .object: if member.0 == "modal" { members[index].1 = place(member.1) }
-                default: break
-                }
-            }
-            if let id = node["id"]?.string, let offer = offers[id], !offer.isEmpty {
-                members.append(("controls", offer.value))
-            }
-            return .object(members)
+    /// `tree`'s JSON with each presentable's offer as its `controls`: an exported prototype
+    /// keeps them there, where its compact form writes each distinct node once.
+    package func placed(in tree: HeadlessPresentable?) -> String {
+        guard let tree else { return "null" }
+        return tree.json { id in
+            guard let offer = offers[id], !offer.isEmpty else { return nil }
+            return ("controls", offer.value.jsonText)
         }
-        return place(value).jsonText
     }
 }
 

@@ -4,7 +4,11 @@ extension HeadlessPresentable {
     /// ```json
     /// {"attributes":{},"children":[],"id":"stack:books","kind":"stack","title":"Books"}
     /// ```
-    public var json: String {
+    public var json: String { json(adding: { _ in nil }) }
+
+    /// The JSON with one more field on the presentables `adding` gives one for (by id: a
+    /// field's name and its encoded value) — an exported prototype's controls.
+    package func json(adding extra: (String) -> (name: String, value: String)?) -> String {
         var fields: [String: String] = [
             "kind": JSONWriter.quoted(kind.rawValue),
             "id": JSONWriter.quoted(id),
@@ -18,19 +22,20 @@ extension HeadlessPresentable {
             fields["query"] = JSONWriter.stringObject(activation?.query ?? [:])
             // Everything the text shows: the fragment too.
             fields["fragment"] = activation?.fragment.map(JSONWriter.quoted) ?? "null"
-            fields["modal"] = modal?.json ?? "null"
+            fields["modal"] = modal?.json(adding: extra) ?? "null"
         case .junction:
             fields["selected"] = selected.map(String.init) ?? "null"
-            fields["children"] = JSONWriter.array(children.map(\.json))
+            fields["children"] = JSONWriter.array(children.map { $0.json(adding: extra) })
         case .switcher:
             // One model: `selected` indexes `children`, which hold only the active section;
             // `section` is that section's place among the declared ones.
             fields["selected"] = children.isEmpty ? "null" : "0"
             fields["section"] = selected.map(String.init) ?? "null"
-            fields["children"] = JSONWriter.array(children.map(\.json))
+            fields["children"] = JSONWriter.array(children.map { $0.json(adding: extra) })
         case .stack:
-            fields["children"] = JSONWriter.array(children.map(\.json))
+            fields["children"] = JSONWriter.array(children.map { $0.json(adding: extra) })
         }
+        if let (name, value) = extra(id) { fields[name] = value }
         return JSONWriter.object(fields)
     }
 
