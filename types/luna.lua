@@ -154,7 +154,7 @@ flags = {}
 ---@field error luna.TestError? Set by a failed action (each action raises it too).
 local App = {}
 -- BEGIN app actions (written from the command table; see docs/architecture.md)
----Dispatch PATH (a line starting with / does the same; --keep: a tab tap that keeps the tab's stack).
+---Dispatch `request` (`{ keep = true }`: a tab tap that keeps the tab's stack); a failure raises a luna.TestError table.
 ---@param request string
 ---@param options { keep: boolean }?
 ---@return luna.App
@@ -162,17 +162,17 @@ function App:go(request, options) end
 ---The user went back: pop the top stack, or dismiss the top modal.
 ---@return luna.App
 function App:back() end
----The UI already went to PATH itself: record it, run no structural presenter call.
+---The UI already went to `request` itself: record it, run no structural presenter call.
 ---@param request string
 ---@return luna.App
 function App:sync(request) end
----Open the screen NODE, its pattern filled with the values (the rest the query).
+---Open the screen with node id `node`, its pattern filled with `params` (the rest become query items), as the page's rows do.
 ---@param node string
 ---@param params? table<string, string>
 ---@param options { keep: boolean }?
 ---@return luna.App
 function App:open(node, params, options) end
----Press the shown screen's action LABEL (actions = {…}): its flags, then its request.
+---Press the shown screen's action `label` (`actions = {…}`): its flags, then its request (with `continue = true`, the request a guard kept).
 ---@param label string
 ---@return luna.App
 function App:tap(label) end
@@ -182,11 +182,11 @@ function App:confirm() end
 ---Answer a leave guard's question no: nothing changes.
 ---@return luna.App
 function App:cancel() end
----Move the session's clock: a gate waiting (pending) may time out to its fallback.
+---Move the app's clock by `seconds` (nothing sleeps): a gate waiting (`pending`) may time out to its fallback.
 ---@param seconds number
 ---@return luna.App
 function App:wait(seconds) end
----Set an app flag (NAME= clears it); the current path is re-resolved.
+---Set an app flag (`value` nil or "" clears it); the current request is resolved again.
 ---@param name string
 ---@param value string? nil (or "") clears it
 ---@return luna.App
@@ -204,11 +204,11 @@ function App:undo() end
 ---Forward again to what the last undo left.
 ---@return luna.App
 function App:redo() end
----Travel to the state of history entry N.
+---Travel to the state of history entry `index` (the REPL's `goto N`).
 ---@param index integer
 ---@return luna.App
 function App:travel(index) end
----Back to where the app starts: its initial request (save-test starts here).
+---The app as `luna.open` made it: a fresh Lua state, at the script's initial request.
 ---@return luna.App
 function App:reset() end
 -- END app actions

@@ -12,7 +12,8 @@ package enum TestAPITypes {
         var lines = [begin]
         for spec in CommandSpec.all where spec.surfaces.contains(.test) {
             guard let method = spec.lua else { continue }
-            lines.append("---" + spec.help.prefix(1).uppercased() + spec.help.dropFirst() + ".")
+            let help = spec.luaHelp ?? spec.help
+            lines.append("---" + help.prefix(1).uppercased() + help.dropFirst() + ".")
             var names: [String] = []
             for argument in spec.arguments where argument.kind != .option {
                 switch argument.kind {

@@ -35,6 +35,9 @@ package struct CommandSpec: Sendable {
     /// Offered in the inspector page's menu: it takes no arguments, and the page shows the
     /// document it answers (a text to read or copy).
     package var menu = false
+    /// What the Lua test API's method does, where the REPL's `help` names the REPL's own forms
+    /// (`types/luna.lua` shows it; nil: `help`).
+    package var luaHelp: String? = nil
 
     /// `go PATH [--keep]`.
     package var usage: String {
@@ -63,14 +66,18 @@ package struct CommandSpec: Sendable {
                 op: "dispatch", word: "go", lua: "go", arguments: [request, keep],
                 help:
                     "dispatch PATH (a line starting with / does the same; --keep: a tab tap that keeps the tab's stack)",
-                surfaces: .all),
+                surfaces: .all,
+                luaHelp:
+                    "dispatch `request` (`{ keep = true }`: a tab tap that keeps the tab's stack); a failure raises a luna.TestError table"
+            ),
             CommandSpec(
                 op: "back", word: "back", lua: "back", arguments: [],
                 help: "the user went back: pop the top stack, or dismiss the top modal", surfaces: .all),
             CommandSpec(
                 op: "sync", word: "sync", lua: "sync", arguments: [request],
                 help: "the UI already went to PATH itself: record it, run no structural presenter call",
-                surfaces: live),
+                surfaces: live,
+                luaHelp: "the UI already went to `request` itself: record it, run no structural presenter call"),
             CommandSpec(
                 op: "open", word: "open", lua: "open",
                 arguments: [
@@ -78,11 +85,17 @@ package struct CommandSpec: Sendable {
                     A(key: "params", kind: .pairs, placeholder: "KEY=VALUE", optional: true), keep,
                 ],
                 help: "open the screen NODE, its pattern filled with the values (the rest the query)",
-                surfaces: [.repl, .page, .test, .prototype]),
+                surfaces: [.repl, .page, .test, .prototype],
+                luaHelp:
+                    "open the screen with node id `node`, its pattern filled with `params` (the rest become query items), as the page's rows do"
+            ),
             CommandSpec(
                 op: "tap", word: "tap", lua: "tap", arguments: [A(key: "label", kind: .text, placeholder: "LABEL")],
                 help: "press the shown screen's action LABEL (actions = {…}): its flags, then its request",
-                surfaces: [.repl, .page, .test, .prototype]),
+                surfaces: [.repl, .page, .test, .prototype],
+                luaHelp:
+                    "press the shown screen's action `label` (`actions = {…}`): its flags, then its request (with `continue = true`, the request a guard kept)"
+            ),
             CommandSpec(
                 op: "confirm", word: "confirm", lua: "confirm", arguments: [],
                 help: "answer a leave guard's question yes: make the change it asked about", surfaces: live),
@@ -93,11 +106,15 @@ package struct CommandSpec: Sendable {
                 op: "wait", word: "wait", lua: "wait",
                 arguments: [A(key: "seconds", kind: .seconds, placeholder: "SECONDS")],
                 help: "move the session's clock: a gate waiting (pending) may time out to its fallback",
-                surfaces: [.repl, .page, .test]),
+                surfaces: [.repl, .page, .test],
+                luaHelp:
+                    "move the app's clock by `seconds` (nothing sleeps): a gate waiting (`pending`) may time out to its fallback"
+            ),
             CommandSpec(
                 op: "flag", word: "flag", lua: "flag",
                 arguments: [A(key: "name", kind: .assignment(value: "value"), placeholder: "NAME=VALUE")],
-                help: "set an app flag (NAME= clears it); the current path is re-resolved", surfaces: .all),
+                help: "set an app flag (NAME= clears it); the current path is re-resolved", surfaces: .all,
+                luaHelp: "set an app flag (`value` nil or \"\" clears it); the current request is resolved again"),
             CommandSpec(
                 op: "device", word: "device", lua: "device",
                 arguments: [A(key: "device", kind: .choice(Device.allCases.map(\.rawValue)), placeholder: "phone|pad")],
@@ -120,11 +137,13 @@ package struct CommandSpec: Sendable {
             CommandSpec(
                 op: "travel", word: "goto", lua: "travel",
                 arguments: [A(key: "index", kind: .integer, placeholder: "N")],
-                help: "travel to the state of history entry N", surfaces: [.repl, .page, .test]),
+                help: "travel to the state of history entry N", surfaces: [.repl, .page, .test],
+                luaHelp: "travel to the state of history entry `index` (the REPL's `goto N`)"),
             CommandSpec(
                 op: "reset", word: "reset", lua: "reset", arguments: [],
                 help: "back to where the app starts: its initial request (save-test starts here)",
-                surfaces: [.repl, .test]),
+                surfaces: [.repl, .test],
+                luaHelp: "the app as `luna.open` made it: a fresh Lua state, at the script's initial request"),
             CommandSpec(
                 op: "path", word: "path", lua: nil,
                 arguments: [
