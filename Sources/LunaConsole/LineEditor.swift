@@ -1,4 +1,5 @@
 import CEdit
+import RouteCore
 
 #if canImport(Glibc)
     import Glibc
@@ -54,7 +55,7 @@ package final class LineEditor {
         let lines = EditorState.lines
         EditorState.lines = []
         if !lines.isEmpty || EditorState.atEnd { rl_callback_handler_remove() }
-        for line in lines where !line.trimmingWhitespace().isEmpty {
+        for line in lines where !line.trimmingSpaces.isEmpty {
             add_history(line)
             if let historyPath { write_history(historyPath) }
         }

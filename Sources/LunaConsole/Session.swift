@@ -64,12 +64,12 @@ package final class Session {
     package func execute(_ line: String) -> Result {
         if let pending = pendingLua {
             pendingLua = nil
-            if continuation == .explicit, line.trimmingWhitespace().isEmpty {
+            if continuation == .explicit, line.trimmingSpaces.isEmpty {
                 return Result(lines: ["{\"cancelled\":true}"])
             }
             return lua(pending.text + "\n" + line, prefix: pending.prefix)
         }
-        let trimmed = line.trimmingWhitespace()
+        let trimmed = line.trimmingSpaces
         guard !trimmed.isEmpty, !trimmed.hasPrefix("--") else { return Result(lines: []) }
         if trimmed.hasPrefix("=") { return lua(String(trimmed.dropFirst()), prefix: "return ") }
         // `/PATH` is `go PATH`.
@@ -102,7 +102,7 @@ package final class Session {
         var argument = typed
         var asJSON = json
         if argument == "--json" || argument.hasSuffix(" --json") {
-            argument = String(argument.dropLast(6)).trimmingWhitespace()
+            argument = String(argument.dropLast(6)).trimmingSpaces
             asJSON = true
         }
         let command: Command
@@ -221,16 +221,9 @@ package final class Session {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return String(slice)
-    }
-
     /// The first word and the rest, trimmed.
     func splitCommand() -> (String, String) {
         guard let space = firstIndex(where: \.isWhitespace) else { return (self, "") }
-        return (String(self[..<space]), String(self[space...]).trimmingWhitespace())
+        return (String(self[..<space]), String(self[space...]).trimmingSpaces)
     }
 }

@@ -212,7 +212,7 @@ private struct Explorer {
     mutating func record(_ state: Int, _ key: Int, _ to: Int?, _ json: String) {
         states[state].moves[key] = (to, json)
         moves += 1
-        bytes += json.utf8.count + 12
+        bytes += String(key).utf8.count + json.utf8.count + 3  // `[key,move]`
     }
 
     // MARK: What a screen offers (as the inspector page draws it)

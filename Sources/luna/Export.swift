@@ -187,16 +187,23 @@ struct PathCommand: ParsableCommand {
     @Flag(help: "Print {\"path\":…} or {\"error\":…}.") var json = false
     @OptionGroup var options: ScriptOptions
 
+    /// The values as the REPL's `path` reads them (one rule: a key given twice is a list).
+    func command() throws(CommandError) -> Command {
+        try Command(
+            op: "path",
+            fields: .object([("name", .string(name))] + (try CommandSpec.pairs(values).map { [("params", $0)] } ?? [])))
+    }
+
     func validate() throws {
-        if let bad = Output.keyValues(values).bad { throw ValidationError("'\(bad)' is not KEY=VALUE") }
+        do { _ = try command() } catch { throw ValidationError(error.message) }
     }
 
     func run() throws {
         let host = try options.load(script, json: json)
         guard let tree = host.routeTree else { return }
         do {
-            let path = try tree.path(
-                forRouteNamed: name, values: Output.keyValues(values).values, lists: Output.repeatedKeys(values))
+            guard case .path(let name, let values, let lists) = try command() else { return }
+            let path = try tree.path(forRouteNamed: name, values: values, lists: lists)
             if json { emitJSON("{\"path\":\(JSONWriter.quoted(path))}") } else { emit(path) }
         } catch {
             if json {

@@ -15,7 +15,7 @@ package struct RouteTable: Sendable {
     /// Each route's row, by route index.
     let positions: [Int]
     /// How many rows were made (the others were the previous table's).
-    package let made: Int
+    package var made: Int { basis?.made.count ?? rows.count }
     /// When this table was made from a previous one through a reload's change set: that
     /// table's tree, and the positions of the rows made (the rest are the previous table's
     /// rows) — what a page holding the previous table must be sent.
@@ -66,7 +66,6 @@ package struct RouteTable: Sendable {
             }
         }
         self.rows = rows
-        self.made = made.count
         basis = previous.flatMap { previous in change.map { _ in (ObjectIdentifier(previous.tree), made) } }
         self.positions = positions
     }

@@ -54,24 +54,7 @@ extension CommandSpec {
             case .pairs:
                 guard let words = Self.words(String(rest)) else { throw CommandError("a quote is not closed") }
                 rest = ""
-                var pairs: [(String, JSONValue)] = []
-                for word in words {
-                    guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                        throw CommandError("'\(word)' is not KEY=VALUE")
-                    }
-                    let key = String(word[..<equals])
-                    let value = JSONValue.string(String(word[word.index(after: equals)...]))
-                    if let index = pairs.firstIndex(where: { $0.0 == key }) {
-                        // A key given twice is a list (`tags=a tags=b`).
-                        switch pairs[index].1 {
-                        case .array(let items): pairs[index].1 = .array(items + [value])
-                        default: pairs[index].1 = .array([pairs[index].1, value])
-                        }
-                    } else {
-                        pairs.append((key, value))
-                    }
-                }
-                if !pairs.isEmpty { fields.append((argument.key, .object(pairs))) }
+                if let pairs = try Self.pairs(words) { fields.append((argument.key, pairs)) }
             case .word, .integer, .seconds, .choice:
                 guard let (word, after) = Self.firstWord(rest) else {
                     if rest.isEmpty, argument.optional { continue }
@@ -158,6 +141,28 @@ extension CommandSpec {
         return (words + options).joined(separator: " ")
     }
 
+    /// `KEY=VALUE` words as an object of strings, a key given twice a list (`tags=a tags=b`);
+    /// nil for none.
+    package static func pairs(_ words: [String]) throws(CommandError) -> JSONValue? {
+        var pairs: [(String, JSONValue)] = []
+        for word in words {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw CommandError("'\(word)' is not KEY=VALUE")
+            }
+            let key = String(word[..<equals])
+            let value = JSONValue.string(String(word[word.index(after: equals)...]))
+            if let index = pairs.firstIndex(where: { $0.0 == key }) {
+                switch pairs[index].1 {
+                case .array(let items): pairs[index].1 = .array(items + [value])
+                default: pairs[index].1 = .array([pairs[index].1, value])
+                }
+            } else {
+                pairs.append((key, value))
+            }
+        }
+        return pairs.isEmpty ? nil : .object(pairs)
+    }
+
     // MARK: Words
 
     /// Splits text into words as a shell does: white space separates, `"…"` and `'…'` quote
@@ -238,7 +243,7 @@ extension CommandSpec {
 
 extension String {
     /// Without white space at either end.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var slice = Substring(self)
         while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
         while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }

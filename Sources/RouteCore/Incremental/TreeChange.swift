@@ -49,16 +49,22 @@ package struct TreeChange: Sendable {
         package static let shownBelow: Differences = [.kind, .parent, .relation, .added]
     }
 
-    /// New nodes with no old node of their id (indices in the new tree), and old nodes with no
-    /// new one (indices in the old tree).
-    package private(set) var added: [Int] = []
+    /// Old nodes with no new one (indices in the old tree).
     package private(set) var removed: [Int] = []
-    /// New nodes kept by id that differ, with what differs.
-    package private(set) var changed: [(node: Int, differences: Differences)] = []
+    /// New nodes with no old node of their id (indices in the new tree).
+    package var added: [Int] { byNode.indices.filter { byNode[$0].contains(.added) } }
     /// What differs for each new node (`.added` for one no old node has the id of), and the
     /// old node of its id (-1 for none).
     package private(set) var byNode: [Differences]
     package private(set) var oldIndex: [Int32]
+
+    /// New nodes kept by id that differ, with what differs.
+    package var changed: [(node: Int, differences: Differences)] {
+        byNode.indices.compactMap { index in
+            let differences = byNode[index]
+            return differences.isEmpty || differences.contains(.added) ? nil : (index, differences)
+        }
+    }
     /// The tree compared with (its identity only: a change keeps it alive no longer).
     package let from: ObjectIdentifier
     /// Each new route's old route of the same node id with the same trie definition, kept in
@@ -100,7 +106,6 @@ package struct TreeChange: Sendable {
         var kept = 0
         for node in nodes {
             guard let oldIndex = Self.index(of: node, in: old.nodes, old.nodeIndex) else {
-                added.append(node.index)
                 byNode[node.index] = .added
                 continue
             }
@@ -110,10 +115,7 @@ package struct TreeChange: Sendable {
             var differences = Self.differences(was, in: old, node, nodes, endpoints)
             if !Self.sameGuard(oldGuards[oldIndex], newGuards[node.index]) { differences.insert(.guards) }
             if oldIndex != node.index { differences.insert(.place) }
-            if !differences.isEmpty {
-                changed.append((node.index, differences))
-                byNode[node.index] = differences
-            }
+            byNode[node.index] = differences
         }
         // Ids are unique: when every old node was kept, none was removed (no second lookup).
         // Else each old node is looked for in place first: hashing every id cost a one-route
@@ -165,8 +167,7 @@ package struct TreeChange: Sendable {
     /// Whether the lint's findings for the new tree are the old tree's: the same shape, ids
     /// and links, and no node differing in anything the lint reads.
     package var sameLintInputs: Bool {
-        sameShape && sameLinks && added.isEmpty && removed.isEmpty
-            && changed.allSatisfy { $0.differences.isDisjoint(with: Differences.linted) }
+        sameShape && sameLinks && removed.isEmpty && byNode.allSatisfy { $0.isDisjoint(with: Differences.linted) }
     }
 
     /// The ids the summary lists: added, removed, and changed (``Differences/summarized``),
