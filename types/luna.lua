@@ -73,6 +73,7 @@
 ---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
+---@field pushes string[]? On a stack: the screens (endpoint ids or route names) that may be pushed onto it (`push`); without it, the stack's own screens.
 
 ---@alias luna.QueryType "int"|"number"|"bool"|"string"|"int?"|"number?"|"bool?"|"string?"
 

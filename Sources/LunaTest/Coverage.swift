@@ -80,7 +80,7 @@ package final class Coverage {
         for operation in outcome.plan.operations {
             switch operation {
             case .create(let id):
-                if let index = tree.nodeIndex[id], tree.nodes[index].kind != .endpoint { hit(.container, id) }
+                if let index = tree.index(of: id), tree.nodes[index].kind != .endpoint { hit(.container, id) }
             case .presentModal(_, let modal): hit(.modal, modal)
             default: break
             }

@@ -94,8 +94,8 @@ public struct PresentableStore<P: Presenter> {
             return activation
         }
         func node(_ id: String) throws -> RouteTree.Node {
-            guard let index = tree.nodeIndex[id] else { throw RouteError(.script, "no node '\(id)' in the tree") }
-            return tree.nodes[index]
+            guard let node = tree.presented(id) else { throw RouteError(.script, "no node '\(id)' in the tree") }
+            return node
         }
         func existing(_ id: String) throws -> P.Presentable {
             guard let presentable = _presentables[id] else {

@@ -11,6 +11,8 @@ public struct Activation: Equatable, Sendable {
         var from: String?
         /// The placeholder of a state's match (``isMatchPlaceholder``).
         var isMatchPlaceholder = false
+        /// A screen pushed onto its stack (``pushed``).
+        var pushed = false
     }
 
     private var storage: CopyOnWrite<Fields>
@@ -55,6 +57,14 @@ public struct Activation: Equatable, Sendable {
         get { storage.value.fragment }
         set { storage.value.fragment = newValue }
     }
+    /// Whether the screen was pushed (`push`, ``Router/push(_:)``) rather than built from the
+    /// route tree: a stack's pushed screens stay above its declared chain until Back pops them
+    /// or a request that does not extend them replaces them (docs/dsl.md, "Push").
+    public var pushed: Bool {
+        get { storage.value.pushed }
+        set { storage.value.pushed = newValue }
+    }
+
     /// The full request, for the endpoint that was the match (nil for the screens below it).
     public var request: Request? {
         get { storage.value.request }
@@ -88,7 +98,7 @@ public struct Activation: Equatable, Sendable {
             || (lhs.isMatchPlaceholder == rhs.isMatchPlaceholder && lhs.parameters == rhs.parameters
                 && lhs.query == rhs.query
                 && lhs.fragment == rhs.fragment
-                && lhs.request == rhs.request && lhs.from == rhs.from)
+                && lhs.request == rhs.request && lhs.from == rhs.from && lhs.pushed == rhs.pushed)
     }
 
     /// Whether an `update` is due when going from `self` to `other` (neither a placeholder:
@@ -299,6 +309,10 @@ public struct RouterState: Equatable, Sendable {
         var activation: Activation
         var node: Int32
         var treeSerial: UInt64
+        /// The match's stack keeps pushed screens below it (a request that extended one): a
+        /// dispatch to the same endpoint is built again, never kept, so the rule for pushed
+        /// screens decides.
+        var belowPushed = false
     }
 
     @usableFromInline var storage: CopyOnWrite<Fields>
@@ -359,14 +373,17 @@ public struct RouterState: Equatable, Sendable {
     /// A state whose presentation holds the placeholder for the matched screen at `matchNode`
     /// of `tree`, activated with `match`.
     init(
-        resolution: Resolution, presented: Presented, match: Activation, matchNode: Int, tree: RouteTree
+        resolution: Resolution, presented: Presented, match: Activation, matchNode: Int, tree: RouteTree,
+        belowPushed: Bool = false
     ) {
         storage = CopyOnWrite(
             Fields(
                 request: resolution.request, route: resolution.route, params: resolution.parameters,
                 presented: presented,
                 requested: resolution.requested,
-                match: Match(activation: match, node: Int32(truncatingIfNeeded: matchNode), treeSerial: tree.serial)))
+                match: Match(
+                    activation: match, node: Int32(truncatingIfNeeded: matchNode), treeSerial: tree.serial,
+                    belowPushed: belowPushed)))
     }
 
     /// The presentation as stored (the matched screen's activation may be the placeholder for

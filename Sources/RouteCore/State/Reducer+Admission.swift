@@ -10,7 +10,7 @@ extension RouteTree {
     func admits(
         _ node: NodeID, activation: Activation?, inherited: [String: String], flags: [String: String]
     ) throws(RouteError) -> Bool {
-        guard let index = nodeIndex[node.rawValue], let route = nodes[index].route else { return true }
+        guard let index = index(of: node.rawValue), let route = nodes[index].route else { return true }
         let endpoint = self[route]
         if endpoint.guards.isEmpty { return true }
         let params = activation?.params ?? inherited
@@ -102,6 +102,8 @@ extension Reducer {
         public var dropped: [NodeID]
         /// The gate that waits for the shown request, if one does.
         public var waiting: GuardWaiting? = nil
+        /// Pushed screens that could not be pushed again, and why.
+        public var warnings: [String] = []
     }
 
     /// `state` judged by the guards again — after a flag change, a history travel or any change
@@ -117,12 +119,23 @@ extension Reducer {
             start.presented = admitted.presented
             dropped = admitted.dropped
         }
-        guard let shown = state.requested ?? state.request?.original else {
+        // Pushed screens shown: the request under them, then each push again (docs/dsl.md, "Push").
+        let pushes = state.presented?.pushSteps
+        guard let shown = pushes?.base ?? state.requested ?? state.request?.original else {
             return Judgement(state: start, resolution: nil, dropped: dropped)
         }
         let (resolution, waiting) = try tree.resolveGated(shown, reresolving: true, flagsOf: { flags })
-        return Judgement(
-            state: reduce(start, to: resolution).to, resolution: resolution, dropped: dropped, waiting: waiting)
+        let next = reduce(start, to: resolution).to
+        guard let pushes, waiting == nil else {
+            return Judgement(state: next, resolution: resolution, dropped: dropped, waiting: waiting)
+        }
+        let replayed = try replaying(pushes.steps, onto: next, dropped: dropped) { text throws(RouteError) in
+            try tree.resolveIfStill(text, flags: flags)
+        }
+        var judgement = Judgement(
+            state: replayed.state, resolution: replayed.state.resolution ?? resolution, dropped: dropped)
+        judgement.warnings = replayed.warnings
+        return judgement
     }
 }
 
@@ -141,6 +154,7 @@ extension Router {
         var result = Result(resolution: resolution, transition: try restore(judgement.state))
         noteWaiting(judgement.waiting, requested: resolution.requested)
         result.dropped = judgement.dropped
+        result.warnings = judgement.warnings
         return result
     }
 }

@@ -78,8 +78,28 @@ public struct Transition: Equatable, Sendable {
 }
 
 extension Transition {
+    /// This transition as a change the UI already made: the structural operations move from
+    /// the plan to ``reflected`` (``Reducer/sync(_:to:)``).
+    func syncing() -> Transition {
+        var transition = self
+        var kept: [PlanOperation] = []
+        for operation in transition.plan.operations {
+            switch operation {
+            case .setStack, .setOptions, .select, .presentModal, .dismissModal: transition.reflected.append(operation)
+            case .create, .update, .unwind: kept.append(operation)
+            }
+        }
+        transition.plan.operations = kept
+        return transition
+    }
+
     public init(from: RouterState, to: RouterState, plan: Plan, reflected: [PlanOperation] = []) {
         self.init(from: from, to: to, plan: plan, reflected: reflected, index: nil)
+    }
+
+    /// A transition whose `to` presentation was indexed for planning (kept for applying it).
+    init(from: RouterState, to: RouterState, plan: Plan, indexed index: PresentedIndex) {
+        self.init(from: from, to: to, plan: plan, reflected: [], index: index)
     }
 }
 
@@ -133,13 +153,14 @@ public struct Reducer {
             let presented = context.build(depth: 0, old: state.storedPresented)
             return Built(
                 presented: presented, keptOption: context.keptOption, match: context.match,
-                updates: context.reshaped ? nil : context.plan)
+                updates: context.reshaped ? nil : context.plan, belowPushed: context.extendedPushed)
         }
         let presented = built.presented
         var next: RouterState
         if let match = built.match {
             next = RouterState(
-                resolution: resolution, presented: presented, match: match, matchNode: endpoint, tree: tree)
+                resolution: resolution, presented: presented, match: match, matchNode: endpoint, tree: tree,
+                belowPushed: built.belowPushed)
         } else {
             next = RouterState(
                 request: resolution.request, route: resolution.route, parameters: resolution.parameters,
@@ -203,7 +224,7 @@ public struct Reducer {
     /// below the match on the chain keeps its activation (its own parameters unchanged).
     private func keptPresentation(_ state: RouterState, _ endpoint: Int, _ resolution: Resolution) -> Presented? {
         guard let match = state.storage.value.match, match.treeSerial == tree.serial, Int(match.node) == endpoint,
-            let stored = state.storage.value.presented
+            !match.belowPushed, let stored = state.storage.value.presented
         else { return nil }
         var current = tree.nodes[endpoint].parent
         while let index = current {
@@ -238,16 +259,7 @@ public struct Reducer {
     /// The structural operations move to ``Transition/reflected``, so the presentables still
     /// end up as a dispatch of the same request would leave them.
     public func sync(_ state: RouterState, to resolution: Resolution) -> Transition {
-        var transition = reduce(state, to: resolution)
-        var kept: [PlanOperation] = []
-        for operation in transition.plan.operations {
-            switch operation {
-            case .setStack, .setOptions, .select, .presentModal, .dismissModal: transition.reflected.append(operation)
-            case .create, .update, .unwind: kept.append(operation)
-            }
-        }
-        transition.plan.operations = kept
-        return transition
+        reduce(state, to: resolution).syncing()
     }
 
     // MARK: Planning
@@ -395,18 +407,25 @@ public struct Reducer {
             var kept: [Presented] = []
             var parent = node.index
             for item in items {
-                guard let itemNode = tree[item.node], itemNode.parent == parent,
-                    itemNode.relation == (kept.isEmpty ? .member : .child), let rebased = rebase(item)
+                // A pushed screen stays while this tree lets it be pushed onto the stack.
+                let placed =
+                    item.isPushed
+                    ? tree[item.node].map { tree.pushes($0.index, onto: node.index) } ?? false
+                    : tree[item.node].map { $0.parent == parent && $0.relation == (kept.isEmpty ? .member : .child) }
+                        ?? false
+                guard placed, let itemNode = tree[item.node], !kept.isEmpty || !item.isPushed,
+                    let rebased = rebase(item)
                 else { break }
                 kept.append(rebased)
                 parent = itemNode.index
             }
             return .stack(node: node.nodeID, items: kept)
-        case .screen(_, let activation, let modal):
+        case .screen(let id, let activation, let modal):
             let keptModal = modal.flatMap { modal in
                 node.modals.contains { tree.nodes[$0].nodeID == modal.node } ? rebase(modal) : nil
             }
-            return .screen(node: node.nodeID, activation: activation, modal: keptModal)
+            // A pushed screen keeps its instance's name (`books/:id#2`).
+            return .screen(node: id.base == node.nodeID ? id : node.nodeID, activation: activation, modal: keptModal)
         }
     }
 
@@ -450,6 +469,8 @@ private struct Built {
     /// What the match's screen's placeholder stands for (nil: it has none).
     var match: Activation?
     var updates: Plan?
+    /// The match's stack kept pushed screens below it.
+    var belowPushed = false
 }
 
 /// Builds the new presentation along the matched chain, reusing the old one where kept, and
@@ -470,6 +491,8 @@ private struct BuildContext {
     var match: Activation?
     /// A junction kept its selected option's stack (`keepStack`).
     var keptOption = false
+    /// A stack on the chain kept its pushed screens: the request extends the top one.
+    var extendedPushed = false
     /// Something but an activation changed: a node is new or gone, a stack's items, a
     /// junction's options or selection, a switcher's section or a modal differ.
     var reshaped = false
@@ -595,6 +618,14 @@ private struct BuildContext {
     }
 
     private mutating func stackItems(from depth: Int, old: [Presented]) -> [Presented] {
+        var old = old
+        if let lastPushed = old.lastIndex(where: \.isPushed) {
+            // Pushed screens stay when the request extends the top one (a child of it, with its
+            // own parameters); otherwise the declared chain replaces them (docs/dsl.md, "Push").
+            reshaped = true
+            if let extended = extending(old, lastPushed: lastPushed, from: depth) { return extended }
+            old.removeAll { $0.isPushed }
+        }
         let first = chain[depth]
         if tree.nodes[first].kind != .endpoint {
             let firstID = tree.nodes[first].nodeID
@@ -635,6 +666,41 @@ private struct BuildContext {
                 noteUpdate(node, from: resolved(oldActivation), to: activation)
             }
             items.append(.screen(node: node, activation: activation, modal: nil))
+        }
+        items.append(screen(at: last, old: previous(last)))
+        return items
+    }
+
+    /// The stack's items when the chain from `depth` passes through the node of the pushed
+    /// screen `old[lastPushed]` and goes on below it, the pushed screen's own parameters
+    /// unchanged: the items up to that screen kept, then the chain below it; nil otherwise.
+    private mutating func extending(_ old: [Presented], lastPushed: Int, from depth: Int) -> [Presented]? {
+        guard case .screen(let instance, let pushedActivation?, _) = old[lastPushed] else { return nil }
+        var last = depth
+        while last < chain.count - 1, tree.nodes[chain[last + 1]].relation == .child { last += 1 }
+        let base = instance.base
+        guard let place = (depth...last).first(where: { tree.nodes[chain[$0]].nodeID == base }),
+            place < chain.count - 1, let route = tree.nodes[chain[place]].route,
+            Reducer.keepsOwnParameters(pushedActivation, route: route, tree: tree, resolution: resolution)
+        else { return nil }
+        extendedPushed = true
+        var items = old[..<lastPushed].map(kept)
+        func previous(_ current: Int) -> Presented? {
+            let node = tree.nodes[chain[current]].nodeID
+            return old[(lastPushed + 1)...].first { $0.node == node }
+        }
+        if place == last {
+            // The pushed screen presents the rest of the chain (a modal).
+            items.append(screen(at: place, old: old[lastPushed]).renamed(instance))
+            return items
+        }
+        items.append(.screen(node: instance, activation: pushedActivation, modal: nil))
+        for current in (place + 1)..<last {
+            let index = chain[current]
+            items.append(
+                .screen(
+                    node: tree.nodes[index].nodeID, activation: activation(of: index, below: previous(current)),
+                    modal: nil))
         }
         items.append(screen(at: last, old: previous(last)))
         return items
@@ -717,6 +783,12 @@ extension Presented {
         case .stack(_, let items): items.contains { $0.hasModal }
         case .screen(_, _, let modal): modal != nil
         }
+    }
+
+    /// Whether it is a pushed screen (``Activation/pushed``).
+    var isPushed: Bool {
+        if case .screen(_, let activation?, _) = self { return activation.pushed }
+        return false
     }
 
     /// Whether any screen in it was activated (a stack that was visited).

@@ -75,7 +75,7 @@ extension Router {
     /// What `node`'s leave guard would say of a change to `target` now (nil: the node has no
     /// leave guard, or is not shown). A linked app asks before it lets the user swipe.
     public func leaveAnswer(for node: NodeID, to target: String?) throws -> LeaveAnswer? {
-        guard let index = tree.nodeIndex[node.rawValue], let guardian = tree.leaveGuards[index],
+        guard let index = tree.index(of: node.rawValue), let guardian = tree.leaveGuards[index],
             state.presented?.first(node) != nil
         else { return nil }
         return try guardian(leaveContext(of: node, index: index), target)
@@ -130,10 +130,11 @@ extension Router {
         _ transition: Transition, to target: String?, change: AskedChange, confirmed: Set<NodeID>
     ) throws -> PendingConfirmation? {
         for operation in transition.plan.operations {
-            guard case .unwind(let id) = operation, let index = tree.nodeIndex[id],
+            guard case .unwind(let id) = operation, let index = tree.index(of: id),
                 let guardian = tree.leaveGuards[index]
             else { continue }
-            let node = tree.nodes[index].nodeID
+            // A pushed instance (`books/:id#2`) is asked as itself: its own activation.
+            let node = NodeID(existing: id) ?? tree.nodes[index].nodeID
             if confirmed.contains(node) { continue }
             switch try guardian(leaveContext(of: node, index: index), target) {
             case .go: continue

@@ -51,6 +51,8 @@ public final class Router<P: Presenter> {
         public var dropped: [NodeID] = []
         /// A leave guard's question: the change waits for ``confirm()`` (nothing changed yet).
         public var confirmation: PendingConfirmation?
+        /// Pushed screens a re-resolution could not push again, and why (``recheckGuards()``).
+        public var warnings: [String] = []
 
         @inlinable init(resolution: Resolution, transition: Transition) {
             self.resolution = resolution
@@ -95,6 +97,47 @@ public final class Router<P: Presenter> {
         try apply(transition)
         // A gate waits (the common dispatch reads nothing more: `waiting` checks the state).
         if let gate { startWaiting(gate, requested: resolution.requested) }
+        return Result(resolution: resolution, transition: transition)
+    }
+
+    /// Pushes the screen `request` matches onto the top stack shown, above what it shows, as
+    /// UIKit's `pushViewController` does: the same screen can be on a stack twice
+    /// (docs/dsl.md, "Push"). Back pops it. The request goes through the guards; when they send
+    /// it to a screen that stack does not take (a fallback, a redirect) or a gate waits, it goes
+    /// as ``dispatch(_:options:)`` would.
+    ///
+    /// - Throws: ``RouteError`` (`notPushable`) when no stack is shown or the stack does not take
+    ///   the screen; any error of ``dispatch(_:options:)``.
+    @discardableResult
+    public func push(_ request: String) throws -> Result {
+        try push(request, confirmed: [])
+    }
+
+    func push(_ request: String, confirmed: Set<NodeID>) throws -> Result {
+        if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
+        let (resolution, gate) = try tree.resolveGated(request, reresolving: false, flagsOf: { flags })
+        let reducer = Reducer(tree: tree)
+        let takes = state.presented?.topStack.flatMap { tree[$0.node] }.map {
+            tree.pushes(tree[resolution.route].node, onto: $0.index)
+        }
+        guard gate == nil, resolution.redirects.isEmpty || takes == true else {
+            let transition = reducer.reduce(
+                state, to: resolution, options: .init(), oldIndex: _presentedIndex
+            ).transition
+            if tree.hasLeaveGuards,
+                let pending = try askLeaveGuards(
+                    transition, to: resolution.request.original, change: .dispatch(request, .init()),
+                    confirmed: confirmed)
+            {
+                return asked(resolution, pending)
+            }
+            try apply(transition)
+            if let gate { startWaiting(gate, requested: resolution.requested) }
+            return Result(resolution: resolution, transition: transition)
+        }
+        // A push removes nothing: no leave guard is asked.
+        let transition = try reducer.push(state, to: resolution, oldIndex: _presentedIndex)
+        try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
 
@@ -148,6 +191,28 @@ public final class Router<P: Presenter> {
         if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
         guard let presented = state.presented else {
             throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
+        }
+        if let popped = Reducer(tree: tree).pop(state), let (stack, items) = presented.topStack {
+            // A pushed screen: the stack below it stays as it is (its pushed screens too).
+            let synced = popped.syncing()
+            let to = synced.to
+            guard let request = to.request, let route = to.route else {
+                throw RouteError(.nothingToGoBack, "the screen below has no request")
+            }
+            let resolution = Resolution(
+                request: request, route: route, parameters: to.parameters, requested: to.requested)
+            if tree.hasLeaveGuards,
+                let pending = try askLeaveGuards(synced, to: request.original, change: .back, confirmed: confirmed)
+            {
+                return asked(resolution, pending)
+            }
+            try apply(synced) {
+                if let presentable = store[stack.rawValue], let node = tree[stack] {
+                    let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
+                    try presenter.setStack(presentable, node: node, items: remaining)
+                }
+            }
+            return Result(resolution: resolution, transition: synced)
         }
         let modal = Self.topModal(presented)
         if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,

@@ -16,7 +16,11 @@
 /// left out. Nodes are named by id, so a string stays readable by any tree of the same script.
 extension RouterState {
     /// The version of the restoration format this library writes and reads.
-    public static let restorationVersion = 1
+    public static let restorationVersion = 2
+
+    /// The versions ``init(restoring:)`` reads: 1 (no pushed screens) and 2 (an activation may
+    /// be `"u":true`, a pushed screen, and a screen's id an instance name, `books/:id#2`).
+    public static let readableRestorationVersions = 1...2
 
     /// The state as a restoration string (see the extension's overview).
     public var restorationString: String {
@@ -54,6 +58,7 @@ extension RouterState {
         if let fragment = activation.fragment { fields["f"] = JSONWriter.quoted(fragment) }
         if let request = activation.request { fields["r"] = encode(request) }
         if let from = activation.from { fields["from"] = JSONWriter.quoted(from) }
+        if activation.pushed { fields["u"] = "true" }
         return JSONWriter.object(fields)
     }
 
@@ -87,10 +92,12 @@ extension RouterState {
         guard let version = value["v"]?.integer else {
             throw RouteError(.invalidState, "the restoration string has no version (\"v\")")
         }
-        guard version == Self.restorationVersion else {
+        guard Self.readableRestorationVersions.contains(version) else {
+            let readable = Self.readableRestorationVersions
             throw RouteError(
                 .invalidState,
-                "the restoration string has version \(version); this Luna reads version \(Self.restorationVersion)")
+                "the restoration string has version \(version); this Luna reads versions \(readable.lowerBound) to "
+                    + "\(readable.upperBound)")
         }
         let request = try value["r"].map { value throws(RouteError) in try Self.request(value, "\"r\"") }
         let requested: String?
@@ -214,9 +221,15 @@ extension RouterState {
         let request = try value["r"].map { field throws(RouteError) in
             try Self.request(field, "the activation at \(path)'s \"r\"")
         }
-        return Activation(
+        var activation = Activation(
             params: try strings("p"), query: try strings("q"), fragment: try string("f"), request: request,
             from: try string("from"))
+        switch value["u"] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: activation.pushed = true
+        default: throw RouteError(.invalidState, "the activation at \(path) has a \"u\" that is not a boolean")
+        }
+        return activation
     }
 }
 
@@ -256,10 +269,30 @@ extension RouteTree {
         // waiting, a fallback): resolved again, so a gate waits again and signing in continues;
         // the request shown when it no longer parses.
         let kept = saved.requested.flatMap { $0 == request.original ? nil : try? self.request(from: $0) }
+        // Pushed screens shown: the request under them, then each push again (docs/dsl.md, "Push").
+        let pushes = saved.presented?.pushSteps
+        let base = pushes.flatMap { try? self.request(from: $0.base) }
         let (resolution, warning) = try resolveSurviving(
-            kept ?? request, wasCatchAll: wasCatchAll ?? false, flags: flags)
+            base ?? kept ?? request, wasCatchAll: wasCatchAll ?? false, flags: flags)
         guard let resolution else { return (.initial, warning) }
-        return (reducer.reduce(start, to: resolution).to, warning)
+        let state = reducer.reduce(start, to: resolution).to
+        guard let pushes, base != nil, warning == nil else { return (state, warning) }
+        let replayed = try reducer.replaying(pushes.steps, onto: state) { text throws(RouteError) in
+            try resolveIfStill(text, flags: flags)
+        }
+        return (replayed.state, replayed.warnings.isEmpty ? nil : replayed.warnings.joined(separator: "; "))
+    }
+
+    /// `request` resolved again — a state shown before (a reload, a restoration, a pushed
+    /// screen replayed): its request was accepted then — or nil when it no longer resolves.
+    ///
+    /// - Throws: a guard, redirect or validator that failed, or a redirect loop (a broken
+    ///   script, not a request that no longer matches).
+    public func resolveIfStill(_ request: String, flags: [String: String] = [:]) throws(RouteError) -> Resolution? {
+        do { return try resolve(request, reresolving: true, flags: flags) } catch {
+            if error.kind == .script || error.kind == .redirectLoop { throw error }
+            return nil
+        }
     }
 
     /// `request` on this tree, or its longest prefix that matches something other than a
@@ -276,11 +309,7 @@ extension RouteTree {
             wasCatchAll || self[resolution.route].definition.pattern?.isBareCatchAll != true
         }
         func attempt(_ string: String) throws(RouteError) -> Resolution? {
-            // A state shown before (a reload, a restoration): its request was accepted then.
-            do { return try resolve(string, reresolving: true, flags: flags) } catch {
-                if error.kind == .script || error.kind == .redirectLoop { throw error }
-                return nil
-            }
+            try resolveIfStill(string, flags: flags)
         }
         if let resolution = try attempt(request.original), acceptable(resolution) { return (resolution, nil) }
         var segments = request.segments

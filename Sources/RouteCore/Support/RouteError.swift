@@ -28,6 +28,9 @@ public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
         case leaveRefused
         /// A leave guard's question is waiting for ``Router/confirm()`` or ``Router/cancel()``.
         case pendingConfirmation
+        /// A push found no stack shown, or a stack that does not take that screen
+        /// (docs/dsl.md, "Push").
+        case notPushable
     }
 
     public var kind: Kind

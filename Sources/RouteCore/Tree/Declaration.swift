@@ -38,6 +38,7 @@ package final class Declaration {
         var presenterName: String?
         var links: LinkDomains?
         var initial: String?
+        var pushes: [String]?
     }
 
     /// Sets an out-of-line field; the box is made when a field is first set to something.
@@ -86,6 +87,12 @@ package final class Declaration {
         set { set(\.initial, newValue, isSet: newValue != nil) }
     }
 
+    /// What else a stack takes pushes of (`pushes = { … }`: endpoint ids or route names).
+    package var pushes: [String]? {
+        get { rare?.pushes }
+        set { set(\.pushes, newValue, isSet: newValue != nil) }
+    }
+
     package init(kind: NodeKind, location: SourceLocation?) {
         self.kind = kind
         self.location = location
@@ -111,6 +118,7 @@ package final class Declaration {
         copy.presenterName = presenterName
         copy.links = links
         copy.initial = initial
+        copy.pushes = pushes
         return copy
     }
 
@@ -124,6 +132,7 @@ package final class Declaration {
         presenterName = spec.presenter
         links = spec.links
         initial = spec.initial
+        pushes = spec.pushes
         if let endpoint = spec.endpoint {
             declaresRoute = true
             pattern = endpoint.pattern

@@ -31,10 +31,65 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
     public init(_ rawValue: String) { self = Self.intern(CollectionOfOne(rawValue))[0] }
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// The identity of an id some tree declared; nil for any other (nothing is stored).
+    /// The identity of an id some tree declared, or of a pushed instance of one (`id#N`, N
+    /// from 2 to ``maximumInstances``); nil for any other (nothing else is stored: a peer can
+    /// make the process keep at most that many instance names per declared id).
     public init?(existing rawValue: String) {
-        guard let interned = Self.table.withLock({ $0[Key(rawValue)] }) else { return nil }
-        self.init(interned)
+        if let interned = Self.table.withLock({ $0[Key(rawValue)] }) {
+            self.init(interned)
+            return
+        }
+        // A declared id never reads as an instance name, so the base is one as it stands.
+        guard let (base, number) = Self.instanceParts(rawValue), Self.instanceParts(String(base)) == nil,
+            let interned = Self.table.withLock({ $0[Key(String(base))] })
+        else { return nil }
+        self = NodeID(interned).instance(number)
+    }
+
+    // MARK: Pushed instances
+
+    /// How many instances of one screen a presentation may hold (`id`, then `id#2` … `id#64`).
+    public static let maximumInstances = 64
+
+    /// The `number`-th instance of this node (`books/:id#2`); the node itself for 1. `number`
+    /// is clamped to 1…``maximumInstances``.
+    public func instance(_ number: Int) -> NodeID {
+        let number = min(max(number, 1), Self.maximumInstances)
+        if number == 1 { return self }
+        return Self.intern(CollectionOfOne(rawValue + "#" + String(number)))[0]
+    }
+
+    /// For a pushed instance's identity (`books/:id#2`): the node's identity and the number
+    /// (2 or more); nil for a node's own identity.
+    public var instance: (base: NodeID, number: Int)? {
+        guard let (base, number) = Self.instanceParts(rawValue),
+            let interned = Self.table.withLock({ $0[Key(String(base))] })
+        else { return nil }
+        return (NodeID(interned), number)
+    }
+
+    /// This identity's node: itself, or for a pushed instance the node it shows.
+    public var base: NodeID { instance?.base ?? self }
+
+    /// `text` read as an instance name: the text before the last `#` and the number after it
+    /// (2 … ``maximumInstances``, no leading zero); nil when it is not one. A declared id may
+    /// not read as one (a load error), so the reading is unambiguous.
+    static func instanceParts(_ text: String) -> (base: Substring, number: Int)? {
+        guard let hash = text.lastIndex(of: "#") else { return nil }
+        let digits = text[text.index(after: hash)...]
+        guard !digits.isEmpty, digits.count <= 3, digits.first != "0", digits.utf8.allSatisfy(isDigit),
+            let number = Int(digits), number >= 2, number <= maximumInstances, hash != text.startIndex
+        else { return nil }
+        return (text[..<hash], number)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+
+    /// Whether a declared id would read as an instance name (`name#2`): ids end otherwise.
+    static func readsAsInstance(_ id: String) -> Bool {
+        guard let hash = id.lastIndex(of: "#") else { return false }
+        let digits = id[id.index(after: hash)...]
+        return !digits.isEmpty && digits.utf8.allSatisfy(isDigit)
     }
 
     /// The identity of an id no tree declares (its text is empty, which no node's id is): what

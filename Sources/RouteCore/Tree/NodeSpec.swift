@@ -145,6 +145,9 @@ public struct NodeSpec: Sendable {
     /// Where the app starts (`initial = "home"`): on the root only; `luna serve`, the REPL,
     /// `luna.open` and linked apps dispatch it when nothing is shown.
     public var initial: String?
+    /// The screens a stack takes pushes of (``Router/push(_:)``), by endpoint id or route
+    /// name; nil: its own screens (docs/dsl.md, "Push").
+    public var pushes: [String]?
 
     // Inlinable: a script's reload makes one per node, and called across modules the
     // initializer copied the whole struct.

@@ -72,6 +72,16 @@ public final class RouteTree: Sendable {
             self.routeText = routeText
             self.presenter = presenter
         }
+
+        /// This node under another identity (a pushed instance's).
+        func renamed(_ id: NodeID) -> Node {
+            Node(
+                index: index, kind: kind, id: id, title: title, parent: parent, relation: relation, children: children,
+                modals: modals, route: route, location: location, routeText: routeText, presenter: presenter)
+        }
+
+        /// Whether this is a pushed instance's copy (``RouteTree/presented(_:)``).
+        public var isInstance: Bool { nodeID.instance != nil }
     }
 
     /// A guard and the node that declared it (an ancestor of the endpoint, or the endpoint).
@@ -128,6 +138,9 @@ public final class RouteTree: Sendable {
     /// Leave guards (`leave = function(ctx, to)`), by node index: asked before a change
     /// removes the node (``Router``).
     public let leaveGuards: [Int: LeaveGuard]
+    /// Stacks' `pushes` lists (the endpoints each takes pushes of), by the stack's node index;
+    /// a stack without one takes its own screens (``pushes(_:onto:)``).
+    public let pushLists: [Int: [Int]]
     /// Whether any node has a leave guard (read on every dispatch: a flag, not the dictionary).
     @usableFromInline let hasLeaveGuards: Bool
     /// Whether any route declares a query schema (read on every resolution).
@@ -234,6 +247,21 @@ public final class RouteTree: Sendable {
                 request: filled, route: RouteID(matched.route), params: matched.parameters(in: matcher))
         }
         self.tabInitials = tabInitials
+        var pushLists: [Int: [Int]] = [:]
+        for (stack, entries, location) in builder.pushLists {
+            var list: [Int] = []
+            for entry in entries {
+                let named = builder.routeNames[entry].map { endpoints[$0].node }
+                guard let node = index[entry] ?? named, nodes[node].kind == .endpoint else {
+                    throw RouteDefinitionError(
+                        "pushes entry '\(entry)' of stack '\(nodes[stack].id)' names no screen (an endpoint's id or "
+                            + "route name)", location: location)
+                }
+                if !list.contains(node) { list.append(node) }
+            }
+            pushLists[stack] = list
+        }
+        self.pushLists = pushLists
         if let initial {
             // Checked by the matcher alone: guards run when it is dispatched.
             let matched: Match?
@@ -248,11 +276,37 @@ public final class RouteTree: Sendable {
 
     public var root: Node { nodes[0] }
 
-    /// The node with this identity, if the tree has it.
+    /// The node with this identity, if the tree has it; for a pushed instance (`books/:id#2`),
+    /// the node it shows.
     @inlinable
     public subscript(id: NodeID) -> Node? {
-        guard let index = nodeIndex[id.rawValue] else { return nil }
+        guard let index = index(of: id.rawValue) else { return nil }
         return nodes[index]
+    }
+
+    /// The index of the node with this id, or of the node a pushed instance's name
+    /// (`books/:id#2`) shows.
+    @inlinable
+    public func index(of id: String) -> Int? {
+        if let index = nodeIndex[id] { return index }
+        return instanceIndex(id)
+    }
+
+    @usableFromInline
+    func instanceIndex(_ id: String) -> Int? {
+        guard let (base, _) = NodeID.instanceParts(id), let index = nodeIndex[String(base)],
+            nodes[index].kind == .endpoint
+        else { return nil }
+        return index
+    }
+
+    /// The node as a presenter gets it for the presentable named `id`: the node itself, or for
+    /// a pushed instance (`books/:id#2`) a copy named as the instance (its `id` and `nodeID`),
+    /// so a presenter keys the instance's presentable apart from the first one's.
+    public func presented(_ id: String) -> Node? {
+        if let index = nodeIndex[id] { return nodes[index] }
+        guard let index = instanceIndex(id), let instance = NodeID(existing: id) else { return nil }
+        return nodes[index].renamed(instance)
     }
 
     /// The node indexes from the root down to `node`.

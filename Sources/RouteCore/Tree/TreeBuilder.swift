@@ -42,6 +42,8 @@ struct TreeBuilder {
     var patterns: [Int: Pattern] = [:]  // by node index
     /// Leave guards, by node index.
     var leaveGuards: [Int: LeaveGuard] = [:]
+    /// Stacks' `pushes` lists, by node index.
+    var pushLists: [(node: Int, entries: [String], location: SourceLocation?)] = []
     /// Tabs' initial locations (`initial` on a junction's option), by node index.
     var optionInitials: [(node: Int, request: String, location: SourceLocation?)] = []
 
@@ -67,6 +69,12 @@ struct TreeBuilder {
                     node, "'initial' is declared on the root (where the app starts) or on a tab (a junction's option)")
             }
             optionInitials.append((index, initial, node.location))
+        }
+        if let pushes = node.pushes {
+            guard node.kind == .stack else {
+                throw failure(node, "'pushes' (what else may be pushed onto it) is declared on a stack")
+            }
+            pushLists.append((index, pushes, node.location))
         }
         let own = node.guards
         if let own, own.enabled == nil, own.fallback != nil {
@@ -258,6 +266,8 @@ struct TreeBuilder {
         guard previous.nodes.count == nodes.count else { return nil }
         var changed: [Int] = []
         for position in nodes.indices where !Pattern.sameBytes(nodes[position].id, previous.nodes[position].id) {
+            // An id that reads as an instance name goes the whole way, to its error.
+            if NodeID.readsAsInstance(nodes[position].id ?? "") { return nil }
             changed.append(position)
             if changed.count > 64 { return nil }
         }
@@ -280,6 +290,12 @@ struct TreeBuilder {
         seen.reserveCapacity(nodes.count)
         for node in nodes {
             let id = node.id ?? ""
+            if NodeID.readsAsInstance(id) {
+                let prefix = node.location.map { "\($0): " } ?? ""
+                throw RouteDefinitionError(
+                    "\(prefix)\(node.kind.rawValue): id '\(id)' ends in #NUMBER, which names a pushed screen "
+                        + "(docs/dsl.md, \"Push\"); choose another id", location: node.location)
+            }
             // One hash per id: the insertion says whether the id was there (the table is
             // dropped on an error, so overwriting the first place does not matter).
             if let first = seen.updateValue(node.index, forKey: id) {

@@ -178,6 +178,16 @@ struct Builders {
                 node.attributes.append((attribute, converted))
             }
             node.attributes.sort { $0.0 < $1.0 }
+        case .strings:
+            guard case .table = value else { throw typeError() }
+            var texts: [String] = []
+            for (offset, item) in try items(value, builder, "field '\(name)' must be a list of strings").enumerated() {
+                guard case .string(let text) = item else {
+                    throw failure(builder, "field '\(name)'[\(offset + 1)] must be a string (got \(item.typeName))")
+                }
+                texts.append(text)
+            }
+            node.declaration.pushes = texts
         case .boolean:
             guard case .boolean(let flag) = value else { throw typeError() }
             node.declaration.linkable = flag

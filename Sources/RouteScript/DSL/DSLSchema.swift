@@ -13,6 +13,7 @@ enum DSLSchema {
         case actions = "list of actions { \"Label\", flag = {…}, go = \"request\" }"
         case samples = "table of sample values { param = { \"value\", … } }"
         case boolean
+        case strings = "list of strings"
     }
 
     static let builders: [(name: String, kind: NodeKind)] = [
@@ -39,6 +40,7 @@ enum DSLSchema {
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
         "redirect": .function, "leave": .function, "attributes": .attributes, "links": .links, "initial": .string,
+        "pushes": .strings,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -177,7 +177,7 @@ struct ScriptPresenter: Presenter {
         _ name: String, modal: HeadlessPresentable, presenter: HeadlessPresentable,
         _ hostHook: (ErasedPresenter) -> ((HeadlessPresentable, HeadlessPresentable) throws -> Void)?
     ) throws {
-        guard let index = script.tree.nodeIndex[presenter.id] else { return }
+        guard let index = script.tree.index(of: presenter.id) else { return }
         let owner = script.tree.nodes[index]
         if let host = host(owner) { try hostHook(host)?(presenter, modal) }
         if let hook = lua(owner, name) {

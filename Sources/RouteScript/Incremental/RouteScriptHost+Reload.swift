@@ -82,7 +82,7 @@ extension RouteScriptHost {
         let oldTree = oldScript.tree
         // Presentables whose node the new tree still has, as the same kind, are kept.
         let kept = oldRouter.store.presentables.filter { id, _ in
-            guard let old = oldTree.nodeIndex[id], let new = newTree.nodeIndex[id] else { return false }
+            guard let old = oldTree.index(of: id), let new = newTree.index(of: id) else { return false }
             return oldTree.nodes[old].kind == newTree.nodes[new].kind
         }
 
@@ -90,7 +90,10 @@ extension RouteScriptHost {
         var warning: String?
         var resolution: Resolution?
         fresh.callbacks.beginDispatch()
-        if let request = intent ?? oldRouter.state.request {
+        // Pushed screens shown: the request under them first, then each push again.
+        let pushes = oldRouter.state.presented?.pushSteps
+        let base = pushes.flatMap { try? newTree.request(from: $0.base) }
+        if let request = base ?? intent ?? oldRouter.state.request {
             do {
                 let wasCatchAll = oldRouter.state.route.map {
                     oldTree[$0].definition.pattern?.isBareCatchAll == true
@@ -125,7 +128,21 @@ extension RouteScriptHost {
         }
         let startState = RouterState(
             request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: admitted)
-        let target = resolution.map { reducer.reduce(startState, to: $0).to } ?? .initial
+        var target = resolution.map { reducer.reduce(startState, to: $0).to } ?? .initial
+        if let pushes, base != nil, resolution != nil, warning == nil {
+            do throws(RouteError) {
+                let replayed = try reducer.replaying(pushes.steps, onto: target) { text throws(RouteError) in
+                    try newTree.resolveIfStill(text)
+                }
+                target = replayed.state
+                if !replayed.warnings.isEmpty { warning = replayed.warnings.joined(separator: "; ") }
+            } catch {
+                fresh.discard()
+                throw RouteScriptError(
+                    .load, "\(error.message)\n(while pushing the pushed screens again, on the new script)",
+                    location: error.location)
+            }
+        }
         let transition = Transition(
             from: startState, to: target,
             plan: Reducer.plan(fromOnScreen: onScreen, to: target.presented, tree: newTree))
@@ -135,7 +152,7 @@ extension RouteScriptHost {
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
         let titles = kept.map { ($0.value, $0.value.title) }
         let vanished = oldRouter.store.presentables.compactMap { id, presentable in
-            kept[id] == nil ? oldTree.nodeIndex[id].map { ($0, presentable) } : nil
+            kept[id] == nil ? oldTree.index(of: id).map { ($0, presentable) } : nil
         }
         do {
             try newRouter.apply(transition) {
@@ -148,7 +165,7 @@ extension RouteScriptHost {
                 // Kept presentables get what the new script (and the device) would give a
                 // fresh one: declared attributes and what `create` returns (`split`, `badge`).
                 for (id, presentable) in kept.sorted(by: { $0.key < $1.key }) {
-                    guard let index = newTree.nodeIndex[id] else { continue }
+                    guard let index = newTree.index(of: id) else { continue }
                     try newPresenter.redecorate(presentable, node: newTree.nodes[index])
                 }
             }
@@ -161,8 +178,8 @@ extension RouteScriptHost {
         }
         // Default titles follow the script; titles set by hooks stay.
         for (presentable, title) in titles {
-            if let old = oldTree.nodeIndex[presentable.id].map({ oldTree.nodes[$0] }), old.title == title,
-                let new = newTree.nodeIndex[presentable.id].map({ newTree.nodes[$0] }), presentable.title == title,
+            if let old = oldTree.index(of: presentable.id).map({ oldTree.nodes[$0] }), old.title == title,
+                let new = newTree.index(of: presentable.id).map({ newTree.nodes[$0] }), presentable.title == title,
                 new.title != title
             {
                 presentable.title = new.title
