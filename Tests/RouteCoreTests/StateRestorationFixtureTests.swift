@@ -14,16 +14,20 @@ import Testing
         var testDescription: String { "\(writer): \(requests.joined(separator: " ; "))" }
     }
 
-    static let saved: [Saved] = {
+    static let saved = read("restoration-v1.txt")
+    /// Format 2's strings: journeys with pushed screens (`push REQUEST`, `back`).
+    static let savedV2 = read("restoration-v2.txt")
+
+    static func read(_ file: String) -> [Saved] {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Contracts/restoration-v1.txt").standardized.path
+            .appendingPathComponent("../Contracts/" + file).standardized.path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
             let fields = line.split(separator: "\t", maxSplits: 2).map(String.init)
             guard fields.count == 3 else { return nil }
             return Saved(writer: fields[0], requests: fields[1].components(separatedBy: " ; "), string: fields[2])
         }
-    }()
+    }
 
     @Test func everyWriterAndJourneyIsThere() {
         #expect(Self.saved.count == 2 * StateRestorationTests.journeys.count)
@@ -39,6 +43,30 @@ import Testing
         #expect(warning == nil)
         #expect(fresh.state.presented == expected.state.presented)
         #expect(fresh.state.request == expected.state.request)
+        #expect(fresh.rootPresentable?.rendered() == expected.rootPresentable?.rendered())
+    }
+
+    @Test func format2HasItsJourneys() {
+        #expect(Self.savedV2.count == 3)
+        #expect(Self.savedV2.allSatisfy { $0.string.contains("\"v\":2") && $0.string.contains("\"u\":true") })
+    }
+
+    @Test(arguments: savedV2)
+    func aSavedStringWithPushedScreensRestoresToWhatItsStepsShow(saved: Saved) throws {
+        let expected = Router(tree: try MonarchExample.tree(), presenter: HeadlessPresenter())
+        for step in saved.requests {
+            if step.hasPrefix("push ") {
+                try expected.push(String(step.dropFirst(5)))
+            } else if step == "back" {
+                try expected.back()
+            } else {
+                try expected.dispatch(step)
+            }
+        }
+        let fresh = Router(tree: try MonarchExample.tree(), presenter: HeadlessPresenter())
+        let warning = try fresh.restore(restoring: saved.string)
+        #expect(warning == nil)
+        #expect(fresh.state == expected.state)
         #expect(fresh.rootPresentable?.rendered() == expected.rootPresentable?.rendered())
     }
 }
