@@ -54,8 +54,8 @@
 ---@field leave fun(ctx: luna.Context, to: string?): (boolean|string)? Asked before a change removes this screen (a dispatch, a link, back, a sheet closed, sync): `true` or nil goes, `false` stays, a string is a question the user answers (`confirm` / `cancel`).
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
----@field actions { [1]: string, flag: table<string, string>?, go: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go`; with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
----@field rows { [1]: string, go: string }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request.
+---@field actions { [1]: string, flag: table<string, string>?, go: string?, push: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go` (or push `push` onto the stack shown); with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
+---@field rows { [1]: string, go: string?, push: string? }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request, or with `push = "…"` pushes it onto the stack shown (the same screen again too).
 ---@field query table<string, luna.QueryType|luna.QueryKey>? Typed query keys: `{ page = { "int", default = 1 }, sort = { "new", "top", default = "new" }, q = "string?", tags = { "string", list = true } }`. A value that does not fit takes the default, or the route does not match and the next one is tried.
 ---@field sample table<string, (string|integer)[]>? Values a prototype offers for this screen's parameters (`{ id = { "42", "7" } }`): the screen that opens it lists one row per combination instead of asking for them.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
@@ -160,6 +160,10 @@ local App = {}
 ---@param options { keep: boolean }?
 ---@return luna.App
 function App:go(request, options) end
+---Push the screen `request` matches onto the top stack shown (the same screen again too); `back` pops it; a failure raises a luna.TestError table.
+---@param request string
+---@return luna.App
+function App:push(request) end
 ---The user went back: pop the top stack, or dismiss the top modal.
 ---@return luna.App
 function App:back() end

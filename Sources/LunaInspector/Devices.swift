@@ -5,7 +5,7 @@ import RouteScript
 
 /// A message from a linked app (`/device`):
 ///
-/// - `{"type":"hello","protocol":1,"idiom":"phone","holds":["stack:books",…],"state":"…"}` —
+/// - `{"type":"hello","protocol":2,"idiom":"phone","holds":["stack:books",…],"state":"…"}` —
 ///   first, and again to start over: the live-link protocol it speaks (``LinkProtocol``; none
 ///   is version 1), the idiom, the presentables it holds (node ids) and the restoration string
 ///   of the state it last showed (both empty for a fresh app);

@@ -125,6 +125,12 @@ public final class LunaLink<P: Presenter> {
         send(.sync(request))
     }
 
+    /// The app pushes a screen onto its top stack (a row that opens the same screen again,
+    /// docs/dsl.md, "Push"): the plan comes back, with `setStack` listing the instances.
+    @discardableResult public func push(_ request: String) -> Bool {
+        send(.push(request))
+    }
+
     /// The app asks the session to navigate (a row tapped): the plan comes back.
     @discardableResult public func dispatch(_ request: String) -> Bool {
         send(.dispatch(request))
@@ -305,7 +311,7 @@ public final class LunaLink<P: Presenter> {
 
     private func apply(_ name: String, _ id: String, _ operation: JSONValue, tree: RouteTree) throws {
         func node(_ id: String) throws -> RouteTree.Node {
-            guard let node = NodeID(existing: id).flatMap({ tree[$0] }) else {
+            guard let node = tree.presented(id) else {
                 throw LinkError("no node '\(id)' in the session's tree")
             }
             return node

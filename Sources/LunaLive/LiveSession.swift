@@ -231,7 +231,7 @@ final class SessionState {
     private func failure(_ error: any Error, of command: Command) -> Failure {
         let request: String? =
             switch command {
-            case .dispatch(let request, _), .sync(let request), .explain(let request): request
+            case .dispatch(let request, _), .sync(let request), .explain(let request), .push(let request): request
             case .flag: host.state.requested
             default: nil
             }
@@ -246,6 +246,8 @@ final class SessionState {
             }
         case .sync(let request):
             return try change(.sync, request: request, origin: origin, command) { try $0.sync(request) }
+        case .push(let request):
+            return try change(.push, request: request, origin: origin, command) { try $0.push(request) }
         case .open(let id, let params, let keep):
             // Recorded as the request it opened (a test replays it with `go`).
             let request = try host.request(opening: id, params: params)
@@ -348,7 +350,8 @@ final class SessionState {
         let action = try host.action(label)
         let request = action.request(keepsARequest: host.keepsARequest)
         return try change(
-            request == nil ? .flag : .dispatch, request: request, origin: origin, .tap(label), detail: "tap " + label
+            request == nil ? .flag : action.push ? .push : .dispatch, request: request, origin: origin, .tap(label),
+            detail: "tap " + label
         ) {
             try $0.tap(action)
         }
@@ -557,7 +560,7 @@ final class SessionState {
         position = entry.index
         let eventKind: LiveEvent.Kind =
             switch kind {
-            case .dispatch, .sync: .dispatched
+            case .dispatch, .sync, .push: .dispatched
             case .back: .wentBack
             case .flag: .flagChanged
             case .device: .deviceChanged
@@ -587,7 +590,8 @@ extension RouteScriptHost {
         guard let screen = StateView(self)?.chain.last else {
             throw Failure(kind: "usage", message: "tap: nothing is shown yet")
         }
-        let declared = declaredActions[screen] ?? []
+        // A pushed instance (`accounts/:account#2`) offers its node's actions.
+        let declared = declaredActions[NodeID.nodeText(of: screen)] ?? []
         guard let action = declared.first(where: { $0.label == label }) else {
             let known = declared.map { "'\($0.label)'" }.joined(separator: ", ")
             throw Failure(
@@ -605,7 +609,7 @@ extension RouteScriptHost {
         let request = action.request(keepsARequest: keepsARequest)
         var outcome: Outcome?
         for (name, value) in action.flags { outcome = try setFlag(name, value.isEmpty ? nil : value) ?? outcome }
-        if let request { return try dispatch(request) }
+        if let request { return try action.push ? push(request) : dispatch(request) }
         guard let outcome else {
             throw Failure(kind: "usage", message: "tap: '\(action.label)' changed nothing on screen")
         }

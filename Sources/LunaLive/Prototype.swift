@@ -67,7 +67,7 @@ private struct Explorer {
     let tree: RouteTree
     let routes: [RouteRow]
     let entries: [String: String]
-    let rows: [String: [(label: String, go: String)]]
+    let rows: [String: [ScreenRow]]
     /// What the controls' rules read of the tree (``Controls``): the page's own.
     let context: Controls.Context
     var states: [State] = []
@@ -225,7 +225,7 @@ private struct Explorer {
         let controls = Controls(host: host, context: context, requests: requests)
         var result: [Command] = []
         for id in controls.offers.keys.sorted() {
-            for row in rows[id] ?? [] { result.append(.dispatch(row.go)) }
+            for row in rows[NodeID.nodeText(of: id)] ?? [] { result.append(row.command) }
         }
         result += controls.commands
         // The flow map's screens, from the start only (from every state it would be states ×

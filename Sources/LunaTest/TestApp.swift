@@ -79,7 +79,7 @@ final class TestApp {
             return failed("usage", error.message)
         }
         switch command {
-        case .dispatch(let request, _), .sync(let request): lastRequest = request
+        case .dispatch(let request, _), .sync(let request), .push(let request): lastRequest = request
         default: break
         }
         do {

@@ -274,6 +274,37 @@ func discardSession() throws -> (ScriptFolder, RouteScriptHost, Session) {
         #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")\n\(recorded)")
     }
 
+    /// `push` in the REPL (docs/dsl.md, "Push"): the same screen again, Back popping it, a row
+    /// and an action that push, the recording replayed by `luna test`.
+    @Test func pushInTheREPLAndItsRecording() throws {
+        let folder = ScriptFolder()
+        let script = folder.write("bank.lua", try String(contentsOfFile: example("bank.lua"), encoding: .utf8))
+        let session = Session(host: try RouteScriptHost(contentsOf: script), json: false, style: .plain)
+        _ = session.execute("go accounts/1234")
+        let pushed = session.execute("push accounts/5678").lines.joined(separator: "\n")
+        #expect(
+            pushed.contains(
+                "create accounts/:account#2\n    setStack accounts-tab [accounts, accounts/:account, accounts/:account#2]"
+            ),
+            "\(pushed)")
+        #expect(pushed.contains(#"screen accounts/:account#2 "Account •5678" account=5678"#), "\(pushed)")
+        let json = session.execute("push accounts/1234 --json").lines.first ?? ""
+        #expect(json.contains(#""op":"create","id":"accounts/:account#3""#), "\(json)")
+        let refused = session.execute("push payees/ada")
+        #expect(
+            refused.failed && refused.lines.joined().contains("accounts-tab does not take pushes of payees/:payee"),
+            "\(refused.lines)")
+        #expect(
+            session.execute("back").lines.first?.hasPrefix("back → accounts/:account (account)  account=5678") == true)
+        #expect(session.live.history.last?.kind == .back)
+        #expect(session.live.history.contains { $0.kind == .push && $0.commands == [.push("accounts/5678")] })
+        _ = session.execute("save-test pushed")
+        let recorded = try String(contentsOfFile: folder.path + "/pushed_test.lua", encoding: .utf8)
+        #expect(recorded.contains(#"app:push("accounts/5678")"#) && recorded.contains(#"app:push("accounts/1234")"#))
+        let result = TestRunner(options: .init()).run(file: folder.path + "/pushed_test.lua")
+        #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")\n\(recorded)")
+    }
+
     /// A tap that set a flag is part of the recording: the saved test opens the script with the
     /// flags it had before the tap (none), not the ones the tap left.
     @Test func aRecordedTapStartsFromTheFlagsBeforeIt() throws {

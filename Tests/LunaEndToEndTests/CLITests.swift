@@ -16,7 +16,7 @@ import Testing
         // The versions of every contract a tool or an app reads (docs/cli.md, "Versions").
         #expect(
             version.stdout
-                == "luna 0.1.0 (Lua 5.4; JSON output format 2, live-link protocol 1, restoration strings v1, exported trees v1)\n"
+                == "luna 0.1.0 (Lua 5.4; JSON output format 2, live-link protocol 2, restoration strings v2, exported trees v1)\n"
         )
         // In step with the changelog: its first released version is the one luna prints.
         let changelog = try String(contentsOfFile: repositoryRoot + "/CHANGELOG.md", encoding: .utf8)

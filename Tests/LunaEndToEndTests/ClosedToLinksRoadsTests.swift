@@ -30,7 +30,7 @@ import Testing
         try served.session.dispatch("cart")
         let device = try DeviceLinkTests.connect(served)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try device.next(containing: #""type":"plan""#)
         for (id, type) in [(3, "dispatch"), (4, "sync")] {
             try device.send(#"{"id":\#(id),"type":"\#(type)","request":"https://shop.example/checkout"}"#)
@@ -59,7 +59,7 @@ import Testing
         for id in ids.prefix(5) {
             let device = try DeviceLinkTests.connect(served)
             let state = #"{\"v\":1,\"r\":\"books\",\"p\":[\"k\",\"\#(id)-d\",[]]}"#
-            try device.send(#"{"type":"hello","idiom":"phone","holds":["\#(id)-h"],"state":"\#(state)"}"#)
+            try device.send(#"{"type":"hello","protocol":2,"idiom":"phone","holds":["\#(id)-h"],"state":"\#(state)"}"#)
             _ = try device.next(containing: #""type":"plan""#)
             device.close()
         }

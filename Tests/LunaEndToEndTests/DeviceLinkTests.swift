@@ -30,7 +30,7 @@ import Testing
         try served.session.dispatch("books/42?title=Dune")
         let device = try Self.connect(served)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         let first = object(try device.next(containing: #""type":"plan""#))
         #expect((first["tree"] as? [String: Any])?["luna"] as? Int == 1)
         #expect(first["vanished"] as? [String] == [])
@@ -66,7 +66,7 @@ import Testing
         defer { served.stop() }
         try served.session.dispatch("books/42")
         var device = try Self.connect(served)
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         let first = object(try device.next(containing: #""type":"plan""#))
         let held = Self.operations(first).filter { $0["op"] as? String == "create" }.compactMap { $0["id"] as? String }
         let state = try #require(first["state"] as? String)
@@ -78,7 +78,8 @@ import Testing
         defer { device.close() }
         let holds = "[" + held.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         let escaped = state.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        try device.send(#"{"type":"hello","idiom":"phone","holds":"# + holds + #","state":""# + escaped + #""}"#)
+        try device.send(
+            #"{"type":"hello","protocol":2,"idiom":"phone","holds":"# + holds + #","state":""# + escaped + #""}"#)
         let resumed = object(try device.next(containing: #""type":"plan""#))
         let names = Self.names(resumed)
         // Nothing it holds is made again; the Today tab's screens are new.
@@ -92,7 +93,8 @@ import Testing
         // A hello whose state does not fit what it holds starts over: it unwinds all it holds.
         let other = try Self.connect(served)
         defer { other.close() }
-        try other.send(#"{"type":"hello","idiom":"phone","holds":["books","stack:books"],"state":"nonsense"}"#)
+        try other.send(
+            #"{"type":"hello","protocol":2,"idiom":"phone","holds":["books","stack:books"],"state":"nonsense"}"#)
         let restart = object(try other.next(containing: #""type":"plan""#))
         #expect(restart["vanished"] as? [String] == ["books", "stack:books"])
         #expect(Self.names(restart).contains("create root"))
@@ -106,8 +108,8 @@ import Testing
         defer { phone.close() }
         let pad = try Self.connect(served)
         defer { pad.close() }
-        try phone.send(#"{"type":"hello","idiom":"phone"}"#)
-        try pad.send(#"{"type":"hello","idiom":"pad"}"#)
+        try phone.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
+        try pad.send(#"{"type":"hello","protocol":2,"idiom":"pad"}"#)
         _ = try phone.next(containing: #""type":"plan""#)
         _ = try pad.next(containing: #""type":"plan""#)
 
@@ -139,7 +141,7 @@ import Testing
         _ = try page.next(containing: #""type":"snapshot""#)
         let device = try Self.connect(served)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try device.next(containing: #""type":"plan""#)
 
         try device.send(#"{"id":3,"type":"back"}"#)
@@ -165,7 +167,7 @@ import Testing
         try served.session.dispatch("profile")
         let device = try Self.connect(served)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try device.next(containing: #""type":"plan""#)
         let text = try String(contentsOfFile: served.script, encoding: .utf8)
         served.save(text.replacingOccurrences(of: #"title = "Profile","#, with: #"title = "Me","#))
@@ -181,9 +183,9 @@ import Testing
         defer { device.close() }
         let cases: [(String, String)] = [
             (#"{"type":"back"}"#, "say hello first"),
-            (#"{"type":"hello","idiom":"watch"}"#, "hello needs an \"idiom\": phone or pad"),
-            (#"{"type":"hello","idiom":"phone","holds":"all"}"#, "\"holds\" is a list"),
-            (#"{"type":"hello","idiom":"phone","holds":[1]}"#, "node ids (strings)"),
+            (#"{"type":"hello","protocol":2,"idiom":"watch"}"#, "hello needs an \"idiom\": phone or pad"),
+            (#"{"type":"hello","protocol":2,"idiom":"phone","holds":"all"}"#, "\"holds\" is a list"),
+            (#"{"type":"hello","protocol":2,"idiom":"phone","holds":[1]}"#, "node ids (strings)"),
             (#"{"type":"run","lua":"os.exit()"}"#, "unknown type 'run'"),
             (#"{"op":"dispatch","request":"books"}"#, "the message has no \"type\""),
             ("not json", "the message is not JSON"),
@@ -203,7 +205,7 @@ import Testing
         try device.sendFrame(WebSocketFrame(fin: true, opcode: .continuation, maskKey: .random(), data: piece))
         #expect(try device.next(containing: #""type":"reply""#).contains("larger than 65536 bytes"))
         // Still connected and usable.
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try device.next(containing: #""type":"plan""#)
         try device.send(#"{"type":"dispatch","request":"books/%zz"}"#)
         #expect(try device.next(containing: #""type":"reply""#).contains(#""ok":false"#))
@@ -226,12 +228,12 @@ import Testing
         defer { served.stop() }
         let stalled = try Self.connect(served)
         defer { stalled.close() }
-        try stalled.send(#"{"type":"hello","idiom":"phone"}"#)
+        try stalled.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try stalled.next(containing: #""type":"plan""#)
         stalled.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         let healthy = try Self.connect(served)
         defer { healthy.close() }
-        try healthy.send(#"{"type":"hello","idiom":"phone"}"#)
+        try healthy.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try healthy.next(containing: #""type":"plan""#)
         let clock = ContinuousClock()
         let start = clock.now
@@ -259,7 +261,7 @@ import Testing
         #expect(served.inspector.reachableURLs.first == "http://\(address):\(served.port)/?token=\(served.token)")
         let device = try PageClient.connect(port: served.port, token: served.token, path: "/device", address: address)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"pad"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"pad"}"#)
         #expect(try device.next(containing: #""type":"plan""#).contains(#""idiom":"pad""#))
         for (host, token) in [("evil.example:\(served.port)", served.token), ("\(address):\(served.port)", nil)] {
             #expect(throws: PageClient.Failure.self, "\(host)") {
@@ -296,7 +298,7 @@ import Testing
         try served.session.dispatch("home")
         let pad = try Self.connect(served)
         defer { pad.close() }
-        try pad.send(#"{"type":"hello","idiom":"pad"}"#)
+        try pad.send(#"{"type":"hello","protocol":2,"idiom":"pad"}"#)
         _ = try pad.next(containing: #""type":"plan""#)
         try served.session.dispatch("home/report")
         let error = object(try pad.next(containing: #""type":"error""#))
@@ -322,7 +324,7 @@ import Testing
         _ = try served.session.perform(.flag("amount", "50"))
         let device = try DeviceLinkTests.connect(served)
         defer { device.close() }
-        try device.send(#"{"type":"hello","idiom":"phone"}"#)
+        try device.send(#"{"type":"hello","protocol":2,"idiom":"phone"}"#)
         _ = try device.next(containing: #""type":"plan""#)
 
         // canLeave: what the guard would say now, nothing pending after.

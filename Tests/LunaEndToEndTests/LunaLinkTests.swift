@@ -83,6 +83,36 @@ import Testing
         #expect(Self.rendered(link) == Self.sessionRendered(served))
     }
 
+    /// Pushed screens over the link (docs/dsl.md, "Push"): the app pushes, the session pushes,
+    /// and the app's presenter holds one presentable per instance (`accounts/:account#2`),
+    /// popped by the app's own Back.
+    @Test func pushedInstancesReachTheAppAndItsBackPopsOne() async throws {
+        let source = try String(contentsOfFile: repositoryRoot + "/examples/bank.lua", encoding: .utf8)
+        let served = try ServedScript(example: "bank.lua", source: source)
+        defer { served.stop() }
+        let link = LunaLink(url: served.inspector.url, idiom: .phone, presenter: HeadlessPresenter())
+        link.start()
+        defer { link.stop() }
+        try served.session.dispatch("accounts/1234")
+        try await Self.until("the account on the app") { link.request == "accounts/1234" }
+        // The app pushes (a row of the account's payees).
+        #expect(link.push("accounts/5678"))
+        try await Self.until("the pushed account") { link.presentables["accounts/:account#2"] != nil }
+        #expect(link.presentables["accounts/:account#2"]?.title == "Account •5678")
+        #expect(link.presentables["accounts/:account"]?.title == "Account •1234")
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+        #expect(served.session.history.last?.commands == [.push("accounts/5678")])
+        // The session pushes again.
+        _ = try served.session.perform(.push("accounts/1234"))
+        try await Self.until("the third instance") { link.presentables["accounts/:account#3"] != nil }
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+        // The app's user swipes back: one instance goes, on both sides.
+        #expect(link.back())
+        try await Self.until("the pop") { link.presentables["accounts/:account#3"] == nil }
+        #expect(served.session.withHost { $0.state.request?.original } == "accounts/5678")
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+    }
+
     /// A leave guard's question reaches the app (`asked`); the app answers it, and `canLeave`
     /// says ahead what the guard would say (examples/recipes/discard.lua).
     @Test func theAppIsAskedAndAnswers() async throws {

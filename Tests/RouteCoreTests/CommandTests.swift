@@ -8,7 +8,7 @@ import Testing
     /// One command of every operation the table has (several shapes for those with options).
     static let samples: [Command] = [
         .dispatch("books/42"), .dispatch("home", keepStack: true), .dispatch("say \"hi\" é/日本?q=a b#top"),
-        .sync("books"), .open(node: "books/:id", params: ["id": "42", "q": "a b"]),
+        .sync("books"), .push("books/7"), .open(node: "books/:id", params: ["id": "42", "q": "a b"]),
         .open(node: "home", params: [:], keepStack: true), .back, .confirm, .cancel, .tap("Sign in"), .wait(2),
         .wait(0.5), .undo, .redo, .travel(3), .reset, .flag("signedIn", "yes"), .flag("beta", nil), .device(.pad),
         .reload, .explain("books/x"), .state, .tree, .routes, .flow, .flags, .history(), .history(before: 40),

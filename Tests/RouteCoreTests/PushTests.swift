@@ -238,4 +238,17 @@ import Testing
         #expect(NodeID(existing: "bounded-screen#2#3") == nil)
         #expect(NodeID("bounded-screen").instance(3).base == NodeID("bounded-screen"))
     }
+
+    @Test func anExportedTreeCarriesThePushLists() throws {
+        let tree = try Self.tree()
+        let json = tree.exportJSON()
+        #expect(
+            json.contains(#""pushes": ["accounts/:account", "accounts/:account/transactions/:tx", "payees/:payee"]"#))
+        let loaded = try RouteTree(json: json)
+        #expect(loaded.pushLists == tree.pushLists)
+        let router = Self.router(loaded)
+        try router.dispatch("accounts/1234")
+        try router.push("payees/p9")
+        #expect(Self.items(router).last == "payees/:payee#2")
+    }
 }

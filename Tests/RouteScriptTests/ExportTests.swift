@@ -302,7 +302,7 @@ import Testing
         // Unknown fields are errors: a misspelled "where" would silently drop a validator.
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a/:id\", \"wehre\": {}}}",
-            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, leave, pattern, regex, name, where, link, query)"
+            "exported tree: root: unknown field 'wehre' (known fields: kind, id, title, location, presenter, enabled, redirect, fallback, children, modals, initial, leave, pushes, pattern, regex, name, where, link, query)"
         ),
         (
             "{\"luna\": 1, \"root\": {\"kind\": \"endpoint\", \"pattern\": \"a\", \"query\": {\"page\": {\"type\": \"integer\"}}}}",

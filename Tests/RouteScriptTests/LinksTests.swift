@@ -69,6 +69,22 @@ import Testing
         (#"return stack { endpoint { "a", rows = { "Dune" } } }"#, "rows[1] must be { \"Label\", go = \"request\" }"),
         (#"return stack { endpoint { "a", rows = { { "Dune" } } } }"#, "rows[1] needs go = \"request\""),
         (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", to = "b" } } } }"#, "rows[1] has 'to'"),
+        (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", push = "a" } } } }"#, "rows[1] has go and push"),
+        (
+            #"return stack { endpoint { "a", actions = { { "Go", go = "a", push = "a" } } } }"#,
+            "actions[1] has go and push"
+        ),
+        (
+            #"return stack { pushes = { "nowhere" }, endpoint { "a" } }"#,
+            "pushes entry 'nowhere' of stack 'root' names no screen"
+        ),
+        (#"return stack { pushes = "a", endpoint { "a" } }"#, "field 'pushes' must be a list of strings"),
+        (#"return stack { pushes = { 1 }, endpoint { "a" } }"#, "field 'pushes'[1] must be a string"),
+        (
+            #"return junction { pushes = { "a" }, endpoint { "a" } }"#,
+            "'pushes' (what else may be pushed onto it) is declared on a stack"
+        ),
+        (#"return stack { endpoint { "a", id = "a#2" } }"#, "id 'a#2' ends in #NUMBER"),
         (
             #"return stack { endpoint { "a", links = { hosts = { "x.com" } } } }"#,
             "'links' (the app's link hosts and schemes) is declared on the root node"

@@ -42,6 +42,37 @@ import Testing
     /// A node whose presenter changed counts as changed: headless to hooks, another set of
     /// hooks, another host presenter; the same hooks (new functions) or the same host
     /// presenter do not.
+    /// Pushed screens survive a reload: pushed again in order, the same presentables kept by
+    /// their instance names, their update hooks run; a push the new script no longer takes is
+    /// dropped with the warning, and the presentables above it unwound by name.
+    @Test func aReloadPushesThePushedScreensAgain() throws {
+        let folder = ScriptFolder()
+        let path = folder.write("r.lua", Self.base)
+        let host = try RouteScriptHost(contentsOf: path)
+        _ = try host.dispatch("books/1")
+        _ = try host.push("books/2")
+        _ = try host.push("books/3")
+        let second = try #require(host.presentable("books/:id#2"))
+        folder.write("r.lua", Self.base.replacingTitle("Books", with: "Library"))
+        let summary = try host.reload()
+        #expect(summary.warning == nil)
+        #expect(host.presentable("books/:id#2") === second)
+        #expect(second.attributes["updates"] == .integer(2), "its update hook ran")
+        #expect(host.state.request?.path == "books/3")
+        #expect(host.tree?.children.map(\.id) == ["books", "books/:id", "books/:id#2", "books/:id#3"])
+        // The stack takes only the list part now: no more `books/:id` pushes.
+        folder.write(
+            "r.lua",
+            Self.base.replacingOccurrences(
+                of: #"return stack { title = "Books","#, with: #"return stack { title = "Books", pushes = { "books" },"#
+            ))
+        let narrowed = try host.reload()
+        #expect(narrowed.warning?.contains("books/:id#2 dropped") == true, "\(narrowed.warning ?? "")")
+        #expect(host.tree?.children.map(\.id) == ["books", "books/:id"])
+        #expect(narrowed.plan.operations.contains(.unwind(id: "books/:id#3")))
+        #expect(host.presentable("books/:id#2") == nil)
+    }
+
     @Test func aChangedPresenterIsAChangedNode() throws {
         let folder = ScriptFolder()
         func script(_ presenter: String) -> String {

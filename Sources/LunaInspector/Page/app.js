@@ -286,11 +286,13 @@ function screenView(presentable, context) {
   page.append(facts);
   const rows = element("ul", { className: "rows" });
   // The script's sample rows first (`rows = { { "Dune", go = "…" } }`): each dispatches its request.
-  const declared = state.rows[presentable.id] || { rows: [], actions: [] };
+  // A pushed instance (`books/:id#2`) shows what its node declares.
+  const declared = state.rows[nodeOf(presentable.id)] || { rows: [], actions: [] };
   declared.rows.forEach((row, index) => {
     const button = element("button", { type: "button", className: "sample" }, row.label);
     button.dataset.testid = `sample-${presentable.id}-${index}`;
-    button.onclick = () => run("dispatch", { request: row.go }, row.go);
+    // `push = "…"`: onto the stack shown, the same screen again too.
+    button.onclick = () => run(row.push ? "push" : "dispatch", { request: row.go }, row.go);
     rows.append(element("li", {}, button));
   });
   // Then a generated row for each child screen the script's own rows do not reach, as the
@@ -366,6 +368,12 @@ function tapTab(option) {
     return;
   }
   runCommand(command, command.request);
+}
+
+/** The node a presentable shows: its id, or a pushed instance's node (`books/:id#2` → `books/:id`). */
+function nodeOf(id) {
+  const match = /^(.+)#([2-9]|[1-5][0-9]|6[0-4])$/.exec(id);
+  return match ? match[1] : id;
 }
 
 /** What the session says a presentable on screen offers (`controls` in the snapshot). */

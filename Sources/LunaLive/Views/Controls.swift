@@ -97,12 +97,14 @@ package struct Controls: Sendable {
             case .screen:
                 var offer = offers[presentable.id] ?? Offer()
                 let params = presentable.activation?.params ?? [:]
-                for route in context.owned[presentable.id] ?? [] {
+                // A pushed instance (`books/:id#2`) offers what its node does.
+                let node = NodeID.nodeText(of: presentable.id)
+                for route in context.owned[node] ?? [] {
                     let sets = context.samples[route.id] ?? []
                     for values in sets { offer.rows.append(Self.row(route, params.merging(values) { $1 }, values)) }
                     if sets.isEmpty { offer.rows.append(Self.row(route, params, nil)) }
                 }
-                offer.actions = (context.actions[presentable.id] ?? []).map(Command.tap)
+                offer.actions = (context.actions[node] ?? []).map(Command.tap)
                 offers[presentable.id] = offer
                 if let modal = presentable.modal {
                     // Closing the sheet: back to the screen under it, as it was shown.
@@ -120,6 +122,13 @@ package struct Controls: Sendable {
     ) -> Command? {
         if selected, option.kind == .stack, option.children.count > 1, let root = requests[option.children[0].id] {
             return .dispatch(root)
+        }
+        // A stack holding pushed screens: its root with `keep` keeps the whole stack (its top's
+        // request would build the declared chain again, without them).
+        if option.kind == .stack, option.children.contains(where: { $0.activation?.pushed == true }),
+            let root = option.children.first.flatMap({ requests[$0.id] })
+        {
+            return .dispatch(root, keepStack: true)
         }
         var request: String?
         if option.kind == .screen { request = requests[option.id] }

@@ -91,7 +91,7 @@ package struct SnapshotView: Sendable {
                     let route = tree.flatMap { tree in Self.routeReached(by: row.go, in: tree) }
                     return JSONWriter.object([
                         "label": JSONWriter.quoted(row.label), "go": JSONWriter.quoted(row.go),
-                        "route": route.map(JSONWriter.quoted) ?? "null",
+                        "route": route.map(JSONWriter.quoted) ?? "null", "push": row.push ? "true" : "false",
                     ])
                 })
         }

@@ -8,6 +8,8 @@
 package enum Command: Sendable, Equatable {
     /// Dispatch a request (`keepStack`: a tab tap that keeps the tab's stack).
     case dispatch(String, keepStack: Bool = false)
+    /// Push the screen a request matches onto the top stack shown (docs/dsl.md, "Push").
+    case push(String)
     /// Record a change the UI already made.
     case sync(String)
     /// Open the endpoint with node id `node`, its pattern filled with `params` (a row, a
@@ -66,6 +68,7 @@ package enum Command: Sendable, Equatable {
     package var op: String {
         switch self {
         case .dispatch: "dispatch"
+        case .push: "push"
         case .sync: "sync"
         case .open: "open"
         case .back: "back"
@@ -105,7 +108,7 @@ package enum Command: Sendable, Equatable {
         switch self {
         case .dispatch(let request, let keep):
             return [("request", .string(request))] + (keep ? [("keep", .bool(true))] : [])
-        case .sync(let request), .explain(let request): return [("request", .string(request))]
+        case .sync(let request), .explain(let request), .push(let request): return [("request", .string(request))]
         case .open(let node, let params, let keep):
             return [("node", .string(node))] + (params.isEmpty ? [] : [("params", pairs(params))])
                 + (keep ? [("keep", .bool(true))] : [])
@@ -160,6 +163,7 @@ package enum Command: Sendable, Equatable {
         let reader = FieldReader(spec: spec, fields: fields)
         switch spec.op {
         case "dispatch": self = .dispatch(try reader.text("request"), keepStack: try reader.option("keep"))
+        case "push": self = .push(try reader.text("request"))
         case "sync": self = .sync(try reader.text("request"))
         case "open":
             self = .open(

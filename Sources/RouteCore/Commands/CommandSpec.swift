@@ -71,6 +71,14 @@ package struct CommandSpec: Sendable {
                     "dispatch `request` (`{ keep = true }`: a tab tap that keeps the tab's stack); a failure raises a luna.TestError table"
             ),
             CommandSpec(
+                op: "push", word: "push", lua: "push", arguments: [request],
+                help:
+                    "push the screen PATH matches onto the top stack shown, above what it shows (the same screen again too); back pops it",
+                surfaces: .all,
+                luaHelp:
+                    "push the screen `request` matches onto the top stack shown (the same screen again too); `back` pops it; a failure raises a luna.TestError table"
+            ),
+            CommandSpec(
                 op: "back", word: "back", lua: "back", arguments: [],
                 help: "the user went back: pop the top stack, or dismiss the top modal", surfaces: .all),
             CommandSpec(

@@ -113,6 +113,10 @@ extension RouteTree {
             if let initial = tabInitials[node.index] {
                 fields.append(field("initial", JSONWriter.quoted(initial.request.original)))
             }
+            if let list = pushLists[node.index] {
+                fields.append(
+                    field("pushes", "[" + list.map { JSONWriter.quoted(nodes[$0].id) }.joined(separator: ", ") + "]"))
+            }
             if let presenter = presenters[node.index] ?? node.presenter {
                 fields.append(field("presenter", JSONWriter.quoted(presenter)))
             }
@@ -265,7 +269,7 @@ private struct ExportReader {
     static let topFields = ["luna", "source", "hooks", "links", "initial", "root"]
     static let containerFields = [
         "kind", "id", "title", "location", "presenter", "enabled", "redirect", "fallback", "children", "modals",
-        "initial", "leave",
+        "initial", "leave", "pushes",
     ]
     static let endpointFields = containerFields + ["pattern", "regex", "name", "where", "link", "query"]
 
@@ -286,7 +290,7 @@ private struct ExportReader {
     /// built every node's error path up front: an exported 10k-route tree spent about a
     /// fifth of its load there.
     private struct NodeFields {
-        var kind, id, title, location, presenter, initial, enabled, redirect, fallback, leave: JSONValue?
+        var kind, id, title, location, presenter, initial, enabled, redirect, fallback, leave, pushes: JSONValue?
         var pattern, regex, name, validators, link, children, modals, query: JSONValue?
         /// The first field no node has, and the first that only endpoints have.
         var unknown: (position: Int, key: String)?
@@ -309,6 +313,7 @@ private struct ExportReader {
                 case "redirect": redirect = value
                 case "fallback": fallback = value
                 case "leave": leave = value
+                case "pushes": pushes = value
                 case "regex": (regex, isEndpointOnly) = (value, true)
                 case "name": (name, isEndpointOnly) = (value, true)
                 case "where": (validators, isEndpointOnly) = (value, true)
@@ -357,6 +362,15 @@ private struct ExportReader {
         declaration.title = title
         if let presenter = try text(fields.presenter, "presenter", at: path) { declaration.presenterName = presenter }
         if let initial = try text(fields.initial, "initial", at: path) { declaration.initial = initial }
+        if let pushes = fields.pushes, pushes != .null {
+            guard case .array(let items) = pushes else { throw failure(path(), "'pushes' must be an array of ids") }
+            var ids: [String] = []
+            for item in items {
+                guard let id = item.string else { throw failure(path(), "'pushes' must be an array of ids") }
+                ids.append(id)
+            }
+            declaration.pushes = ids
+        }
         // A hook's name, noted as missing when the app supplies none by it.
         func hook(
             _ field: JSONValue?, _ key: String, supplied: (String) -> Bool

@@ -68,6 +68,12 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible, E
         return (NodeID(interned), number)
     }
 
+    /// The id of the node an id names: `id` itself, or for a pushed instance's name
+    /// (`books/:id#2`) the node's (`books/:id`). Nothing is looked up or stored.
+    public static func nodeText(of id: String) -> String {
+        instanceParts(id).map { String($0.base) } ?? id
+    }
+
     /// This identity's node: itself, or for a pushed instance the node it shows.
     public var base: NodeID { instance?.base ?? self }
 

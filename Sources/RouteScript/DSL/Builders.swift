@@ -200,18 +200,26 @@ struct Builders {
                     throw failure(builder, "rows[\(index)] must be { \"Label\", go = \"request\" }")
                 }
                 var go: String?
+                var push: String?
                 for (key, field) in try vm.entries(row) {
                     switch (key, field) {
                     case (.integer(1), _): continue
                     case (.string("go"), .string(let request)): go = request
+                    case (.string("push"), .string(let request)): push = request
                     default:
                         throw failure(
-                            builder, "rows[\(index)] has '\(key.stringValue ?? key.typeName)' (a row is a label and go)"
-                        )
+                            builder,
+                            "rows[\(index)] has '\(key.stringValue ?? key.typeName)' (a row is a label and go or push)")
                     }
                 }
-                guard let go else { throw failure(builder, "rows[\(index)] needs go = \"request\"") }
-                node.rows.append((label, go))
+                if go != nil, push != nil {
+                    throw failure(
+                        builder, "rows[\(index)] has go and push: a row does one (push: onto the stack shown)")
+                }
+                guard let request = go ?? push else {
+                    throw failure(builder, "rows[\(index)] needs go = \"request\" (or push = \"request\")")
+                }
+                node.rows.append(ScreenRow(label: label, go: request, push: push != nil))
             }
         case .actions:
             guard case .table = value else { throw typeError() }
@@ -219,7 +227,7 @@ struct Builders {
             for (offset, item) in list.enumerated() {
                 let index = offset + 1
                 let shape =
-                    "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\", continue = true }"
+                    "actions[\(index)] must be { \"Label\", flag = { name = \"value\" }, go = \"request\" (or push = \"request\"), continue = true }"
                 guard case .table = item, case .string(let label) = try vm.rawGet(item, index: 1) else {
                     throw failure(builder, shape)
                 }
@@ -227,7 +235,13 @@ struct Builders {
                 for (key, field) in try vm.entries(item) {
                     switch (key, field) {
                     case (.integer(1), _): continue
-                    case (.string("go"), .string(let request)): action.go = request
+                    case (.string("go"), .string(let request)):
+                        if action.push { throw failure(builder, "actions[\(index)] has go and push: it does one") }
+                        action.go = request
+                    case (.string("push"), .string(let request)):
+                        if action.go != nil { throw failure(builder, "actions[\(index)] has go and push: it does one") }
+                        action.go = request
+                        action.push = true
                     case (.string("continue"), .boolean(let continues)): action.continues = continues
                     case (.string("flag"), .table):
                         for (name, flagValue) in try vm.entries(field) {

@@ -127,9 +127,9 @@ public final class RouteScriptHost {
 
     /// The rows each screen declares (`rows = { { "Dune", go = "books/42" } }`), by node id:
     /// sample content a prototype shows, each row a request to dispatch.
-    package var declaredRows: [String: [(label: String, go: String)]] {
+    package var declaredRows: [String: [ScreenRow]] {
         guard let script else { return [:] }
-        var result: [String: [(label: String, go: String)]] = [:]
+        var result: [String: [ScreenRow]] = [:]
         for (index, rows) in script.declaredRows where index < script.tree.nodes.count {
             result[script.tree.nodes[index].id] = rows
         }
@@ -170,6 +170,7 @@ public final class RouteScriptHost {
                         "flags": JSONWriter.ordered(action.flags.map { ($0.name, JSONWriter.quoted($0.value)) }),
                         "go": action.go.map(JSONWriter.quoted) ?? "null",
                         "continue": action.continues ? "true" : "false",
+                        "push": action.push ? "true" : "false",
                     ])
                 })
         }
@@ -182,7 +183,7 @@ public final class RouteScriptHost {
         var result: [String: [DeclaredAction]] = [:]
         for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
             result[script.tree.nodes[index].id] = actions.map {
-                DeclaredAction(label: $0.label, flags: $0.flags, go: $0.go, continues: $0.continues)
+                DeclaredAction(label: $0.label, flags: $0.flags, go: $0.go, continues: $0.continues, push: $0.push)
             }
         }
         return result
@@ -320,7 +321,14 @@ public final class RouteScriptHost {
         try run(request) { router in try router.sync(request) }
     }
 
-    /// The user swiped back on the top stack.
+    /// Pushes the screen `request` matches onto the top stack shown (`Router.push(_:)`,
+    /// docs/dsl.md, "Push").
+    @discardableResult
+    public func push(_ request: String) throws -> Outcome {
+        try run(request) { router in try router.push(request) }
+    }
+
+    /// The user swiped back on the top stack (or popped a pushed screen).
     @discardableResult
     public func back() throws -> Outcome {
         try run("back") { router in try router.back() }

@@ -192,6 +192,11 @@ public final class ScriptHost<App: Presenter> {
     @discardableResult
     public func sync(_ request: String) throws -> RouteScriptHost.Outcome { try core.sync(request) }
 
+    /// Pushes the screen `request` matches onto the top stack shown, the same screen again too
+    /// (docs/dsl.md, "Push"); ``back()`` pops it.
+    @discardableResult
+    public func push(_ request: String) throws -> RouteScriptHost.Outcome { try core.push(request) }
+
     @discardableResult
     public func back() throws -> RouteScriptHost.Outcome { try core.back() }
 

@@ -151,8 +151,9 @@ extension RouteScriptHost {
         let newRouter = Router(tree: newTree, presenter: newPresenter)
         newRouter.replace(tree: newTree, state: startState, presentables: kept)
         let titles = kept.map { ($0.value, $0.value.title) }
+        // By node index, then id (a node's pushed instances, `books/:id#2`, after it).
         let vanished = oldRouter.store.presentables.compactMap { id, presentable in
-            kept[id] == nil ? oldTree.index(of: id).map { ($0, presentable) } : nil
+            kept[id] == nil ? oldTree.presented(id).map { ($0, presentable) } : nil
         }
         do {
             try newRouter.apply(transition) {
@@ -190,9 +191,9 @@ extension RouteScriptHost {
         // They are part of what the reload did, so the summary's plan lists them (deepest first).
         let oldPresenter = makePresenter(oldScript)
         var plan = transition.plan
-        for (index, presentable) in vanished.sorted(by: { $0.0 > $1.0 }) {
-            try? oldPresenter.unwind(presentable, node: oldTree.nodes[index])
-            plan.operations.append(.unwind(id: oldTree.nodes[index].id))
+        for (node, presentable) in vanished.sorted(by: { ($0.0.index, $0.0.id) > ($1.0.index, $1.0.id) }) {
+            try? oldPresenter.unwind(presentable, node: node)
+            plan.operations.append(.unwind(id: node.id))
         }
         script = fresh
         router = newRouter

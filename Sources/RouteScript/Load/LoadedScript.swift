@@ -15,7 +15,7 @@ final class LoadedScript {
     /// Attributes declared on nodes (`attributes = {…}`), by node index.
     let declaredAttributes: [Int: [(String, AttributeValue)]]
     /// Rows declared on screens (`rows = {…}`), by node index.
-    let declaredRows: [Int: [(label: String, go: String)]]
+    let declaredRows: [Int: [ScreenRow]]
     /// Actions declared on screens (`actions = {…}`), by node index.
     let declaredActions: [Int: [ScreenAction]]
     /// `sample = { id = { "42", "7" } }` by node index: values for the endpoint's parameters.

@@ -83,7 +83,7 @@ final class ScriptNode {
         set { declaredFields().query = newValue }
     }
     /// `rows = { { "Dune", go = "books/42" }, … }`: sample content a prototype screen shows.
-    var rows: [(label: String, go: String)] = []
+    var rows: [ScreenRow] = []
     /// `actions = { { "Sign in", flag = { signedIn = "yes" }, go = "home" } }`: a prototype's
     /// buttons: set flags (an empty value clears one), then dispatch.
     var actions: [ScreenAction] = []
@@ -113,6 +113,8 @@ struct ScreenAction {
     var label: String
     var flags: [(name: String, value: String)]
     var go: String?
+    /// `push = "…"`: `go` is pushed onto the top stack shown.
+    var push = false
     /// `continue = true`: after the flags, continue to the request a guard kept (the one the
     /// user was going to) when there is one; go to `go` only otherwise.
     var continues = false

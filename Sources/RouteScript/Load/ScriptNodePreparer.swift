@@ -18,7 +18,7 @@ struct ScriptNodePreparer {
     /// Declared attributes (`attributes = {…}`) by node index.
     private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
     /// Declared rows (`rows = {…}`) by node index.
-    private(set) var rows: [(Int, [(label: String, go: String)])] = []
+    private(set) var rows: [(Int, [ScreenRow])] = []
     /// Declared actions (`actions = {…}`) by node index.
     private(set) var actions: [(Int, [ScreenAction])] = []
     /// Declared sample parameter values (`sample = {…}`) by node index, with where.

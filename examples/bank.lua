@@ -1,0 +1,56 @@
+-- Lunabank: the navigation real banking apps have. An account's detail lists its payees'
+-- accounts, and opening one pushes the same screen again (Back returns to the first account);
+-- a sign-in gate; a payees tab. `luna examples/bank.lua`, then `push accounts/5678`.
+
+return switcher {
+  initial = "accounts",
+  links = { schemes = { "lunabank" }, hosts = { "bank.example" } },
+
+  endpoint { "signin", title = "Sign in", link = false,
+    actions = { { "Sign in with Face ID", flag = { signedIn = "yes" }, continue = true, go = "accounts" } },
+  },
+
+  junction { title = "Lunabank", id = "tabs",
+    enabled = function() return flags.signedIn ~= "no" end, fallback = "signin",
+
+    stack { title = "Accounts", id = "accounts-tab",
+      endpoint { "accounts", title = "My accounts",
+        rows = {
+          { "Everyday •1234", go = "accounts/1234" },
+          { "Savings •5678", go = "accounts/5678" },
+        },
+        children = {
+          endpoint { "./:account", title = "Account", name = "account",
+            where = { account = "[0-9]{4}" },
+            sample = { account = { "1234", "5678" } },
+            presenter = { update = function(view, ctx) view.title = "Account •" .. ctx.params.account end },
+            -- A payee's account is the same screen again, pushed over this one.
+            rows = {
+              { "Savings •5678 (moved €50 last week)", push = "accounts/5678" },
+              { "Everyday •1234 (the salary account)", push = "accounts/1234" },
+            },
+            children = {
+              endpoint { "./transactions/:tx", title = "Payment", name = "transaction",
+                where = { tx = "t[0-9]+" },
+                sample = { tx = { "t1", "t2" } },
+              },
+            },
+          },
+        },
+      },
+    },
+
+    stack { title = "Payees", id = "payees-tab",
+      endpoint { "payees", title = "Payees",
+        rows = { { "Ada Lovelace", go = "payees/ada" }, { "Linus Torvalds", go = "payees/linus" } },
+        children = {
+          endpoint { "./:payee", title = "Payee", name = "payee",
+            presenter = { update = function(view, ctx) view.title = "Payee " .. ctx.params.payee end },
+            -- Their account, pushed over the payee (the accounts stack is another tab's).
+            actions = { { "Their account", go = "accounts/5678" } },
+          },
+        },
+      },
+    },
+  },
+}
