@@ -73,6 +73,7 @@
 ---@field attributes table<string, string|number|boolean>? Set on the presentable when it is created, and again after a reload or a device change (`{ split = true }`).
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
+---@field modals luna.Node[]? Sheets presented over whatever screen the container shows (its tab stacks and pushed screens kept); closing one returns there.
 ---@field pushes string[]? On a stack: the screens (endpoint ids or route names) that may be pushed onto it (`push`); without it, the stack's own screens.
 
 ---@alias luna.QueryType "int"|"number"|"bool"|"string"|"int?"|"number?"|"bool?"|"string?"
@@ -167,6 +168,9 @@ function App:push(request) end
 ---The user went back: pop the top stack, or dismiss the top modal.
 ---@return luna.App
 function App:back() end
+---Close the top sheet: the screen under it shows as it was (its stack, its pushed screens).
+---@return luna.App
+function App:close() end
 ---The UI already went to `request` itself: record it, run no structural presenter call.
 ---@param request string
 ---@return luna.App

@@ -125,6 +125,12 @@ public final class LunaLink<P: Presenter> {
         send(.sync(request))
     }
 
+    /// The app closes its top sheet (a Close button, not a swipe: the session plans the
+    /// dismissal): what it covered shows as it was.
+    @discardableResult public func close() -> Bool {
+        send(.close)
+    }
+
     /// The app pushes a screen onto its top stack (a row that opens the same screen again,
     /// docs/dsl.md, "Push"): the plan comes back, with `setStack` listing the instances.
     @discardableResult public func push(_ request: String) -> Bool {

@@ -257,6 +257,8 @@ final class SessionState {
             ) { try $0.dispatch(request, keepStack: keep) }
         case .back:
             return try change(.back, request: nil, origin: origin, command) { try $0.back() }
+        case .close:
+            return try change(.close, request: nil, origin: origin, command) { try $0.close() }
         case .confirm:
             // Recorded as the change it makes, then its answer (`save-test` writes both).
             let (kind, request, asked): (HistoryEntry.Kind, String?, Command) =
@@ -265,6 +267,7 @@ final class SessionState {
                     (.dispatch, request, .dispatch(request, keepStack: options.keepStack))
                 case .sync(let request)?: (.sync, request, .sync(request))
                 case .back?, nil: (.back, nil, .back)
+                case .close?: (.close, nil, .close)
                 }
             return try change(kind, request: request, origin: origin, asked, .confirm, detail: "confirmed") {
                 try $0.confirm()
@@ -561,7 +564,7 @@ final class SessionState {
         let eventKind: LiveEvent.Kind =
             switch kind {
             case .dispatch, .sync, .push: .dispatched
-            case .back: .wentBack
+            case .back, .close: .wentBack
             case .flag: .flagChanged
             case .device: .deviceChanged
             case .reload: .reloaded

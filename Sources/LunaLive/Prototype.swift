@@ -187,6 +187,8 @@ private struct Explorer {
             case .open(let node, let params, let keep):
                 outcome = try host.dispatch(try host.request(opening: node, params: params), keepStack: keep)
             case .back: outcome = try host.back()
+            case .close: outcome = try host.close()
+            case .push(let request): outcome = try host.push(request)
             case .flag(let name, let value): outcome = try host.setFlag(name, value)
             case .tap(let label): outcome = try host.tap(try host.action(label))
             default: throw LiveSessionError("'\(step.op)' is not a step of a prototype")

@@ -52,11 +52,10 @@ import Testing
         #expect(notes.command == .open(node: "books/:id/notes/:note?", params: ["id": "42"]), "\(notes)")
         _ = try host.dispatch("books/new")
         controls = try self.controls(host)
-        #expect(controls.offers["books/new"]?.close == .dispatch("books"), "closing goes back to the screen under it")
+        #expect(controls.offers["books/new"]?.close == .close, "closing shows the screen under it as it was")
         // The commands a prototype explores from here are exactly these.
         #expect(
-            controls.commands.contains(.dispatch("books"))
-                && controls.commands.contains(.dispatch("settings", keepStack: true)))
+            controls.commands.contains(.close) && controls.commands.contains(.dispatch("settings", keepStack: true)))
     }
 
     /// A live page's snapshot carries them, so the page decides nothing itself.

@@ -36,6 +36,8 @@ struct PrototypeExportTests {
         let command = try Command(op: spec.op, fields: try spec.fields(typed: String(line[space...])))
         switch command {
         case .back: _ = try host.back()
+        case .close: _ = try host.close()
+        case .push(let request): _ = try host.push(request)
         case .dispatch(let request, let keep): _ = try host.dispatch(request, keepStack: keep)
         case .open(let node, let params, _):
             let tree = try #require(host.routeTree)
@@ -87,7 +89,9 @@ struct PrototypeExportTests {
                 let moves = try Self.moves(states[at], data)
                 let (key, move) = try #require(moves.randomElement(using: &generator))
                 if move["error"] != nil {
-                    #expect(throws: (any Error).self) { try Self.perform(key, on: live) }
+                    #expect(throws: (any Error).self, "\(key): \(move["error"] ?? "")") {
+                        try Self.perform(key, on: live)
+                    }
                     continue
                 }
                 try Self.perform(key, on: live)

@@ -9,7 +9,7 @@ import Testing
     static let samples: [Command] = [
         .dispatch("books/42"), .dispatch("home", keepStack: true), .dispatch("say \"hi\" é/日本?q=a b#top"),
         .sync("books"), .push("books/7"), .open(node: "books/:id", params: ["id": "42", "q": "a b"]),
-        .open(node: "home", params: [:], keepStack: true), .back, .confirm, .cancel, .tap("Sign in"), .wait(2),
+        .open(node: "home", params: [:], keepStack: true), .back, .close, .confirm, .cancel, .tap("Sign in"), .wait(2),
         .wait(0.5), .undo, .redo, .travel(3), .reset, .flag("signedIn", "yes"), .flag("beta", nil), .device(.pad),
         .reload, .explain("books/x"), .state, .tree, .routes, .flow, .flags, .history(), .history(before: 40),
         .path("book", ["id": "7", "title": "Dune Messiah"]),

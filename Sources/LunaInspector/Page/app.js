@@ -337,10 +337,10 @@ function screenView(presentable, context) {
 }
 
 function sheet(presenter, modal, context) {
-  const close = element("button", { type: "button", className: "close", title: "close (dispatches the presenting screen)" }, "×");
+  const close = element("button", { type: "button", className: "close", title: "close (the screen under it shows as it was)" }, "×");
   close.dataset.testid = `close-${modal.id}`;
   const command = controlsOf(modal).close;
-  close.onclick = () => { if (command) runCommand(command, command.request); };
+  close.onclick = () => { if (command) runCommand(command, command.request || "close"); };
   // A sheet holding a stack shows its navigation bar's title only (as iOS does): the grabber
   // keeps the close button.
   const title = modal.kind === "stack" ? null : element("strong", {}, modal.title);

@@ -11,7 +11,7 @@ import RouteScript
 /// - a tab sends its option's top request with `keep` (its stack stays); the selected tab,
 ///   when its stack is deeper than its root, pops to the root; a tab never visited opens the
 ///   option's first endpoint that needs no parameter;
-/// - a sheet's close dispatches the request of the screen it covers;
+/// - a sheet's close closes it (`close`): the screen it covers shows as it was;
 /// - a generated row opens its route with the screen's own parameters and a sample's values;
 ///   a route whose parameters are not all known, or which declares query keys, asks for them
 ///   in a form (`ask: "form"`), a bare catch-all asks for its rest (`ask: "rest"`), and a
@@ -107,8 +107,8 @@ package struct Controls: Sendable {
                 offer.actions = (context.actions[node] ?? []).map(Command.tap)
                 offers[presentable.id] = offer
                 if let modal = presentable.modal {
-                    // Closing the sheet: back to the screen under it, as it was shown.
-                    offers[modal.id, default: Offer()].close = requests[presentable.id].map { .dispatch($0) }
+                    // Closing the sheet: the screen under it shows as it was.
+                    offers[modal.id, default: Offer()].close = .close
                     walk(modal)
                 }
             }

@@ -17,6 +17,8 @@ package enum Command: Sendable, Equatable {
     case open(node: String, params: [String: String], keepStack: Bool = false)
     /// The user went back: pop the top stack or dismiss the top modal.
     case back
+    /// Close the top sheet: what it covered shows as it was.
+    case close
     /// Make the change a leave guard asked about (its question answered yes).
     case confirm
     /// Drop a leave guard's question: nothing changes.
@@ -72,6 +74,7 @@ package enum Command: Sendable, Equatable {
         case .sync: "sync"
         case .open: "open"
         case .back: "back"
+        case .close: "close"
         case .confirm: "confirm"
         case .cancel: "cancel"
         case .tap: "tap"
@@ -130,7 +133,8 @@ package enum Command: Sendable, Equatable {
         case .snapshot: return []
         case .canLeave(let node, let request):
             return [("node", .string(node))] + (request.map { [("request", .string($0))] } ?? [])
-        case .back, .confirm, .cancel, .undo, .redo, .reset, .reload, .state, .tree, .routes, .flow, .flags, .copyState:
+        case .back, .close, .confirm, .cancel, .undo, .redo, .reset, .reload, .state, .tree, .routes, .flow, .flags,
+            .copyState:
             return []
         }
     }
@@ -170,6 +174,7 @@ package enum Command: Sendable, Equatable {
                 node: try reader.text("node"), params: try reader.pairs("params").values,
                 keepStack: try reader.option("keep"))
         case "back": self = .back
+        case "close": self = .close
         case "confirm": self = .confirm
         case "cancel": self = .cancel
         case "tap": self = .tap(try reader.text("label"))

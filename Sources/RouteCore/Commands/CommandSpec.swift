@@ -82,6 +82,10 @@ package struct CommandSpec: Sendable {
                 op: "back", word: "back", lua: "back", arguments: [],
                 help: "the user went back: pop the top stack, or dismiss the top modal", surfaces: .all),
             CommandSpec(
+                op: "close", word: "close", lua: "close", arguments: [],
+                help: "close the top sheet: the screen under it shows as it was (its stack, its pushed screens)",
+                surfaces: .all),
+            CommandSpec(
                 op: "sync", word: "sync", lua: "sync", arguments: [request],
                 help: "the UI already went to PATH itself: record it, run no structural presenter call",
                 surfaces: live,

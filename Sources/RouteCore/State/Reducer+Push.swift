@@ -19,6 +19,14 @@ extension RouteTree {
         return ownStack(of: endpoint) == stack
     }
 
+    /// Whether the node is a container's modal (a sheet over whatever the container shows).
+    public func isContainerModal(_ node: Int) -> Bool {
+        guard nodes.indices.contains(node), nodes[node].relation == .modal, let parent = nodes[node].parent else {
+            return false
+        }
+        return nodes[parent].kind != .endpoint
+    }
+
     /// The stack whose declared screens include `endpoint` (nil: none, as for a tab that is a
     /// bare screen or a modal's own screen).
     func ownStack(of endpoint: Int) -> Int? {
@@ -44,10 +52,17 @@ extension Presented {
         case .switcher(_, _, let content): return content.topStack
         case .junction(_, let selected, let options): return options[selected].topStack
         case .stack(let node, let items):
-            if let top = items.last, let deeper = top.topStack { return deeper }
+            // A modal over the top screen is on top: its stack, or none (a bare sheet).
+            if let top = items.last, top.presentsModal || top.kind != .endpoint { return top.topStack }
             return (node, items)
         case .screen(_, _, let modal): return modal?.topStack
         }
+    }
+
+    /// Whether it is a screen presenting a modal.
+    var presentsModal: Bool {
+        if case .screen(_, _, _?) = self { return true }
+        return false
     }
 
     /// This presentation with the items of its ``topStack`` replaced by `transform`'s.
@@ -63,7 +78,8 @@ extension Presented {
             copy[selected] = replaced
             return .junction(node: node, selected: selected, options: copy)
         case .stack(let node, let items):
-            if let top = items.last, let replaced = top.replacingTopStackItems(transform) {
+            if let top = items.last, top.presentsModal || top.kind != .endpoint {
+                guard let replaced = top.replacingTopStackItems(transform) else { return nil }
                 var copy = items
                 copy[copy.count - 1] = replaced
                 return .stack(node: node, items: copy)
@@ -73,6 +89,87 @@ extension Presented {
             return modal?.replacingTopStackItems(transform).map {
                 .screen(node: node, activation: activation, modal: $0)
             }
+        }
+    }
+
+    /// This presentation with `modal` presented over its top screen (the deepest screen shown,
+    /// following selections, stack tops and modals); nil when it shows no screen.
+    func presentingOverTop(_ modal: Presented) -> Presented? {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return content.presentingOverTop(modal).map { .switcher(node: node, section: section, content: $0) }
+        case .junction(let node, let selected, let options):
+            guard let replaced = options[selected].presentingOverTop(modal) else { return nil }
+            var copy = options
+            copy[selected] = replaced
+            return .junction(node: node, selected: selected, options: copy)
+        case .stack(let node, let items):
+            guard let top = items.last, let replaced = top.presentingOverTop(modal) else { return nil }
+            var copy = items
+            copy[copy.count - 1] = replaced
+            return .stack(node: node, items: copy)
+        case .screen(let node, let activation, let existing):
+            if let existing {
+                return existing.presentingOverTop(modal).map { .screen(node: node, activation: activation, modal: $0) }
+            }
+            return .screen(node: node, activation: activation, modal: modal)
+        }
+    }
+
+    /// This presentation with the modal `id` (wherever it is presented) replaced by `modal`.
+    func replacingModal(_ id: NodeID, with modal: Presented) -> Presented? {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return content.replacingModal(id, with: modal).map { .switcher(node: node, section: section, content: $0) }
+        case .junction(let node, let selected, let options):
+            for position in options.indices {
+                guard let replaced = options[position].replacingModal(id, with: modal) else { continue }
+                var copy = options
+                copy[position] = replaced
+                return .junction(node: node, selected: selected, options: copy)
+            }
+            return nil
+        case .stack(let node, let items):
+            for position in items.indices {
+                guard let replaced = items[position].replacingModal(id, with: modal) else { continue }
+                var copy = items
+                copy[position] = replaced
+                return .stack(node: node, items: copy)
+            }
+            return nil
+        case .screen(let node, let activation, let existing):
+            guard let existing else { return nil }
+            if existing.node == id { return .screen(node: node, activation: activation, modal: modal) }
+            return existing.replacingModal(id, with: modal).map {
+                .screen(node: node, activation: activation, modal: $0)
+            }
+        }
+    }
+
+    /// This presentation without its top modal (the deepest one shown), and the screen it
+    /// covered; nil when no modal is shown.
+    func dismissingTopModal() -> (presented: Presented, covered: NodeID)? {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return content.dismissingTopModal().map {
+                (.switcher(node: node, section: section, content: $0.presented), $0.covered)
+            }
+        case .junction(let node, let selected, let options):
+            guard let (replaced, covered) = options[selected].dismissingTopModal() else { return nil }
+            var copy = options
+            copy[selected] = replaced
+            return (.junction(node: node, selected: selected, options: copy), covered)
+        case .stack(let node, let items):
+            guard let top = items.last, let (replaced, covered) = top.dismissingTopModal() else { return nil }
+            var copy = items
+            copy[copy.count - 1] = replaced
+            return (.stack(node: node, items: copy), covered)
+        case .screen(let node, let activation, let modal):
+            guard let modal else { return nil }
+            if let (replaced, covered) = modal.dismissingTopModal() {
+                return (.screen(node: node, activation: activation, modal: replaced), covered)
+            }
+            return (.screen(node: node, activation: activation, modal: nil), node)
         }
     }
 
@@ -186,8 +283,22 @@ extension Reducer {
     public func pop(_ state: RouterState) -> Transition? {
         guard let presented = state.presented, let (_, items) = presented.topStack, items.count >= 2,
             items.contains(where: \.isPushed),
-            let next = presented.replacingTopStackItems({ Array($0.dropLast()) }),
-            let top = next.topScreen, let node = tree[top.node], let route = node.route,
+            let next = presented.replacingTopStackItems({ Array($0.dropLast()) })
+        else { return nil }
+        return showing(next, from: state)
+    }
+
+    /// Closes the top modal shown: what it covered stays as it was (its tab stacks, pushed
+    /// screens and activation), and shows again. Nil when no modal is shown.
+    public func dismiss(_ state: RouterState) -> Transition? {
+        guard let presented = state.presented, let (next, _) = presented.dismissingTopModal() else { return nil }
+        return showing(next, from: state)
+    }
+
+    /// The transition from `state` to the presentation `next`, its top screen's request the
+    /// state's (a pop or a dismissal: nothing is resolved again).
+    private func showing(_ next: Presented, from state: RouterState) -> Transition? {
+        guard let top = next.topScreen, let node = tree[top.node], let route = node.route,
             let request = top.activation.request ?? (try? tree.request(showing: top.node, activation: top.activation))
         else { return nil }
         let to = RouterState(

@@ -421,8 +421,10 @@ public struct Reducer {
             }
             return .stack(node: node.nodeID, items: kept)
         case .screen(let id, let activation, let modal):
+            // Its own modal, or a container's sheet (presented over whatever screen it shows).
             let keptModal = modal.flatMap { modal in
-                node.modals.contains { tree.nodes[$0].nodeID == modal.node } ? rebase(modal) : nil
+                node.modals.contains { tree.nodes[$0].nodeID == modal.node }
+                    || tree[modal.node].map { tree.isContainerModal($0.index) } == true ? rebase(modal) : nil
             }
             // A pushed screen keeps its instance's name (`books/:id#2`).
             return .screen(node: id.base == node.nodeID ? id : node.nodeID, activation: activation, modal: keptModal)
@@ -541,6 +543,10 @@ private struct BuildContext {
         let index = chain[depth]
         let node = tree.nodes[index].nodeID
         if old?.node != node { reshaped = true }
+        if tree.nodes[index].kind != .endpoint, depth + 1 < chain.count, tree.nodes[chain[depth + 1]].relation == .modal
+        {
+            return containerModal(depth: depth, old: old)
+        }
         // Fields read in place: a copy of the whole node retains every string and array in it.
         switch tree.nodes[index].kind {
         case .switcher:
@@ -606,6 +612,30 @@ private struct BuildContext {
         case .endpoint:
             return screen(at: depth, old: old)
         }
+    }
+
+    /// A container's modal (docs/dsl.md, "Sheets over any screen"): what the container shows
+    /// stays as it is — or, before it showed anything (a cold link), its entry
+    /// (``RouteTree/containerEntries``) — and the modal is presented over its top screen, or
+    /// built again where it is already presented.
+    private mutating func containerModal(depth: Int, old: Presented?) -> Presented {
+        reshaped = true
+        let container = chain[depth]
+        let modalID = tree.nodes[chain[depth + 1]].nodeID
+        var under: Presented
+        if let old, old.node == tree.nodes[container].nodeID, old.hasActivatedScreen {
+            under = kept(old)
+        } else if let entry = tree.containerEntries[container],
+            let shown = Reducer(tree: tree).presentation(of: entry, from: container)
+        {
+            under = shown
+        } else {
+            under = Reducer(tree: tree).unvisited(container)
+        }
+        let existing = under.first(modalID)
+        let modal = build(depth: depth + 1, old: existing)
+        if existing != nil, let replaced = under.replacingModal(modalID, with: modal) { return replaced }
+        return under.presentingOverTop(modal) ?? under
     }
 
     /// Whether the chain below a junction is just the option's root endpoint.

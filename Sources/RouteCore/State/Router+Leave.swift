@@ -62,6 +62,7 @@ extension Router {
         case .dispatch(let request, let options): return try dispatch(request, options: options, confirmed: confirmed)
         case .sync(let request): return try sync(request, confirmed: confirmed)
         case .back: return try back(confirmed: confirmed)
+        case .close: return try close(confirmed: confirmed)
         }
     }
 
@@ -92,25 +93,13 @@ extension Router {
             return reducer.reduce(state, to: resolution, options: options, oldIndex: nil).transition
         case .sync(let request):
             return reducer.sync(state, to: try tree.resolve(request, reresolving: false, flagsOf: { flags }))
-        case .back:
-            guard let presented = state.presented, let (node, activation) = Self.backTarget(presented) else {
-                throw RouteError(.nothingToGoBack, "there is no screen to go back to and no modal to dismiss")
+        case .back: return try backTransition().0
+        case .close:
+            guard let transition = reducer.dismiss(state) else {
+                throw RouteError(.nothingToGoBack, "no sheet is shown to close")
             }
-            let request = try tree.request(showing: node, activation: activation)
-            return reducer.sync(state, to: try tree.resolve(request.original, reresolving: true, flagsOf: { flags }))
+            return transition
         }
-    }
-
-    /// Where `back` goes: the screen under the top of the top stack, else the screen the top
-    /// modal is presented over.
-    static func backTarget(_ presented: Presented) -> (NodeID, Activation?)? {
-        let modal = topModal(presented)
-        if let (_, items) = topStack(modal?.content ?? presented), items.count >= 2,
-            case .screen(let node, let activation, _) = items[items.count - 2]
-        {
-            return (node, activation)
-        }
-        return modal.map { ($0.presenter, $0.activation) }
     }
 
     /// The error of a change made while a question is pending.
@@ -190,4 +179,6 @@ public enum AskedChange: Sendable, Equatable {
     case dispatch(String, DispatchOptions)
     case sync(String)
     case back
+    /// The top sheet closed (``Router/close()``).
+    case close
 }

@@ -189,69 +189,102 @@ public final class Router<P: Presenter> {
 
     func back(confirmed: Set<NodeID>) throws -> Result {
         if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
-        guard let presented = state.presented else {
-            throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
-        }
-        if let popped = Reducer(tree: tree).pop(state), let (stack, items) = presented.topStack {
-            // A pushed screen: the stack below it stays as it is (its pushed screens too).
-            let synced = popped.syncing()
-            let to = synced.to
-            guard let request = to.request, let route = to.route else {
-                throw RouteError(.nothingToGoBack, "the screen below has no request")
-            }
-            let resolution = Resolution(
-                request: request, route: route, parameters: to.parameters, requested: to.requested)
-            if tree.hasLeaveGuards,
-                let pending = try askLeaveGuards(synced, to: request.original, change: .back, confirmed: confirmed)
-            {
-                return asked(resolution, pending)
-            }
-            try apply(synced) {
-                if let presentable = store[stack.rawValue], let node = tree[stack] {
-                    let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
-                    try presenter.setStack(presentable, node: node, items: remaining)
-                }
-            }
-            return Result(resolution: resolution, transition: synced)
-        }
-        let modal = Self.topModal(presented)
-        if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,
-            case .screen(let node, let activation, _) = items[items.count - 2]
-        {
-            return try goBack(to: node, activation, confirmed: confirmed) {
-                if let presentable = store[stack.rawValue], let node = tree[stack] {
-                    let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
-                    try presenter.setStack(presentable, node: node, items: remaining)
-                }
-            }
-        }
-        if let modal {
-            return try goBack(to: modal.presenter, modal.activation, confirmed: confirmed) {
-                if let node = tree[modal.content.node], let view = store[node.id],
-                    let over = store[modal.presenter.rawValue]
-                {
-                    try presenter.dismissModal(view, from: over, node: node)
-                }
-            }
-        }
-        throw RouteError(.nothingToGoBack, "there is no screen to go back to and no modal to dismiss")
-    }
-
-    /// Syncs to the screen `node` after `change`, the UI's own step, inside one undo.
-    private func goBack(
-        to node: NodeID, _ activation: Activation?, confirmed: Set<NodeID>, change: () throws -> Void
-    ) throws -> Result {
-        let request = try tree.request(showing: node, activation: activation)
-        // A screen shown before: its request was accepted then.
-        let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
-        let transition = Reducer(tree: tree).sync(state, to: resolution)
+        let (transition, resolution, step) = try backTransition()
         if tree.hasLeaveGuards,
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .back, confirmed: confirmed)
         {
             return asked(resolution, pending)
         }
-        try apply(transition, after: change)
+        // The UI's own step first (its hooks run), then what it cannot do, inside one undo.
+        try apply(transition) {
+            switch step {
+            case .pop(let stack, let items):
+                if let presentable = store[stack.rawValue], let node = tree[stack] {
+                    let remaining = items.dropLast().compactMap { store[$0.node.rawValue] }
+                    try presenter.setStack(presentable, node: node, items: remaining)
+                }
+            case .dismiss(let modal, let over):
+                if let node = tree.presented(modal.rawValue), let view = store[modal.rawValue],
+                    let presenting = store[over.rawValue]
+                {
+                    try presenter.dismissModal(view, from: presenting, node: node)
+                }
+            }
+        }
+        return Result(resolution: resolution, transition: transition)
+    }
+
+    /// What the UI does itself on Back: pop a stack, or dismiss a modal.
+    enum BackStep {
+        case pop(stack: NodeID, items: [Presented])
+        case dismiss(modal: NodeID, over: NodeID)
+    }
+
+    /// What Back does now, as a change the UI made (``Reducer/sync(_:to:)``): the top stack's
+    /// top popped — the stack below kept as it is when it holds pushed screens — else the top
+    /// modal dismissed — what it covered kept as it was when it is a container's sheet or
+    /// pushed screens are shown, else the covered screen's request synced to.
+    func backTransition() throws -> (Transition, Resolution, BackStep) {
+        guard let presented = state.presented else {
+            throw RouteError(.nothingToGoBack, "nothing was dispatched yet")
+        }
+        let reducer = Reducer(tree: tree)
+        if let popped = reducer.pop(state), let (stack, items) = presented.topStack,
+            let resolution = popped.to.resolution
+        {
+            return (popped.syncing(), resolution, .pop(stack: stack, items: items))
+        }
+        let modal = Self.topModal(presented)
+        if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,
+            case .screen(let node, let activation, _) = items[items.count - 2]
+        {
+            let (transition, resolution) = try syncing(to: node, activation)
+            return (transition, resolution, .pop(stack: stack, items: items))
+        }
+        if let modal {
+            let step = BackStep.dismiss(modal: modal.content.node, over: modal.presenter)
+            if tree[modal.content.node].map({ tree.isContainerModal($0.index) }) == true
+                || presented.pushSteps != nil,
+                let dismissed = reducer.dismiss(state), let resolution = dismissed.to.resolution
+            {
+                return (dismissed.syncing(), resolution, step)
+            }
+            let (transition, resolution) = try syncing(to: modal.presenter, modal.activation)
+            return (transition, resolution, step)
+        }
+        throw RouteError(.nothingToGoBack, "there is no screen to go back to and no modal to dismiss")
+    }
+
+    /// The sync to the screen `node` shows (shown before: its request was accepted then).
+    private func syncing(to node: NodeID, _ activation: Activation?) throws -> (Transition, Resolution) {
+        let request = try tree.request(showing: node, activation: activation)
+        let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
+        return (Reducer(tree: tree).sync(state, to: resolution), resolution)
+    }
+
+    /// Closes the top sheet shown (the page's ×, `close`): what it covered shows as it was —
+    /// the tab stacks, pushed screens and the covered screen's activation kept. Leave guards of
+    /// what it removes are asked.
+    ///
+    /// - Throws: ``RouteError`` (`nothingToGoBack`) when no sheet is shown.
+    @discardableResult
+    public func close() throws -> Result {
+        try close(confirmed: [])
+    }
+
+    func close(confirmed: Set<NodeID>) throws -> Result {
+        if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
+        guard let transition = Reducer(tree: tree).dismiss(state), let resolution = transition.to.resolution else {
+            throw RouteError(.nothingToGoBack, "no sheet is shown to close")
+        }
+        if tree.hasLeaveGuards,
+            let pending = try askLeaveGuards(
+                transition, to: resolution.request.original, change: .close, confirmed: confirmed)
+        {
+            return asked(resolution, pending)
+        }
+        try apply(transition)
         return Result(resolution: resolution, transition: transition)
     }
 

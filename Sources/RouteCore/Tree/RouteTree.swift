@@ -138,6 +138,10 @@ public final class RouteTree: Sendable {
     /// Leave guards (`leave = function(ctx, to)`), by node index: asked before a change
     /// removes the node (``Router``).
     public let leaveGuards: [Int: LeaveGuard]
+    /// What a container with modals shows under one opened by a link before anything was
+    /// shown (a cold link): the root's `initial`, a tab's `initial`, or the first screen under
+    /// it that needs no parameter — by the container's node index.
+    public let containerEntries: [Int: Resolution]
     /// Stacks' `pushes` lists (the endpoints each takes pushes of), by the stack's node index;
     /// a stack without one takes its own screens (``pushes(_:onto:)``).
     public let pushLists: [Int: [Int]]
@@ -262,6 +266,43 @@ public final class RouteTree: Sendable {
             pushLists[stack] = list
         }
         self.pushLists = pushLists
+        var containerEntries: [Int: Resolution] = [:]
+        for (container, modal, location) in builder.containerModals where containerEntries[container] == nil {
+            // The root's or the tab's `initial`, else the first screen under the container whose
+            // pattern needs no parameter.
+            var candidates: [Request] = []
+            if let text = container == 0 ? root.initial : nil, let request = try? Request(parsing: text) {
+                candidates.append(request)
+            }
+            if let tab = tabInitials[container] { candidates.append(tab.request) }
+            var pending = nodes[container].children
+            while !pending.isEmpty {
+                let node = pending.removeFirst()
+                if let request = Self.plainRequest(of: node, nodes: nodes, endpoints: endpoints) {
+                    candidates.append(request)
+                    break
+                }
+                pending.insert(contentsOf: nodes[node].children, at: 0)
+            }
+            var entry: Resolution?
+            for request in candidates {
+                guard let matched = try? matcher.match(request) else { continue }
+                var ancestor: Int? = endpoints[matched.route].node
+                while let current = ancestor, current != container { ancestor = nodes[current].parent }
+                guard ancestor == container else { continue }
+                entry = Resolution(
+                    request: request, route: RouteID(matched.route), params: matched.parameters(in: matcher))
+                break
+            }
+            guard let entry else {
+                throw RouteDefinitionError(
+                    "modal '\(nodes[modal].id)' of '\(nodes[container].id)' is shown over what that container shows, "
+                        + "and a link to it over the container's first screen; every screen under it needs parameters "
+                        + "(declare the modal on a screen instead)", location: location)
+            }
+            containerEntries[container] = entry
+        }
+        self.containerEntries = containerEntries
         if let initial {
             // Checked by the matcher alone: guards run when it is dispatched.
             let matched: Match?
@@ -275,6 +316,21 @@ public final class RouteTree: Sendable {
     }
 
     public var root: Node { nodes[0] }
+
+    /// The request of an endpoint whose pattern needs no parameter (its constants; an optional
+    /// parameter or a bare catch-all left out); nil for another node.
+    static func plainRequest(of node: Int, nodes: [Node], endpoints: [Endpoint]) -> Request? {
+        guard let route = nodes[node].route, let pattern = endpoints[route.index].pattern else { return nil }
+        var segments: [String] = []
+        for segment in pattern.segments {
+            switch segment {
+            case .constant(let text): segments.append(text)
+            case .optional, .catchAll(nil): continue
+            default: return nil
+            }
+        }
+        return Request(segments: segments)
+    }
 
     /// The node with this identity, if the tree has it; for a pushed instance (`books/:id#2`),
     /// the node it shows.

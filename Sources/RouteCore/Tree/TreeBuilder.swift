@@ -42,6 +42,8 @@ struct TreeBuilder {
     var patterns: [Int: Pattern] = [:]  // by node index
     /// Leave guards, by node index.
     var leaveGuards: [Int: LeaveGuard] = [:]
+    /// Containers' modals (container, modal), with the modal's place.
+    var containerModals: [(container: Int, modal: Int, location: SourceLocation?)] = []
     /// Stacks' `pushes` lists, by node index.
     var pushLists: [(node: Int, entries: [String], location: SourceLocation?)] = []
     /// Tabs' initial locations (`initial` on a junction's option), by node index.
@@ -155,8 +157,8 @@ struct TreeBuilder {
                 nodes[index].modals.append(modalIndex)
             }
         case .stack, .junction, .switcher:
-            if node.declaresRoute || node.pattern != nil || node.regex != nil || !node.modals.isEmpty {
-                throw failure(node, "only endpoints have a route or modals")
+            if node.declaresRoute || node.pattern != nil || node.regex != nil {
+                throw failure(node, "only endpoints have a route")
             }
             guard !node.children.isEmpty else {
                 throw failure(node, "a \(node.kind.rawValue) needs at least one node")
@@ -166,6 +168,15 @@ struct TreeBuilder {
                     child, parent: index, relation: .member, enclosingEndpoint: enclosingEndpoint,
                     inStack: node.kind == .stack ? true : (child.kind == .endpoint ? false : inStack), guards: guards)
                 nodes[index].children.append(childIndex)
+            }
+            // A container's modals: sheets over whatever screen it shows (docs/dsl.md, "Sheets
+            // over any screen"), under the container's guards.
+            for modal in node.modals {
+                let modalIndex = try add(
+                    modal, parent: index, relation: .modal, enclosingEndpoint: enclosingEndpoint, inStack: false,
+                    guards: guards)
+                nodes[index].modals.append(modalIndex)
+                containerModals.append((index, modalIndex, modal.location))
             }
         }
         return index

@@ -40,7 +40,7 @@ enum DSLSchema {
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
         "redirect": .function, "leave": .function, "attributes": .attributes, "links": .links, "initial": .string,
-        "pushes": .strings,
+        "pushes": .strings, "modals": .nodes,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

@@ -328,6 +328,12 @@ public final class RouteScriptHost {
         try run(request) { router in try router.push(request) }
     }
 
+    /// Closes the top sheet (`Router.close()`): what it covered shows as it was.
+    @discardableResult
+    public func close() throws -> Outcome {
+        try run("close") { router in try router.close() }
+    }
+
     /// The user swiped back on the top stack (or popped a pushed screen).
     @discardableResult
     public func back() throws -> Outcome {

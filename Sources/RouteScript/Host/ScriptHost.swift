@@ -200,6 +200,10 @@ public final class ScriptHost<App: Presenter> {
     @discardableResult
     public func back() throws -> RouteScriptHost.Outcome { try core.back() }
 
+    /// Closes the top sheet: what it covered shows as it was (docs/dsl.md, "Sheets over any screen").
+    @discardableResult
+    public func close() throws -> RouteScriptHost.Outcome { try core.close() }
+
     @discardableResult
     public func reload() throws -> ReloadSummary { try core.reload() }
 
