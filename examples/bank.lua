@@ -1,6 +1,9 @@
 -- Lunabank: the navigation real banking apps have. An account's detail lists its payees'
 -- accounts, and opening one pushes the same screen again (Back returns to the first account);
--- a sign-in gate; a payees tab. `luna examples/bank.lua`, then `push accounts/5678`.
+-- a transfer sheet opens over whatever screen is shown and closes back to it; its payee
+-- picker hands the chosen payee back to the form; a sign-in gate; a payees tab.
+-- `luna examples/bank.lua`, then `push accounts/5678`, `go transfer`, `go transfer/payee`,
+-- `back name=Ada`.
 
 return switcher {
   initial = "accounts",
@@ -13,6 +16,32 @@ return switcher {
   junction { title = "Lunabank", id = "tabs",
     enabled = function() return flags.signedIn ~= "no" end, fallback = "signin",
 
+    -- A sheet of the tab bar: over the screen shown (an account, a pushed one, a payee),
+    -- which stays as it was; closing it returns there.
+    modals = {
+      stack { title = "Transfer", id = "transfer-flow",
+        endpoint { "transfer", title = "New transfer",
+          actions = { { "Choose payee", go = "transfer/payee" } },
+          -- The picker's choice comes back here (once); ctx.result shows it again after a
+          -- restoration or a reload.
+          on_result = function(view, ctx, value) view.title = "Transfer to " .. value.name end,
+          presenter = {
+            update = function(view, ctx)
+              view.title = ctx.result and ("Transfer to " .. ctx.result.name) or "New transfer"
+            end,
+          },
+          children = {
+            endpoint { "./payee", title = "Choose payee", link = false,
+              rows = {
+                { "Ada Lovelace", result = { name = "Ada", payee = "ada" } },
+                { "Linus Torvalds", result = { name = "Linus", payee = "linus" } },
+              },
+            },
+          },
+        },
+      },
+    },
+
     stack { title = "Accounts", id = "accounts-tab",
       endpoint { "accounts", title = "My accounts",
         rows = {
@@ -21,6 +50,7 @@ return switcher {
         },
         children = {
           endpoint { "./:account", title = "Account", name = "account",
+            actions = { { "Transfer", go = "transfer" } },
             where = { account = "[0-9]{4}" },
             sample = { account = { "1234", "5678" } },
             presenter = { update = function(view, ctx) view.title = "Account •" .. ctx.params.account end },

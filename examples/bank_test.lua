@@ -65,3 +65,41 @@ test("a flag change keeps the pushed accounts, in order", function()
   app:back()
   expect(app.params.account).to_be("1234")
 end)
+
+test("the transfer sheet opens over the pushed account and closes back to it", function()
+  app:go("accounts/1234")
+  app:push("accounts/5678")
+  app:tap("Transfer")
+  expect(app.route).to_be("transfer")
+  expect(app:modal()).to_be("transfer-flow")
+  expect(app.plan_text).to_equal({
+    "create transfer-flow",
+    "create transfer",
+    "setStack transfer-flow [transfer]",
+    "presentModal accounts/:account#2 transfer-flow",
+  })
+  app:close()
+  expect(app.params.account).to_be("5678")
+  expect(app:stack("accounts-tab")).to_equal({ "accounts", "accounts/:account", "accounts/:account#2" })
+end)
+
+test("the payee picker hands its choice back to the form, once", function()
+  app:go("payees/ada")
+  app:go("transfer")
+  app:go("transfer/payee")
+  app:back({ name = "Ada", payee = "ada" })
+  expect(app.route).to_be("transfer")
+  expect(app:last_result()).to_equal({ name = "Ada", payee = "ada" })
+  expect(app.plan_text[#app.plan_text]).to_be("deliver transfer {name=Ada, payee=ada}")
+  expect(app.tree).to_contain('screen transfer "Transfer to Ada"')
+  -- Nothing is handed over again: the next action has no result.
+  app:close()
+  expect(app:last_result()).to_be(nil)
+  expect(app.route).to_be("payees/:payee")
+end)
+
+test("a cold link to the picker: the sheet over the accounts, the choice handed back", function()
+  app:go("transfer/payee")
+  app:back({ name = "Linus" })
+  expect(app:last_result().name).to_be("Linus")
+end)

@@ -13,6 +13,7 @@
 ---@field flags table<string, string> App flags (host options, `--flag`, REPL `flag`).
 ---@field device luna.Device
 ---@field from string? The request the user asked for, when a guard's fallback or a redirect led here (a login screen continues to it).
+---@field result table<string, string|number|boolean>? In a screen's hooks: the value last handed back to it (`back` with a result), kept with the screen.
 
 ---@class luna.Device
 ---@field idiom "phone"|"pad"
@@ -51,11 +52,12 @@
 ---@field enabled fun(ctx: luna.Context): boolean? When false, `fallback` is dispatched instead (or a `disabled` error); also guards its children and modals.
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
+---@field on_result fun(view: luna.View, ctx: luna.Context, value: table<string, string|number|boolean>)? Called once when a value is handed back to this screen (`back` with a result); `ctx.result` holds it in later hooks too.
 ---@field leave fun(ctx: luna.Context, to: string?): (boolean|string)? Asked before a change removes this screen (a dispatch, a link, back, a sheet closed, sync): `true` or nil goes, `false` stays, a string is a question the user answers (`confirm` / `cancel`).
 ---@field attributes table<string, string|number|boolean>? Set on the screen's presentable when it is created, and again after a reload or a device change (`{ badge = 2 }`).
 ---@field link boolean? `false`: no link opens this screen (excluded in `luna export aasa`).
----@field actions { [1]: string, flag: table<string, string>?, go: string?, push: string?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go` (or push `push` onto the stack shown); with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
----@field rows { [1]: string, go: string?, push: string? }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request, or with `push = "…"` pushes it onto the stack shown (the same screen again too).
+---@field actions { [1]: string, flag: table<string, string>?, go: string?, push: string?, result: table<string, string|number|boolean>?, continue: boolean? }[]? A prototype's buttons on this screen: set the flags (an empty value clears one), then dispatch `go` (or push `push` onto the stack shown); with `continue = true`, continue to the request a guard kept (the deep link the user was going to) when there is one, `go` otherwise.
+---@field rows { [1]: string, go: string?, push: string?, result: table<string, string|number|boolean>? }[]? Sample rows a prototype shows on this screen (`{ "Dune", go = "books/42" }`); tapping one dispatches its request, or with `push = "…"` pushes it onto the stack shown (the same screen again too).
 ---@field query table<string, luna.QueryType|luna.QueryKey>? Typed query keys: `{ page = { "int", default = 1 }, sort = { "new", "top", default = "new" }, q = "string?", tags = { "string", list = true } }`. A value that does not fit takes the default, or the route does not match and the next one is tried.
 ---@field sample table<string, (string|integer)[]>? Values a prototype offers for this screen's parameters (`{ id = { "42", "7" } }`): the screen that opens it lists one row per combination instead of asking for them.
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
@@ -165,9 +167,10 @@ function App:go(request, options) end
 ---@param request string
 ---@return luna.App
 function App:push(request) end
----The user went back: pop the top stack, or dismiss the top modal.
+---The user went back: pop the top stack, or dismiss the top modal; `result` (a table of strings, numbers and booleans) is handed to the screen that shows again.
+---@param result? string
 ---@return luna.App
-function App:back() end
+function App:back(result) end
 ---Close the top sheet: the screen under it shows as it was (its stack, its pushed screens).
 ---@return luna.App
 function App:close() end
@@ -235,6 +238,9 @@ function App:modal() end
 ---The presentable tree as nested tables.
 ---@return table?
 function App:tree_table() end
+---The value the last action handed back to a screen (`back` with a result), nil when it handed none.
+---@return table<string, string|number|boolean>?
+function App:last_result() end
 
 luna = {}
 

@@ -134,7 +134,7 @@ extension Inspector {
             // Only `back` and `sync` report what the UI already did.
             let uiMadeIt: Bool =
                 switch command {
-                case .back, .sync: true
+                case .back, .sync, .returning: true
                 default: false
                 }
             let view = try session.perform(command, device: link, uiMadeIt: uiMadeIt) { message in

@@ -125,6 +125,12 @@ public final class LunaLink<P: Presenter> {
         send(.sync(request))
     }
 
+    /// The app's user went back handing a value to the screen under (a picker's choice): the UI
+    /// already went back; the session delivers `result` to the screen that shows again.
+    @discardableResult public func back(result: [String: AttributeValue]) -> Bool {
+        send(.returning(result))
+    }
+
     /// The app closes its top sheet (a Close button, not a swipe: the session plans the
     /// dismissal): what it covered shows as it was.
     @discardableResult public func close() -> Bool {
@@ -359,6 +365,11 @@ public final class LunaLink<P: Presenter> {
             try presenter.unwind(try existing(id), node: try node(id))
             presentables[id] = nil
             decorations[id] = nil
+        case "deliver":
+            guard let result = operation["result"].flatMap(AttributeValue.result(json:)) else {
+                throw LinkError("deliver without a result (an object of strings, numbers and booleans)")
+            }
+            try presenter.deliver(try existing(id), node: try node(id), result: result)
         case "decorate":
             try decorate(id, operation)
         default:

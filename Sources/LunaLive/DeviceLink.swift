@@ -125,7 +125,7 @@ package final class DeviceLink: @unchecked Sendable {
             }
             let text = Self.json(operation, fields)
             switch operation {
-            case .create, .update, .unwind: operations.append(text)
+            case .create, .update, .unwind, .deliver: operations.append(text)
             case .setStack, .setOptions, .select, .presentModal, .dismissModal:
                 if uiMadeNextChange { reflected.append(text) } else { operations.append(text) }
             }
@@ -309,6 +309,7 @@ extension LiveSession {
                     let change: AskedChange
                     switch command {
                     case .back: change = .back
+                    case .returning(let result): change = .returning(result)
                     case .sync(let request): change = .sync(request)
                     default: return
                     }

@@ -259,6 +259,8 @@ final class SessionState {
             return try change(.back, request: nil, origin: origin, command) { try $0.back() }
         case .close:
             return try change(.close, request: nil, origin: origin, command) { try $0.close() }
+        case .returning(let result):
+            return try change(.back, request: nil, origin: origin, command) { try $0.back(result: result) }
         case .confirm:
             // Recorded as the change it makes, then its answer (`save-test` writes both).
             let (kind, request, asked): (HistoryEntry.Kind, String?, Command) =
@@ -268,6 +270,7 @@ final class SessionState {
                 case .sync(let request)?: (.sync, request, .sync(request))
                 case .back?, nil: (.back, nil, .back)
                 case .close?: (.close, nil, .close)
+                case .returning(let result)?: (.back, nil, .returning(result))
                 }
             return try change(kind, request: request, origin: origin, asked, .confirm, detail: "confirmed") {
                 try $0.confirm()
@@ -353,7 +356,8 @@ final class SessionState {
         let action = try host.action(label)
         let request = action.request(keepsARequest: host.keepsARequest)
         return try change(
-            request == nil ? .flag : action.push ? .push : .dispatch, request: request, origin: origin, .tap(label),
+            action.result != nil ? .back : request == nil ? .flag : action.push ? .push : .dispatch, request: request,
+            origin: origin, .tap(label),
             detail: "tap " + label
         ) {
             try $0.tap(action)
@@ -612,6 +616,7 @@ extension RouteScriptHost {
         let request = action.request(keepsARequest: keepsARequest)
         var outcome: Outcome?
         for (name, value) in action.flags { outcome = try setFlag(name, value.isEmpty ? nil : value) ?? outcome }
+        if let result = action.result { return try back(result: result) }
         if let request { return try action.push ? push(request) : dispatch(request) }
         guard let outcome else {
             throw Failure(kind: "usage", message: "tap: '\(action.label)' changed nothing on screen")

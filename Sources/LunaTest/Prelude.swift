@@ -127,6 +127,7 @@ enum Prelude {
         function methods.selected(app, id) return host.node(app.__handle, "selected", id) end
         function methods.modal(app) return host.node(app.__handle, "modal") end
         function methods.tree_table(app) return host.get(app.__handle, "tree_table") end
+        function methods.last_result(app) return host.get(app.__handle, "last_result") end
 
         local app_meta = {
           __index = function(app, key)

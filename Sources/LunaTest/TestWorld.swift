@@ -263,6 +263,13 @@ final class TestWorld {
         case "plan_text":
             let lines = (app.lastPlan?.operations ?? []).map(\.text)
             return try array(lines.map { .string($0) })
+        case "last_result":
+            // The value the last action handed to a screen (`back` with a result), nil otherwise.
+            for operation in app.lastPlan?.operations ?? [] {
+                guard case .deliver(_, let result) = operation else { continue }
+                return try resultTable(result)
+            }
+            return .nil
         case "tree": return app.host.tree.map { .string($0.rendered()) } ?? .nil
         case "tree_table": return try app.host.tree.map(treeTable) ?? .nil
         case "error":
@@ -329,9 +336,26 @@ final class TestWorld {
             fields.append(("index", .integer(Int64(index))))
             fields.append(("option", .string(option)))
         case .presentModal(_, let modal), .dismissModal(_, let modal): fields.append(("modal", .string(modal)))
+        case .deliver(_, let result): fields.append(("result", try resultTable(result)))
         default: break
         }
         return vm.makeTable(fields)
+    }
+
+    /// A result as a Lua table (strings, integers, numbers, booleans).
+    private func resultTable(_ result: [String: AttributeValue]) throws -> LuaValue {
+        let table = vm.newTable(fieldCapacity: result.count)
+        for (key, value) in result {
+            let lua: LuaValue =
+                switch value {
+                case .string(let text): .string(text)
+                case .integer(let number): .integer(number)
+                case .number(let number): .number(number)
+                case .boolean(let flag): .boolean(flag)
+                }
+            try vm.rawSet(table, key: .string(key), value: lua)
+        }
+        return table
     }
 
     private func treeTable(_ presentable: HeadlessPresentable) throws -> LuaValue {

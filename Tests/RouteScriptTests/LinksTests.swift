@@ -69,7 +69,10 @@ import Testing
         (#"return stack { endpoint { "a", rows = { "Dune" } } }"#, "rows[1] must be { \"Label\", go = \"request\" }"),
         (#"return stack { endpoint { "a", rows = { { "Dune" } } } }"#, "rows[1] needs go = \"request\""),
         (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", to = "b" } } } }"#, "rows[1] has 'to'"),
-        (#"return stack { endpoint { "a", rows = { { "Dune", go = "a", push = "a" } } } }"#, "rows[1] has go and push"),
+        (
+            #"return stack { endpoint { "a", rows = { { "Dune", go = "a", push = "a" } } } }"#,
+            "rows[1] has more than one of go, push and result"
+        ),
         (
             #"return stack { endpoint { "a", actions = { { "Go", go = "a", push = "a" } } } }"#,
             "actions[1] has go and push"

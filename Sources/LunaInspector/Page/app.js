@@ -283,6 +283,8 @@ function screenView(presentable, context) {
   const stateNow = state.snapshot.state;
   if (stateNow && stateNow.fragment && stateNow.route === presentable.route) add("#", stateNow.fragment);
   for (const [key, value] of Object.entries(presentable.attributes || {})) add(key, String(value));
+  // A value handed back to this screen (`back` with a result): part of its state.
+  for (const [key, value] of Object.entries(presentable.result || {})) add(`← ${key}`, String(value));
   page.append(facts);
   const rows = element("ul", { className: "rows" });
   // The script's sample rows first (`rows = { { "Dune", go = "…" } }`): each dispatches its request.
@@ -291,8 +293,11 @@ function screenView(presentable, context) {
   declared.rows.forEach((row, index) => {
     const button = element("button", { type: "button", className: "sample" }, row.label);
     button.dataset.testid = `sample-${presentable.id}-${index}`;
-    // `push = "…"`: onto the stack shown, the same screen again too.
-    button.onclick = () => run(row.push ? "push" : "dispatch", { request: row.go }, row.go);
+    // `push = "…"`: onto the stack shown, the same screen again too; `result = {…}`: Back,
+    // handing the value to the screen under.
+    button.onclick = () => row.result
+      ? run("back", { result: row.result }, "back")
+      : run(row.push ? "push" : "dispatch", { request: row.go }, row.go);
     rows.append(element("li", {}, button));
   });
   // Then a generated row for each child screen the script's own rows do not reach, as the

@@ -88,10 +88,12 @@ package struct SnapshotView: Sendable {
         let rows = host.declaredRows.mapValues { rows in
             JSONWriter.array(
                 rows.map { row in
-                    let route = tree.flatMap { tree in Self.routeReached(by: row.go, in: tree) }
+                    let route =
+                        row.result != nil ? nil : tree.flatMap { tree in Self.routeReached(by: row.go, in: tree) }
                     return JSONWriter.object([
                         "label": JSONWriter.quoted(row.label), "go": JSONWriter.quoted(row.go),
                         "route": route.map(JSONWriter.quoted) ?? "null", "push": row.push ? "true" : "false",
+                        "result": row.result.map(PlanOperation.json) ?? "null",
                     ])
                 })
         }

@@ -19,6 +19,8 @@ package enum Command: Sendable, Equatable {
     case back
     /// Close the top sheet: what it covered shows as it was.
     case close
+    /// Back, handing a result to the screen that shows again (`{"op":"back","result":{…}}`).
+    case returning([String: AttributeValue])
     /// Make the change a leave guard asked about (its question answered yes).
     case confirm
     /// Drop a leave guard's question: nothing changes.
@@ -73,7 +75,7 @@ package enum Command: Sendable, Equatable {
         case .push: "push"
         case .sync: "sync"
         case .open: "open"
-        case .back: "back"
+        case .back, .returning: "back"
         case .close: "close"
         case .confirm: "confirm"
         case .cancel: "cancel"
@@ -116,6 +118,11 @@ package enum Command: Sendable, Equatable {
             return [("node", .string(node))] + (params.isEmpty ? [] : [("params", pairs(params))])
                 + (keep ? [("keep", .bool(true))] : [])
         case .tap(let label): return [("label", .string(label))]
+        case .returning(let result):
+            let members = result.sorted { $0.key < $1.key }.map {
+                ($0.key, (try? JSONValue.parse($0.value.json)) ?? .null)
+            }
+            return [("result", .object(members))]
         case .wait(let seconds): return [("seconds", .number(Self.number(seconds)))]
         case .travel(let index): return [("index", .number(String(index)))]
         case .flag(let name, let value):
@@ -173,7 +180,12 @@ package enum Command: Sendable, Equatable {
             self = .open(
                 node: try reader.text("node"), params: try reader.pairs("params").values,
                 keepStack: try reader.option("keep"))
-        case "back": self = .back
+        case "back":
+            if let result = try reader.values("result") {
+                self = .returning(result)
+            } else {
+                self = .back
+            }
         case "close": self = .close
         case "confirm": self = .confirm
         case "cancel": self = .cancel
@@ -284,6 +296,26 @@ private struct FieldReader {
             throw CommandError("\(spec.op) needs a number of seconds \"\(key)\" (0 or more)")
         }
         return value
+    }
+
+    /// A result: an object of strings, numbers and booleans (nil when absent).
+    func values(_ key: String) throws(CommandError) -> [String: AttributeValue]? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .object(let members)?:
+            var result: [String: AttributeValue] = [:]
+            for (name, value) in members {
+                guard let attribute = AttributeValue(json: value) else {
+                    throw CommandError(
+                        "\(spec.op)'s \"\(key)\" values are strings, numbers and booleans ('\(name)' is not)")
+                }
+                guard result.updateValue(attribute, forKey: name) == nil else {
+                    throw CommandError("\(spec.op)'s \"\(key)\" gives '\(name)' twice")
+                }
+            }
+            return result
+        default: throw CommandError("\(spec.op)'s \"\(key)\" is an object of strings, numbers and booleans")
+        }
     }
 
     /// An object of strings (a key's list of strings, where the table allows it).

@@ -51,7 +51,7 @@ extension CommandSpec {
                 let value = String(text[text.index(after: equals)...]).trimmingSpaces
                 fields.append((argument.key, .string(name)))
                 fields.append((valueKey, value.isEmpty ? .null : .string(value)))
-            case .pairs:
+            case .pairs, .values:
                 guard let words = Self.words(String(rest)) else { throw CommandError("a quote is not closed") }
                 rest = ""
                 if let pairs = try Self.pairs(words) { fields.append((argument.key, pairs)) }
@@ -129,6 +129,12 @@ extension CommandSpec {
                 for (key, item) in members {
                     let items: [JSONValue] = if case .array(let list) = item { list } else { [item] }
                     for item in items { words.append(Self.quotedWord(key + "=" + (item.string ?? ""))) }
+                }
+            case .values:
+                guard case .object(let members)? = value else { continue }
+                for (key, item) in members.sorted(by: { $0.0 < $1.0 }) {
+                    let text = AttributeValue(json: item).map(\.description) ?? ""
+                    words.append(Self.quotedWord(key + "=" + text))
                 }
             case .text, .raw:
                 if let text = value?.string { words.append(text) }

@@ -79,8 +79,14 @@ package struct CommandSpec: Sendable {
                     "push the screen `request` matches onto the top stack shown (the same screen again too); `back` pops it; a failure raises a luna.TestError table"
             ),
             CommandSpec(
-                op: "back", word: "back", lua: "back", arguments: [],
-                help: "the user went back: pop the top stack, or dismiss the top modal", surfaces: .all),
+                op: "back", word: "back", lua: "back",
+                arguments: [A(key: "result", kind: .values, placeholder: "KEY=VALUE", optional: true)],
+                help:
+                    "the user went back: pop the top stack, or dismiss the top modal (KEY=VALUE: a result handed to the screen under it)",
+                surfaces: .all,
+                luaHelp:
+                    "the user went back: pop the top stack, or dismiss the top modal; `result` (a table of strings, numbers and booleans) is handed to the screen that shows again"
+            ),
             CommandSpec(
                 op: "close", word: "close", lua: "close", arguments: [],
                 help: "close the top sheet: the screen under it shows as it was (its stack, its pushed screens)",
@@ -238,6 +244,9 @@ package struct CommandArgument: Sendable {
         case assignment(value: String)
         /// `KEY=VALUE` words: an object of strings (a key given twice: a list).
         case pairs
+        /// A result: `KEY=VALUE` words in the REPL (strings), an object of strings, numbers and
+        /// booleans in JSON and a table in Lua.
+        case values
         /// One of these words.
         case choice([String])
         /// The rest of the line exactly as typed (a Lua chunk).
@@ -253,7 +262,7 @@ package struct CommandArgument: Sendable {
     var usage: String {
         switch kind {
         case .option: "[\(placeholder)]"
-        case .pairs: "[\(placeholder)]..."
+        case .pairs, .values: "[\(placeholder)]..."
         default: optional ? "[\(placeholder)]" : placeholder
         }
     }

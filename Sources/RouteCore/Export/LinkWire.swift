@@ -25,6 +25,9 @@ extension PlanOperation {
             guard let modal = value["modal"]?.string else { return nil }
             self = .dismissModal(id: id, modal: modal)
         case "unwind": self = .unwind(id: id)
+        case "deliver":
+            guard let result = value["result"].flatMap(AttributeValue.result(json:)) else { return nil }
+            self = .deliver(id: id, result: result)
         default: return nil
         }
     }
@@ -40,6 +43,7 @@ extension Activation {
             "fragment": fragment.map(JSONWriter.quoted) ?? "null",
             "request": request.map { JSONWriter.quoted($0.original) } ?? "null",
             "from": from.map(JSONWriter.quoted) ?? "null",
+            "result": result.map(PlanOperation.json) ?? "null",
         ])
     }
 
@@ -56,10 +60,22 @@ extension Activation {
         self.init(
             params: strings("params"), query: strings("query"), fragment: value["fragment"]?.string, request: request,
             from: value["from"]?.string)
+        result = value["result"].flatMap(AttributeValue.result(json:))
     }
 }
 
 extension AttributeValue {
+    /// Reads a result (an object of strings, numbers and booleans); nil for anything else.
+    package static func result(json value: JSONValue) -> [String: AttributeValue]? {
+        guard case .object(let members) = value else { return nil }
+        var result: [String: AttributeValue] = [:]
+        for (key, member) in members {
+            guard let attribute = AttributeValue(json: member) else { return nil }
+            result[key] = attribute
+        }
+        return result
+    }
+
     /// Reads a value written by ``json``: a string, a boolean, an integer or another number.
     package init?(json value: JSONValue) {
         switch value {

@@ -260,6 +260,15 @@ public struct HeadlessPresenter: Presenter {
         stack.children = items
     }
 
+    /// The screen's activation holds the result (as the state's does).
+    public func deliver(
+        _ presentable: HeadlessPresentable, node: RouteTree.Node, result: [String: AttributeValue]
+    )
+        throws
+    {
+        presentable.activation?.result = result
+    }
+
     public func setOptions(
         _ container: HeadlessPresentable, node: RouteTree.Node, options: [HeadlessPresentable]
     ) throws {
@@ -302,7 +311,7 @@ public struct HeadlessPresenter: Presenter {
             if let presenter = lookup(id), let modal = lookup(modal), presenter.modal === modal {
                 presenter.modal = nil
             }
-        case .create, .update, .unwind:
+        case .create, .update, .unwind, .deliver:
             break
         }
     }

@@ -25,6 +25,10 @@ public protocol Presenter {
     func dismissModal(_ modal: Presentable, from presenter: Presentable, node: RouteTree.Node) throws
     /// The presentable is discarded. Default: nothing (the store lets go of it).
     func unwind(_ presentable: Presentable, node: RouteTree.Node) throws
+    /// A value handed back to the screen that shows again when the screen or sheet above it
+    /// closed (``PlanOperation/deliver(id:result:)``: a payee picker's choice to the transfer
+    /// form). Delivered once. Default: nothing.
+    func deliver(_ presentable: Presentable, node: RouteTree.Node, result: [String: AttributeValue]) throws
     /// The UI already made a structural change itself (`setStack`, `setOptions`, `select`,
     /// `presentModal` or `dismissModal` of a sync: a swipe back, a sheet swiped down): bring a
     /// model of the UI in line without driving the UI or running hooks. `lookup` finds a
@@ -49,6 +53,7 @@ extension Presenter {
     public func reflect(_ operation: PlanOperation, lookup: (String) -> Presentable?) {}
     public func update(_ presentable: Presentable, node: RouteTree.Node, activation: Activation) throws {}
     public func unwind(_ presentable: Presentable, node: RouteTree.Node) throws {}
+    public func deliver(_ presentable: Presentable, node: RouteTree.Node, result: [String: AttributeValue]) throws {}
     public func begin() {}
     public func commit() {}
     public func rollback() {}
@@ -151,6 +156,8 @@ public struct PresentableStore<P: Presenter> {
             case .unwind(let id):
                 try presenter.unwind(try existing(id), node: try node(id))
                 _presentables[id] = nil
+            case .deliver(let id, let result):
+                try presenter.deliver(try existing(id), node: try node(id), result: result)
             }
         }
         if !reflectedYet {

@@ -22,6 +22,7 @@ extension HeadlessPresentable {
             fields["query"] = JSONWriter.stringObject(activation?.query ?? [:])
             // Everything the text shows: the fragment too.
             fields["fragment"] = activation?.fragment.map(JSONWriter.quoted) ?? "null"
+            if let result = activation?.result { fields["result"] = PlanOperation.json(result) }
             fields["modal"] = modal?.json(adding: extra) ?? "null"
         case .junction:
             fields["selected"] = selected.map(String.init) ?? "null"
@@ -79,6 +80,7 @@ extension HeadlessPresentable {
             let query = activation.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             if !query.isEmpty { text += " ?" + query.joined(separator: "&") }
             if let fragment = activation.fragment { text += " #" + fragment }
+            if let result = activation.result { text += " result=" + PlanOperation.text(result) }
         }
         if !attributes.isEmpty {
             let list = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

@@ -14,6 +14,9 @@ public enum PlanOperation: Equatable, Sendable {
     case dismissModal(id: String, modal: String)
     /// The presentable left the active state and is discarded.
     case unwind(id: String)
+    /// A value handed back to the screen that shows again when the one above it closed
+    /// (``Router/back(result:)``): delivered once, last in its plan (``Presenter/deliver(_:node:result:)``).
+    case deliver(id: String, result: [String: AttributeValue])
 
     public var name: String {
         switch self {
@@ -25,13 +28,14 @@ public enum PlanOperation: Equatable, Sendable {
         case .presentModal: "presentModal"
         case .dismissModal: "dismissModal"
         case .unwind: "unwind"
+        case .deliver: "deliver"
         }
     }
 
     public var id: String {
         switch self {
         case .create(let id), .update(let id), .setStack(let id, _), .setOptions(let id, _), .select(let id, _, _),
-            .presentModal(let id, _), .dismissModal(let id, _), .unwind(let id):
+            .presentModal(let id, _), .dismissModal(let id, _), .unwind(let id), .deliver(let id, _):
             id
         }
     }
@@ -47,6 +51,7 @@ public enum PlanOperation: Equatable, Sendable {
             rest["index"] = String(index)
             rest["option"] = JSONWriter.quoted(option)
         case .presentModal(_, let modal), .dismissModal(_, let modal): rest["modal"] = JSONWriter.quoted(modal)
+        case .deliver(_, let result): rest["result"] = PlanOperation.json(result)
         default: break
         }
         let fields = rest.sorted { $0.key < $1.key }.map { JSONWriter.quoted($0.key) + ":" + $0.value }
@@ -62,8 +67,24 @@ public enum PlanOperation: Equatable, Sendable {
         case .setOptions(let id, let options): "\(name) \(id) [\(options.joined(separator: ", "))]"
         case .select(let id, let index, let option): "\(name) \(id) \(index) (\(option))"
         case .presentModal(let id, let modal), .dismissModal(let id, let modal): "\(name) \(id) \(modal)"
+        case .deliver(let id, let result): "\(name) \(id) \(PlanOperation.text(result))"
         }
     }
+
+    /// A result as JSON, its keys sorted: `{"amount":50,"payee":"ada"}`.
+    public static func json(_ result: [String: AttributeValue]) -> String {
+        "{"
+            + result.sorted { $0.key < $1.key }.map { JSONWriter.quoted($0.key) + ":" + $0.value.json }
+            .joined(separator: ",") + "}"
+    }
+
+    /// A result as one line of text, its keys sorted: `{amount=50, payee=ada}`.
+    public static func text(_ result: [String: AttributeValue]) -> String {
+        "{" + result.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+    }
+
+    /// The most bytes a result may take as JSON.
+    public static let maximumResultBytes = 4096
 }
 
 /// The ordered operations that take the presentable tree from one state to the next.

@@ -13,6 +13,8 @@ public struct Activation: Equatable, Sendable {
         var isMatchPlaceholder = false
         /// A screen pushed onto its stack (``pushed``).
         var pushed = false
+        /// The value handed back to the screen (``result``).
+        var result: [String: AttributeValue]?
     }
 
     private var storage: CopyOnWrite<Fields>
@@ -65,6 +67,14 @@ public struct Activation: Equatable, Sendable {
         set { storage.value.pushed = newValue }
     }
 
+    /// The value last handed back to this screen when a screen or sheet above it closed
+    /// (``Router/back(result:)``, docs/dsl.md, "Results"): part of the screen's state, so a
+    /// restoration, an undo or a reload shows it without handing it over again.
+    public var result: [String: AttributeValue]? {
+        get { storage.value.result }
+        set { storage.value.result = newValue }
+    }
+
     /// The full request, for the endpoint that was the match (nil for the screens below it).
     public var request: Request? {
         get { storage.value.request }
@@ -98,7 +108,8 @@ public struct Activation: Equatable, Sendable {
             || (lhs.isMatchPlaceholder == rhs.isMatchPlaceholder && lhs.parameters == rhs.parameters
                 && lhs.query == rhs.query
                 && lhs.fragment == rhs.fragment
-                && lhs.request == rhs.request && lhs.from == rhs.from && lhs.pushed == rhs.pushed)
+                && lhs.request == rhs.request && lhs.from == rhs.from && lhs.pushed == rhs.pushed
+                && lhs.result == rhs.result)
     }
 
     /// Whether an `update` is due when going from `self` to `other` (neither a placeholder:
@@ -107,7 +118,7 @@ public struct Activation: Equatable, Sendable {
         !storage.isIdentical(to: other.storage)
             && (storage.value.params != other.storage.value.params || !Self.same(query, other.query)
                 || fragment != other.fragment
-                || from != other.from)
+                || from != other.from || result != other.result)
     }
 
     /// `==` without hashing for the usual zero or one entry (two dictionaries with the same

@@ -127,13 +127,17 @@ extension Reducer {
         let (resolution, waiting) = try tree.resolveGated(shown, reresolving: true, flagsOf: { flags })
         let next = reduce(start, to: resolution).to
         guard let pushes, waiting == nil else {
-            return Judgement(state: next, resolution: resolution, dropped: dropped, waiting: waiting)
+            return Judgement(
+                state: next.keepingResults(of: start.presented), resolution: resolution, dropped: dropped,
+                waiting: waiting)
         }
         let replayed = try replaying(pushes.steps, onto: next, dropped: dropped) { text throws(RouteError) in
             try tree.resolveIfStill(text, flags: flags)
         }
         var judgement = Judgement(
-            state: replayed.state, resolution: replayed.state.resolution ?? resolution, dropped: dropped)
+            state: replayed.state.keepingResults(of: start.presented),
+            resolution: replayed.state.resolution ?? resolution,
+            dropped: dropped)
         judgement.warnings = replayed.warnings
         return judgement
     }

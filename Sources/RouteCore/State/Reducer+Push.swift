@@ -342,7 +342,85 @@ extension Reducer {
     }
 }
 
+extension Transition {
+    /// This transition handing `result` to the screen it shows (its top screen): the screen's
+    /// activation keeps it, and the plan ends with its `deliver`.
+    public func delivering(_ result: [String: AttributeValue]) -> Transition {
+        guard let presented = to.presented, let top = presented.topScreen,
+            let replaced = presented.replacingActivation(of: top.node, with: { $0?.result = result })
+        else { return self }
+        var transition = self
+        transition.to.presented = replaced
+        transition.plan.operations.append(.deliver(id: top.node.rawValue, result: result))
+        return transition
+    }
+}
+
+extension Presented {
+    /// This presentation with the activation of the screen `id` changed by `change`.
+    func replacingActivation(of id: NodeID, with change: (inout Activation?) -> Void) -> Presented? {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return content.replacingActivation(of: id, with: change).map {
+                .switcher(node: node, section: section, content: $0)
+            }
+        case .junction(let node, let selected, let options):
+            for position in options.indices {
+                guard let replaced = options[position].replacingActivation(of: id, with: change) else { continue }
+                var copy = options
+                copy[position] = replaced
+                return .junction(node: node, selected: selected, options: copy)
+            }
+            return nil
+        case .stack(let node, let items):
+            for position in items.indices {
+                guard let replaced = items[position].replacingActivation(of: id, with: change) else { continue }
+                var copy = items
+                copy[position] = replaced
+                return .stack(node: node, items: copy)
+            }
+            return nil
+        case .screen(let node, var activation, let modal):
+            if node == id {
+                change(&activation)
+                return .screen(node: node, activation: activation, modal: modal)
+            }
+            return modal?.replacingActivation(of: id, with: change).map {
+                .screen(node: node, activation: activation, modal: $0)
+            }
+        }
+    }
+}
+
 extension RouterState {
+    /// This state with the results `old`'s screens held (``Activation/result``) kept on the same
+    /// screens here, activated with the same parameters: a state resolved again (a flag change,
+    /// a travel, a restoration, a reload) shows a screen as it was after a value was handed to
+    /// it, without handing it over again.
+    package func keepingResults(of old: Presented?) -> RouterState {
+        guard let old else { return self }
+        var held: [NodeID: (params: [String: String], result: [String: AttributeValue])] = [:]
+        old.forEach { presented in
+            if case .screen(let node, let activation?, _) = presented, let result = activation.result {
+                held[node] = (activation.params, result)
+            }
+        }
+        guard !held.isEmpty, var presented = self.presented else { return self }
+        var changed = false
+        for (node, (params, result)) in held {
+            guard case .screen(_, let activation?, _)? = presented.first(node), activation.result == nil,
+                activation.params == params,
+                let replaced = presented.replacingActivation(of: node, with: { $0?.result = result })
+            else { continue }
+            presented = replaced
+            changed = true
+        }
+        guard changed else { return self }
+        var state = self
+        state.presented = presented
+        return state
+    }
+
     /// The state's request as a resolution (nil when nothing is shown).
     var resolution: Resolution? {
         guard let request, let route else { return nil }

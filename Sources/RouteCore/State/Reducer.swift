@@ -86,7 +86,7 @@ extension Transition {
         for operation in transition.plan.operations {
             switch operation {
             case .setStack, .setOptions, .select, .presentModal, .dismissModal: transition.reflected.append(operation)
-            case .create, .update, .unwind: kept.append(operation)
+            case .create, .update, .unwind, .deliver: kept.append(operation)
             }
         }
         transition.plan.operations = kept

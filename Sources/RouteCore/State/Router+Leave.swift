@@ -62,6 +62,7 @@ extension Router {
         case .dispatch(let request, let options): return try dispatch(request, options: options, confirmed: confirmed)
         case .sync(let request): return try sync(request, confirmed: confirmed)
         case .back: return try back(confirmed: confirmed)
+        case .returning(let result): return try back(confirmed: confirmed, result: result)
         case .close: return try close(confirmed: confirmed)
         }
     }
@@ -94,6 +95,7 @@ extension Router {
         case .sync(let request):
             return reducer.sync(state, to: try tree.resolve(request, reresolving: false, flagsOf: { flags }))
         case .back: return try backTransition().0
+        case .returning(let result): return try backTransition().0.delivering(result)
         case .close:
             guard let transition = reducer.dismiss(state) else {
                 throw RouteError(.nothingToGoBack, "no sheet is shown to close")
@@ -181,4 +183,6 @@ public enum AskedChange: Sendable, Equatable {
     case back
     /// The top sheet closed (``Router/close()``).
     case close
+    /// Back, handing a value to the screen that shows again (``Router/back(result:)``).
+    case returning([String: AttributeValue])
 }

@@ -187,12 +187,27 @@ public final class Router<P: Presenter> {
         try back(confirmed: [])
     }
 
-    func back(confirmed: Set<NodeID>) throws -> Result {
+    /// ``back()``, handing `result` to the screen that shows again — a payee picker's choice to
+    /// the transfer form, as go_router's `pop(result)` does (docs/dsl.md, "Results"): the plan
+    /// ends with ``PlanOperation/deliver(id:result:)`` for it, and the screen's activation keeps
+    /// the value (``Activation/result``).
+    ///
+    /// - Throws: ``RouteError`` (`invalidRequest`) for a result over
+    ///   ``PlanOperation/maximumResultBytes`` as JSON; what ``back()`` throws.
+    @discardableResult
+    public func back(result: [String: AttributeValue]) throws -> Result {
+        try back(confirmed: [], result: result)
+    }
+
+    func back(confirmed: Set<NodeID>, result: [String: AttributeValue]? = nil) throws -> Result {
         if tree.hasLeaveGuards, _pending != nil { throw pendingError() }
-        let (transition, resolution, step) = try backTransition()
+        if let result { try Self.check(result) }
+        var (transition, resolution, step) = try backTransition()
+        if let result { transition = transition.delivering(result) }
         if tree.hasLeaveGuards,
             let pending = try askLeaveGuards(
-                transition, to: resolution.request.original, change: .back, confirmed: confirmed)
+                transition, to: resolution.request.original, change: result.map { .returning($0) } ?? .back,
+                confirmed: confirmed)
         {
             return asked(resolution, pending)
         }
@@ -213,6 +228,16 @@ public final class Router<P: Presenter> {
             }
         }
         return Result(resolution: resolution, transition: transition)
+    }
+
+    /// Refuses a result over ``PlanOperation/maximumResultBytes`` as JSON.
+    static func check(_ result: [String: AttributeValue]) throws(RouteError) {
+        let bytes = PlanOperation.json(result).utf8.count
+        guard bytes <= PlanOperation.maximumResultBytes else {
+            throw RouteError(
+                .invalidRequest,
+                "a result is at most \(PlanOperation.maximumResultBytes) bytes as JSON; this one is \(bytes)")
+        }
     }
 
     /// What the UI does itself on Back: pop a stack, or dismiss a modal.

@@ -59,6 +59,7 @@ extension RouterState {
         if let request = activation.request { fields["r"] = encode(request) }
         if let from = activation.from { fields["from"] = JSONWriter.quoted(from) }
         if activation.pushed { fields["u"] = "true" }
+        if let result = activation.result { fields["res"] = PlanOperation.json(result) }
         return JSONWriter.object(fields)
     }
 
@@ -224,6 +225,15 @@ extension RouterState {
         var activation = Activation(
             params: try strings("p"), query: try strings("q"), fragment: try string("f"), request: request,
             from: try string("from"))
+        if let field = value["res"] {
+            guard let result = AttributeValue.result(json: field) else {
+                throw RouteError(
+                    .invalidState,
+                    "the activation at \(path) has a \"res\" that is not an object of strings, numbers "
+                        + "and booleans")
+            }
+            activation.result = result
+        }
         switch value["u"] {
         case nil, .bool(false)?: break
         case .bool(true)?: activation.pushed = true
@@ -276,11 +286,16 @@ extension RouteTree {
             base ?? kept ?? request, wasCatchAll: wasCatchAll ?? false, flags: flags)
         guard let resolution else { return (.initial, warning) }
         let state = reducer.reduce(start, to: resolution).to
-        guard let pushes, base != nil, warning == nil else { return (state, warning) }
+        guard let pushes, base != nil, warning == nil else {
+            return (state.keepingResults(of: start.presented), warning)
+        }
         let replayed = try reducer.replaying(pushes.steps, onto: state) { text throws(RouteError) in
             try resolveIfStill(text, flags: flags)
         }
-        return (replayed.state, replayed.warnings.isEmpty ? nil : replayed.warnings.joined(separator: "; "))
+        return (
+            replayed.state.keepingResults(of: start.presented),
+            replayed.warnings.isEmpty ? nil : replayed.warnings.joined(separator: "; ")
+        )
     }
 
     /// `request` resolved again — a state shown before (a reload, a restoration, a pushed

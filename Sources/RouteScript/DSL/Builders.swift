@@ -109,6 +109,23 @@ struct Builders {
         return try (0..<count).map { try vm.rawGet(table, index: $0 + 1) }
     }
 
+    /// A result table (`result = { payee = "ada", amount = 50 }`): names to strings, numbers and
+    /// booleans, at most ``PlanOperation/maximumResultBytes`` as JSON.
+    private func result(_ table: LuaValue, _ builder: String, _ what: String) throws -> [String: AttributeValue] {
+        var result: [String: AttributeValue] = [:]
+        for (key, value) in try vm.entries(table) {
+            guard case .string(let name) = key, let attribute = ViewHandles.attribute(value) else {
+                throw failure(builder, "\(what) maps names to strings, numbers and booleans")
+            }
+            result[name] = attribute
+        }
+        let bytes = PlanOperation.json(result).utf8.count
+        if bytes > PlanOperation.maximumResultBytes {
+            throw failure(builder, "\(what) is \(bytes) bytes as JSON (at most \(PlanOperation.maximumResultBytes))")
+        }
+        return result
+    }
+
     private func failure(_ builder: String, _ message: String) -> LuaArgumentError {
         LuaArgumentError(message: "\(builder): \(message)")
     }
@@ -142,6 +159,7 @@ struct Builders {
             switch name {
             case "enabled": node.enabled = value
             case "leave": node.leave = value
+            case "on_result": node.onResult = value
             default: node.redirect = value
             }
         case .table: break
@@ -201,25 +219,28 @@ struct Builders {
                 }
                 var go: String?
                 var push: String?
+                var result: [String: AttributeValue]?
                 for (key, field) in try vm.entries(row) {
                     switch (key, field) {
                     case (.integer(1), _): continue
                     case (.string("go"), .string(let request)): go = request
                     case (.string("push"), .string(let request)): push = request
+                    case (.string("result"), .table): result = try self.result(field, builder, "rows[\(index)].result")
                     default:
                         throw failure(
                             builder,
-                            "rows[\(index)] has '\(key.stringValue ?? key.typeName)' (a row is a label and go or push)")
+                            "rows[\(index)] has '\(key.stringValue ?? key.typeName)' (a row is a label and go, push or result)"
+                        )
                     }
                 }
-                if go != nil, push != nil {
+                if [go != nil, push != nil, result != nil].filter({ $0 }).count > 1 {
+                    throw failure(builder, "rows[\(index)] has more than one of go, push and result: a row does one")
+                }
+                guard let request = go ?? push ?? (result != nil ? "" : nil) else {
                     throw failure(
-                        builder, "rows[\(index)] has go and push: a row does one (push: onto the stack shown)")
+                        builder, "rows[\(index)] needs go = \"request\" (or push = \"request\", or result = { … })")
                 }
-                guard let request = go ?? push else {
-                    throw failure(builder, "rows[\(index)] needs go = \"request\" (or push = \"request\")")
-                }
-                node.rows.append(ScreenRow(label: label, go: request, push: push != nil))
+                node.rows.append(ScreenRow(label: label, go: request, push: push != nil, result: result))
             }
         case .actions:
             guard case .table = value else { throw typeError() }
@@ -243,6 +264,8 @@ struct Builders {
                         action.go = request
                         action.push = true
                     case (.string("continue"), .boolean(let continues)): action.continues = continues
+                    case (.string("result"), .table):
+                        action.result = try result(field, builder, "actions[\(index)].result")
                     case (.string("flag"), .table):
                         for (name, flagValue) in try vm.entries(field) {
                             guard case .string(let flag) = name, case .string(let text) = flagValue else {
@@ -254,7 +277,10 @@ struct Builders {
                     }
                 }
                 action.flags.sort { $0.name < $1.name }
-                guard action.go != nil || !action.flags.isEmpty else {
+                if action.result != nil, action.go != nil {
+                    throw failure(builder, "actions[\(index)] has go (or push) and result: it does one")
+                }
+                guard action.go != nil || !action.flags.isEmpty || action.result != nil else {
                     throw failure(builder, "actions[\(index)] does nothing: give it flag = {…} or go = \"request\"")
                 }
                 node.actions.append(action)

@@ -26,7 +26,7 @@ enum DSLSchema {
         "id": .string, "where": .validators, "enabled": .function, "fallback": .string, "redirect": .function,
         "leave": .function, "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean,
         "initial": .string,
-        "rows": .rows, "actions": .actions, "sample": .samples, "query": .query,
+        "rows": .rows, "actions": .actions, "sample": .samples, "query": .query, "on_result": .function,
     ]
 
     /// The type names of a query key (`"int"`, `"string?"` for an optional one).

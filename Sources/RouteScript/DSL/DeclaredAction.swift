@@ -10,6 +10,8 @@ package struct DeclaredAction: Sendable {
     package var continues: Bool
     /// `push = "…"` instead of `go`: the request is pushed onto the top stack shown.
     package var push = false
+    /// `result = { … }` instead of `go`: Back, handing this value to the screen under.
+    package var result: [String: AttributeValue]? = nil
 
     /// The request the action dispatches after its flags: none when it continues to a kept
     /// request (`keepsARequest`, read before the flags), else `go`.
@@ -20,26 +22,25 @@ package struct DeclaredAction: Sendable {
 
 /// A row a screen declares (`rows = { { "Dune", go = "books/42" } }`): sample content a
 /// prototype shows, each row a request to dispatch — or, with `push = "…"`, to push onto the
-/// top stack shown (docs/dsl.md, "Push").
+/// top stack shown (docs/dsl.md, "Push"), or with `result = { … }` Back handing that value to
+/// the screen under (docs/dsl.md, "Results").
 package struct ScreenRow: Sendable {
     package var label: String
-    /// The request (`go` or `push`).
+    /// The request (`go` or `push`; empty for a result row).
     package var go: String
     package var push = false
+    package var result: [String: AttributeValue]? = nil
 
-    package init(label: String, go: String, push: Bool = false) {
+    package init(label: String, go: String, push: Bool = false, result: [String: AttributeValue]? = nil) {
         self.label = label
         self.go = go
         self.push = push
+        self.result = result
     }
 
     /// What pressing it sends.
-    package var command: Command { push ? .push(go) : .dispatch(go) }
-}
-
-extension DeclaredAction {
-    /// What pressing it sends after its flags (nil: it goes nowhere).
-    package func command(keepsARequest: Bool) -> Command? {
-        request(keepsARequest: keepsARequest).map { push ? .push($0) : .dispatch($0) }
+    package var command: Command {
+        if let result { return .returning(result) }
+        return push ? .push(go) : .dispatch(go)
     }
 }

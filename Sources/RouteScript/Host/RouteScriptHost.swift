@@ -171,6 +171,7 @@ public final class RouteScriptHost {
                         "go": action.go.map(JSONWriter.quoted) ?? "null",
                         "continue": action.continues ? "true" : "false",
                         "push": action.push ? "true" : "false",
+                        "result": action.result.map(PlanOperation.json) ?? "null",
                     ])
                 })
         }
@@ -183,7 +184,9 @@ public final class RouteScriptHost {
         var result: [String: [DeclaredAction]] = [:]
         for (index, actions) in script.declaredActions where index < script.tree.nodes.count {
             result[script.tree.nodes[index].id] = actions.map {
-                DeclaredAction(label: $0.label, flags: $0.flags, go: $0.go, continues: $0.continues, push: $0.push)
+                DeclaredAction(
+                    label: $0.label, flags: $0.flags, go: $0.go, continues: $0.continues, push: $0.push,
+                    result: $0.result)
             }
         }
         return result
@@ -202,7 +205,7 @@ public final class RouteScriptHost {
         guard let script else { return [] }
         var targets: [(node: Int, what: String, request: String)] = []
         for (index, rows) in script.declaredRows.sorted(by: { $0.key < $1.key }) {
-            for row in rows { targets.append((index, "row '\(row.label)'", row.go)) }
+            for row in rows where row.result == nil { targets.append((index, "row '\(row.label)'", row.go)) }
         }
         for (index, actions) in script.declaredActions.sorted(by: { $0.key < $1.key }) {
             for action in actions { if let go = action.go { targets.append((index, "action '\(action.label)'", go)) } }
@@ -326,6 +329,12 @@ public final class RouteScriptHost {
     @discardableResult
     public func push(_ request: String) throws -> Outcome {
         try run(request) { router in try router.push(request) }
+    }
+
+    /// Back, handing `result` to the screen that shows again (`Router.back(result:)`).
+    @discardableResult
+    public func back(result: [String: AttributeValue]) throws -> Outcome {
+        try run("back") { router in try router.back(result: result) }
     }
 
     /// Closes the top sheet (`Router.close()`): what it covered shows as it was.

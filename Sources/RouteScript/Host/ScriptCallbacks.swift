@@ -107,10 +107,32 @@ final class ScriptCallbacks {
                 &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
                 parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
                 fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
-                id: node.id, from: activation?.from)
+                id: node.id, from: activation?.from, result: activation?.result)
         }
         slotHolds = .screen(node: node.index, activation: activation)
         return result
+    }
+
+    /// Calls a screen's hook with `first`, the screen's `ctx` and `last` (`on_result(view, ctx,
+    /// value)`): `ctx` made for this call.
+    func call(
+        _ function: LuaValue, _ first: LuaValue, screen node: RouteTree.Node, activation: Activation?,
+        in tree: RouteTree, then last: LuaValue
+    ) throws(RouteError) -> [LuaValue] {
+        let endpoint = node.route.map { tree[$0] }
+        let ctx = vm.makeTable(fieldCapacity: 10) { ctx in
+            let path =
+                activation?.request?.path
+                ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
+            let query = activation?.query ?? [:]
+            let typed = node.route.map { tree.typedQuery(of: $0, query, request: activation?.request) } ?? [:]
+            write(
+                &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
+                parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
+                fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
+                id: node.id, from: activation?.from, result: activation?.result)
+        }
+        do { return try vm.call(function, [first, ctx, last]) } catch { throw Self.scriptError(error) }
     }
 
     /// Calls `function` with `first` (when given) and the reused `ctx` table.
@@ -138,7 +160,8 @@ final class ScriptCallbacks {
     private func write(
         _ ctx: inout LuaTableWriter, path: String, parameterCount: Int,
         parameters: ((String, String) -> Void) -> Void, query: [String: String], typedQuery: [String: QueryValue],
-        fragment: String?, route: String, name: String?, id: String, from: String?
+        fragment: String?, route: String, name: String?, id: String, from: String?,
+        result: [String: AttributeValue]? = nil
     ) {
         ctx.set("path", path)
         ctx.set("params", fieldCapacity: parameterCount) { table in parameters { table.set(LuaKey($0), $1) } }
@@ -167,6 +190,13 @@ final class ScriptCallbacks {
         ctx.set("flags", flagsTable)
         ctx.set("device", deviceTable)
         ctx.set("from", from)
+        // A value handed back to the screen (docs/dsl.md, "Results"): its hooks see it again
+        // after a restoration or a reload.
+        if let result {
+            ctx.set("result", fieldCapacity: result.count) { table in
+                for (key, value) in result { table.set(LuaKey(key), ViewHandles.luaValue(value)) }
+            }
+        }
     }
 
     /// A typed query value as Lua sees it (a list's items are appended by the caller).

@@ -12,6 +12,7 @@ protocol PresentableMirror: AnyObject {
     func presentModal(_ modal: HeadlessPresentable, over: HeadlessPresentable, node: RouteTree.Node) throws
     func dismissModal(_ modal: HeadlessPresentable, from: HeadlessPresentable, node: RouteTree.Node) throws
     func unwind(_ model: HeadlessPresentable, node: RouteTree.Node) throws
+    func deliver(_ model: HeadlessPresentable, node: RouteTree.Node, result: [String: AttributeValue]) throws
     /// Sets the app presentables of these models aside (a reload's vanished nodes): a later
     /// `unwind` of the same model object finds them there.
     func detach(_ models: [HeadlessPresentable])
@@ -75,6 +76,10 @@ final class AppPresentables<App: Presenter>: PresentableMirror {
                 detached[ObjectIdentifier(model)] = presentable
             }
         }
+    }
+
+    func deliver(_ model: HeadlessPresentable, node: RouteTree.Node, result: [String: AttributeValue]) throws {
+        try presenter.deliver(require(model), node: node, result: result)
     }
 
     func unwind(_ model: HeadlessPresentable, node: RouteTree.Node) throws {
@@ -199,6 +204,12 @@ public final class ScriptHost<App: Presenter> {
 
     @discardableResult
     public func back() throws -> RouteScriptHost.Outcome { try core.back() }
+
+    /// Back, handing `result` to the screen that shows again (docs/dsl.md, "Results").
+    @discardableResult
+    public func back(result: [String: AttributeValue]) throws -> RouteScriptHost.Outcome {
+        try core.back(result: result)
+    }
 
     /// Closes the top sheet: what it covered shows as it was (docs/dsl.md, "Sheets over any screen").
     @discardableResult

@@ -127,6 +127,23 @@ struct ScriptPresenter: Presenter {
         }
     }
 
+    /// A value handed back: the models and the app's presentable take it, then the screen's
+    /// `on_result(view, ctx, value)` runs (it may set the title and attributes).
+    func deliver(_ presentable: HeadlessPresentable, node: RouteTree.Node, result: [String: AttributeValue]) throws {
+        try headless.deliver(presentable, node: node, result: result)
+        try mirror?.deliver(presentable, node: node, result: result)
+        guard let hook = script.resultHooks[node.index] else { return }
+        callbacks.probe?.hookRan(node.index, "on_result")
+        let vm = callbacks.vm
+        let value = vm.newTable(fieldCapacity: result.count)
+        for (key, item) in result {
+            try vm.rawSet(value, key: .string(key), value: ViewHandles.luaValue(item))
+        }
+        _ = try callbacks.call(
+            hook, callbacks.view(presentable), screen: node, activation: presentable.activation, in: script.tree,
+            then: value)
+    }
+
     func setStack(_ stack: HeadlessPresentable, node: RouteTree.Node, items: [HeadlessPresentable]) throws {
         try headless.setStack(stack, node: node, items: items)
         try mirror?.setStack(stack, node: node, items: items)

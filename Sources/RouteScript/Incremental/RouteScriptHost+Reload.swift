@@ -128,13 +128,13 @@ extension RouteScriptHost {
         }
         let startState = RouterState(
             request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: admitted)
-        var target = resolution.map { reducer.reduce(startState, to: $0).to } ?? .initial
+        var target = resolution.map { reducer.reduce(startState, to: $0).to.keepingResults(of: admitted) } ?? .initial
         if let pushes, base != nil, resolution != nil, warning == nil {
             do throws(RouteError) {
                 let replayed = try reducer.replaying(pushes.steps, onto: target) { text throws(RouteError) in
                     try newTree.resolveIfStill(text)
                 }
-                target = replayed.state
+                target = replayed.state.keepingResults(of: admitted)
                 if !replayed.warnings.isEmpty { warning = replayed.warnings.joined(separator: "; ") }
             } catch {
                 fresh.discard()

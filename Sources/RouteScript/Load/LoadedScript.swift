@@ -14,6 +14,8 @@ final class LoadedScript {
     let headlessHostPresenters: [String]
     /// Attributes declared on nodes (`attributes = {…}`), by node index.
     let declaredAttributes: [Int: [(String, AttributeValue)]]
+    /// `on_result` functions, by node index.
+    let resultHooks: [Int: LuaValue]
     /// Rows declared on screens (`rows = {…}`), by node index.
     let declaredRows: [Int: [ScreenRow]]
     /// Actions declared on screens (`actions = {…}`), by node index.
@@ -115,6 +117,7 @@ final class LoadedScript {
         for (index, choice) in preparer.choices where index < tree.nodes.count { presenters[index] = choice }
         self.presenters = presenters
         self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
+        self.resultHooks = Dictionary(preparer.resultHooks, uniquingKeysWith: { $1 })
         self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
         self.declaredSamples = try Self.samples(preparer.samples, in: tree)

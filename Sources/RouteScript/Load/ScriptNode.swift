@@ -42,6 +42,7 @@ final class ScriptNode {
         var fallback: String?
         var redirect: LuaValue?
         var leave: LuaValue?
+        var onResult: LuaValue?
         var links: (schemes: [String], hosts: [String], http: Bool)?
         var query: [DeclaredQueryField]?
     }
@@ -70,6 +71,12 @@ final class ScriptNode {
     var leave: LuaValue? {
         get { declared?.leave }
         set { declaredFields().leave = newValue }
+    }
+    /// `on_result = function(view, ctx, value)`: called when a value is handed back to the
+    /// screen (docs/dsl.md, "Results").
+    var onResult: LuaValue? {
+        get { declared?.onResult }
+        set { declaredFields().onResult = newValue }
     }
     /// `links = { schemes = {…}, hosts = {…} }` as declared (the root's; compiled into `links`).
     var declaredLinks: (schemes: [String], hosts: [String], http: Bool)? {
@@ -115,6 +122,8 @@ struct ScreenAction {
     var go: String?
     /// `push = "…"`: `go` is pushed onto the top stack shown.
     var push = false
+    /// `result = { … }`: after the flags, Back handing this value to the screen under.
+    var result: [String: AttributeValue]? = nil
     /// `continue = true`: after the flags, continue to the request a guard kept (the one the
     /// user was going to) when there is one; go to `go` only otherwise.
     var continues = false

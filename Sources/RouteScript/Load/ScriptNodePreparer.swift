@@ -17,6 +17,8 @@ struct ScriptNodePreparer {
     private(set) var choices: [(Int, PresenterChoice)] = []
     /// Declared attributes (`attributes = {…}`) by node index.
     private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
+    /// `on_result` functions by node index.
+    private(set) var resultHooks: [(Int, LuaValue)] = []
     /// Declared rows (`rows = {…}`) by node index.
     private(set) var rows: [(Int, [ScreenRow])] = []
     /// Declared actions (`actions = {…}`) by node index.
@@ -58,6 +60,7 @@ struct ScriptNodePreparer {
         choices.append((index, node.presenter))
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
+        if let onResult = node.onResult { resultHooks.append((index, onResult)) }
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
         if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
         if let declared = node.declaredLinks {
