@@ -125,7 +125,9 @@ extension Reducer {
             return Judgement(state: start, resolution: nil, dropped: dropped)
         }
         let (resolution, waiting) = try tree.resolveGated(shown, reresolving: true, flagsOf: { flags })
-        let next = reduce(start, to: resolution).to
+        var base = start
+        if pushes != nil, let presented = start.presented { base.presented = presented.withoutShownPushes() }
+        let next = reduce(base, to: resolution).to
         guard let pushes, waiting == nil else {
             return Judgement(
                 state: next.keepingResults(of: start.presented), resolution: resolution, dropped: dropped,

@@ -173,6 +173,29 @@ extension Presented {
         }
     }
 
+    /// This presentation without the pushed screens on the shown path (each stack cut at its
+    /// first pushed screen): where replaying ``pushSteps`` starts.
+    public func withoutShownPushes() -> Presented {
+        switch self {
+        case .switcher(let node, let section, let content):
+            return .switcher(node: node, section: section, content: content.withoutShownPushes())
+        case .junction(let node, let selected, let options):
+            var copy = options
+            copy[selected] = options[selected].withoutShownPushes()
+            return .junction(node: node, selected: selected, options: copy)
+        case .stack(let node, let items):
+            if let first = items.firstIndex(where: \.isPushed) {
+                return .stack(node: node, items: Array(items[..<first]))
+            }
+            guard let top = items.last else { return self }
+            var copy = items
+            copy[copy.count - 1] = top.withoutShownPushes()
+            return .stack(node: node, items: copy)
+        case .screen(let node, let activation, let modal):
+            return .screen(node: node, activation: activation, modal: modal?.withoutShownPushes())
+        }
+    }
+
     /// Whether any screen in it is named `id`.
     func contains(_ id: NodeID) -> Bool { first(id) != nil }
 
@@ -265,7 +288,15 @@ extension Reducer {
         var activation = Self.matchActivation(resolution)
         activation.pushed = true
         let screen = Presented.screen(node: name, activation: activation, modal: nil)
-        guard let next = presented.replacingTopStackItems({ $0 + [screen] }) else {
+        // The screen pushed over holds the request that showed it: what a re-resolution resolves
+        // first (``Presented/pushSteps``).
+        var under = presented
+        if let top = presented.topScreen, top.activation.request == nil, let request = state.request,
+            let marked = presented.replacingActivation(of: top.node, with: { $0?.request = request })
+        {
+            under = marked
+        }
+        guard let next = under.replacingTopStackItems({ $0 + [screen] }) else {
             throw RouteError(.notPushable, "no stack is shown to push '\(resolution.request.original)' onto")
         }
         let to = RouterState(
@@ -301,6 +332,14 @@ extension Reducer {
         guard let top = next.topScreen, let node = tree[top.node], let route = node.route,
             let request = top.activation.request ?? (try? tree.request(showing: top.node, activation: top.activation))
         else { return nil }
+        // The screen shown again holds the request that shows it, as a dispatched one does (what
+        // a re-resolution resolves: ``Presented/pushSteps``).
+        var next = next
+        if top.activation.request == nil,
+            let marked = next.replacingActivation(of: top.node, with: { $0?.request = request })
+        {
+            next = marked
+        }
         let to = RouterState(
             request: request, route: route, parameters: top.activation.parameters, presented: next,
             requested: top.activation.from ?? request.original)

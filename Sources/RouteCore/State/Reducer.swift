@@ -150,6 +150,7 @@ public struct Reducer {
             var context = BuildContext(
                 tree: tree, chain: UnsafeBufferPointer(chain), resolution: resolution, keepStack: options.keepStack,
                 oldMatch: oldMatch, placesMatch: placeholders)
+            context.oldRoot = state.storedPresented
             let presented = context.build(depth: 0, old: state.storedPresented)
             return Built(
                 presented: presented, keptOption: context.keptOption, match: context.match,
@@ -486,6 +487,8 @@ private struct BuildContext {
     let keepStack: Bool
     /// What the old presentation's match placeholder stands for (nil: it has none).
     let oldMatch: Activation?
+    /// The whole old presentation (names a kept pushed screen's extension must not reuse).
+    var oldRoot: Presented?
     /// Whether the match's screen gets the placeholder (a state's presentation) or its
     /// activation (a presentation for elsewhere: a tab's initial location).
     let placesMatch: Bool
@@ -719,6 +722,24 @@ private struct BuildContext {
             let node = tree.nodes[chain[current]].nodeID
             return old[(lastPushed + 1)...].first { $0.node == node }
         }
+        // A screen below the pushed one whose node is already on the stack (pushed there, or in
+        // another stack's pushes) is named as a further instance: no two presentables share a name.
+        var taken = Set(items.map(\.node)).union([instance])
+        oldRoot?.forEach { taken.insert($0.node) }
+        func named(_ screen: Presented) -> Presented {
+            let base = screen.node
+            for number in 1...NodeID.maximumInstances {
+                let name = base.instance(number)
+                if !taken.contains(name) || previous(at: screen) == name {
+                    taken.insert(name)
+                    return number == 1 ? screen : screen.renamed(name)
+                }
+            }
+            return screen
+        }
+        func previous(at screen: Presented) -> NodeID? {
+            old[(lastPushed + 1)...].first { $0.node.base == screen.node }?.node
+        }
         if place == last {
             // The pushed screen presents the rest of the chain (a modal).
             items.append(screen(at: place, old: old[lastPushed]).renamed(instance))
@@ -728,11 +749,12 @@ private struct BuildContext {
         for current in (place + 1)..<last {
             let index = chain[current]
             items.append(
-                .screen(
-                    node: tree.nodes[index].nodeID, activation: activation(of: index, below: previous(current)),
-                    modal: nil))
+                named(
+                    .screen(
+                        node: tree.nodes[index].nodeID, activation: activation(of: index, below: previous(current)),
+                        modal: nil)))
         }
-        items.append(screen(at: last, old: previous(last)))
+        items.append(named(screen(at: last, old: previous(last))))
         return items
     }
 

@@ -285,7 +285,9 @@ extension RouteTree {
         let (resolution, warning) = try resolveSurviving(
             base ?? kept ?? request, wasCatchAll: wasCatchAll ?? false, flags: flags)
         guard let resolution else { return (.initial, warning) }
-        let state = reducer.reduce(start, to: resolution).to
+        var under = start
+        if pushes != nil, let presented = start.presented { under.presented = presented.withoutShownPushes() }
+        let state = reducer.reduce(under, to: resolution).to
         guard let pushes, base != nil, warning == nil else {
             return (state.keepingResults(of: start.presented), warning)
         }

@@ -127,7 +127,8 @@ extension RouteScriptHost {
                 location: error.location)
         }
         let startState = RouterState(
-            request: oldRouter.state.request, route: nil, params: oldRouter.state.params, presented: admitted)
+            request: oldRouter.state.request, route: nil, params: oldRouter.state.params,
+            presented: base != nil ? admitted?.withoutShownPushes() : admitted)
         var target = resolution.map { reducer.reduce(startState, to: $0).to.keepingResults(of: admitted) } ?? .initial
         if let pushes, base != nil, resolution != nil, warning == nil {
             do throws(RouteError) {
