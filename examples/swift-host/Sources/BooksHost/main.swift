@@ -100,6 +100,11 @@ struct ScreenPresenter: Presenter {
     func unwind(_ screen: Screen, node: RouteTree.Node) throws {
         say("unwind \(node.id)")
     }
+    /// A value handed back when the screen above closed (a picker's choice): once.
+    func deliver(_ screen: Screen, node: RouteTree.Node, result: [String: AttributeValue]) throws {
+        say("deliver \(node.id) \(PlanOperation.text(result))")
+        screen.greeting = result["picked"]?.description
+    }
     /// The UI made this change itself (the user popped, swiped a sheet down, tapped a tab): a
     /// UIKit app has nothing to do; this app's screens are a model, brought in line here.
     func reflect(_ operation: PlanOperation, lookup: (String) -> Screen?) {
@@ -113,7 +118,7 @@ struct ScreenPresenter: Presenter {
             if container.kind == .switcher, let option = lookup(option) { container.children = [option] }
         case .presentModal(let id, let modal): lookup(id)?.modal = lookup(modal)
         case .dismissModal(let id, _): lookup(id)?.modal = nil
-        case .create, .update, .unwind: break
+        case .create, .update, .unwind, .deliver: break
         }
     }
 }
@@ -148,6 +153,17 @@ func run(script: String, exported: String) throws {
     try host.back()
     emit(host.root?.outline() ?? "(nothing shown)")
 
+    // The same screen again: a related book pushed over the first (its id names the instance).
+    emit("> dispatch \(requests[0])")
+    try host.dispatch(requests[0])
+    emit("> push \(BooksRoute.book(id: "7").path)")
+    let pushed = try host.push(BooksRoute.book(id: "7").path)
+    emit("  plan: \(pushed.plan.operations.map(\.text).joined(separator: "; "))")
+    emit("> back with a result (the related book was picked)")
+    let picked = try host.back(result: ["picked": .string("7")])
+    emit("  plan: \(picked.plan.operations.map(\.text).joined(separator: "; "))")
+    emit(host.root?.outline() ?? "(nothing shown)")
+
     emit("> dispatch onboarding?name=Ada")
     try host.dispatch("onboarding?name=Ada")
     emit(host.root?.outline() ?? "(nothing shown)")
@@ -179,7 +195,9 @@ func run(script: String, exported: String) throws {
 /// The live link: this process is the app, following a `luna serve` session. It prints every
 /// presenter call the session's plans make, and reads the app's own steps from stdin:
 /// `back` (an interactive pop), `sync PATH` (a tab tapped), `dispatch PATH` (a row tapped),
-/// `confirm` and `cancel` (a leave guard's question answered), `outline`, `quit`.
+/// `push PATH` (the same screen again), `close` (a sheet's Close), `pick VALUE` (back handing
+/// `picked=VALUE` to the screen under), `confirm` and `cancel` (a leave guard's question
+/// answered), `outline`, `quit`.
 @MainActor
 func connect(url: String, idiom: Device) async {
     let prefix = "[\(idiom.rawValue)]"
@@ -211,6 +229,11 @@ func connect(url: String, idiom: Device) async {
         case ("back", nil): emit("\(prefix) > back"); link.back()
         case ("sync", let path?): emit("\(prefix) > sync \(path)"); link.sync(path)
         case ("dispatch", let path?): emit("\(prefix) > dispatch \(path)"); link.dispatch(path)
+        case ("push", let path?): emit("\(prefix) > push \(path)"); link.push(path)
+        case ("close", nil): emit("\(prefix) > close"); link.close()
+        case ("pick", let value?):
+            emit("\(prefix) > back with picked=\(value)")
+            link.back(result: ["picked": .string(value)])
         case ("confirm", nil): emit("\(prefix) > confirm"); link.confirm()
         case ("cancel", nil): emit("\(prefix) > cancel"); link.cancel()
         case ("outline", nil):
@@ -220,7 +243,10 @@ func connect(url: String, idiom: Device) async {
                     ?? "\(prefix) (nothing shown)")
         case ("quit", nil): link.stop(); return
         case (nil, _): continue
-        default: emit("\(prefix) ? back | sync PATH | dispatch PATH | confirm | cancel | outline | quit")
+        default:
+            emit(
+                "\(prefix) ? back | sync PATH | dispatch PATH | push PATH | close | pick VALUE | confirm | cancel | outline | quit"
+            )
         }
     }
     link.stop()
