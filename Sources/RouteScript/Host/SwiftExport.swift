@@ -290,6 +290,23 @@ public enum SwiftExport {
             lines.append(contentsOf: nestedTypes)
         }
         lines.append("}")
+        // The router's verbs, typed: `router.push(.book(id: "7"))` pushes the same screen again.
+        lines += [
+            "",
+            "extension Router {",
+            "    /// Dispatches `route` (`Router.dispatch(_:options:)`).",
+            "    @discardableResult",
+            "    public func dispatch(_ route: \(typeName), options: DispatchOptions = DispatchOptions()) throws -> Router.Result {",
+            "        try dispatch(route.path, options: options)",
+            "    }",
+            "",
+            "    /// Pushes `route`'s screen onto the top stack shown, the same screen again too (`Router.push(_:)`).",
+            "    @discardableResult",
+            "    public func push(_ route: \(typeName)) throws -> Router.Result {",
+            "        try push(route.path)",
+            "    }",
+            "}",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 

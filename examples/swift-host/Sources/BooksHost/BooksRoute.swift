@@ -94,3 +94,17 @@ public struct BooksRoute: Hashable, Sendable {
         BooksRoute(route: "delivery", segments: ["delivery"], query: query, fragment: fragment)
     }
 }
+
+extension Router {
+    /// Dispatches `route` (`Router.dispatch(_:options:)`).
+    @discardableResult
+    public func dispatch(_ route: BooksRoute, options: DispatchOptions = DispatchOptions()) throws -> Router.Result {
+        try dispatch(route.path, options: options)
+    }
+
+    /// Pushes `route`'s screen onto the top stack shown, the same screen again too (`Router.push(_:)`).
+    @discardableResult
+    public func push(_ route: BooksRoute) throws -> Router.Result {
+        try push(route.path)
+    }
+}

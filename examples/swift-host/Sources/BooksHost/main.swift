@@ -184,11 +184,14 @@ func run(script: String, exported: String) throws {
             + tree.requiredHooks().presenters.joined(separator: ", "))
     let router = Router(tree: tree, presenter: ScreenPresenter(verbose: false))
     for route in [BooksRoute.allNews(), BooksRoute.book(id: "a/b c", query: ["title": "50% off?"])] {
-        let result = try router.dispatch(route.path)
+        let result = try router.dispatch(route)
         emit(
             "> dispatch \(route.path) → \(tree[result.resolution.route].name ?? "-") "
                 + "\(result.resolution.params.sorted { $0.key < $1.key })")
     }
+    // Typed: the same screen again.
+    let again = try router.push(.book(id: "7"))
+    emit("> push \(BooksRoute.book(id: "7").path) → \(again.plan.operations.map(\.text).joined(separator: "; "))")
     emit(router.rootPresentable?.outline() ?? "(nothing shown)")
 }
 
