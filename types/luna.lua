@@ -223,6 +223,10 @@ function App:travel(index) end
 ---The app as `luna.open` made it: a fresh Lua state, at the script's initial request.
 ---@return luna.App
 function App:reset() end
+---Show the state a restoration string describes (the state an app saved, a page address's `state=`).
+---@param state string
+---@return luna.App
+function App:restore(state) end
 -- END app actions
 ---The ids of a stack's screens, root first.
 ---@param id string

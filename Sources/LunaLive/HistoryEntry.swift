@@ -5,7 +5,7 @@ import RouteScript
 /// (kept so the session can travel back to it).
 package struct HistoryEntry: Sendable, Equatable {
     package enum Kind: String, Sendable {
-        case dispatch, push, sync, back, close, flag, device, reload, reset, wait
+        case dispatch, push, sync, back, close, flag, device, reload, reset, restore, wait
     }
 
     /// Its place in the history, from 0.

@@ -304,6 +304,16 @@ final class SessionState {
                 record(.reset, request: nil, outcome: nil, summary: nil, origin: origin, [.reset])
                 return .reset
             }
+        case .restore(let text):
+            return try failing(origin, request: nil) {
+                var (outcome, warning) = try host.restore(restoring: text)
+                if let warning { outcome?.reasons.append(warning) }
+                record(
+                    .restore, request: outcome?.request, outcome: outcome, summary: nil, origin: origin, [command],
+                    detail: warning)
+                guard let outcome else { return .reset }
+                return .changed(ChangeView(outcome, tree: host.tree, forms: forms))
+            }
         case .flag(let name, let value):
             return try failing(origin, request: nil) {
                 let outcome = try host.setFlag(name, value)
@@ -572,7 +582,7 @@ final class SessionState {
             case .flag: .flagChanged
             case .device: .deviceChanged
             case .reload: .reloaded
-            case .reset: .travelled
+            case .reset, .restore: .travelled
             case .wait: .dispatched
             }
         notify(LiveEvent(kind: eventKind, origin: origin, entry: entry, outcome: outcome, summary: summary))

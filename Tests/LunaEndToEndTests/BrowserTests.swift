@@ -476,6 +476,67 @@ struct BrowserTests {
         }
     }
 
+    /// examples/bank.lua on the device: a row that pushes the same screen again, an action that
+    /// opens a sheet over the pushed screen, a row that goes back with a result, the sheet's ×
+    /// returning to the pushed screen as it was — and the address, which then carries the
+    /// restoration string, restores that state in a fresh session instead of dispatching its path.
+    @Test func pushASheetOverAnyScreenAndAResultOnTheDevice() async throws {
+        let served = try ServedScript(example: "bank.lua")
+        defer { served.stop() }
+        try served.session.dispatch("accounts/1234")
+        var address: (path: String, state: String) = ("", "")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the account's rows", Self.visible("sample-accounts/:account-0"))
+            try await browser.click("sample-accounts/:account-0")
+            try await browser.wait("the pushed account", Self.visible("screen-accounts/:account#2"))
+            #expect(served.session.history.last?.commands == [.push("accounts/5678")])
+            try await browser.wait("the state in the address", "!!new URLSearchParams(location.search).get('state')")
+            try await browser.click("action-accounts/:account#2-0")
+            try await browser.wait("the transfer sheet", Self.visible("screen-transfer"))
+            try await browser.click("action-transfer-0")
+            try await browser.wait("the payee picker", Self.visible("sample-transfer/payee-0"))
+            try await browser.click("sample-transfer/payee-0")
+            try await browser.wait(
+                "the form with the payee",
+                "(document.querySelector('[data-testid=\"screen-transfer\"]') || {textContent: ''}).textContent.includes('Transfer to Ada')"
+            )
+            #expect(
+                served.session.history.last?.commands
+                    == [.returning(["name": .string("Ada"), "payee": .string("ada")])])
+            try await browser.wait(
+                "the result among the facts",
+                "document.querySelector('[data-testid=\"screen-transfer\"]').textContent.includes('← name')")
+            let path = try await browser.script("return new URLSearchParams(location.search).get('path');") as? String
+            let state = try await browser.script("return new URLSearchParams(location.search).get('state');") as? String
+            address = (path ?? "", state ?? "")
+            try await browser.click("close-transfer-flow")
+            try await browser.wait(
+                "the pushed account again",
+                "!document.querySelector('[data-testid=\"screen-transfer\"]') && "
+                    + Self.visible("screen-accounts/:account#2"))
+            #expect(served.session.history.last?.commands == [.close])
+            #expect(served.session.withHost { $0.state.request?.original } == "accounts/5678")
+        }
+        #expect(address.path == "transfer" && address.state.contains("accounts/:account#2"), "\(address)")
+
+        // A fresh session opened at that address shows that state: restored, not dispatched.
+        let fresh = try ServedScript(example: "bank.lua")
+        defer { fresh.stop() }
+        let browser = try await WebDriver()
+        do {
+            let query = address.state.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            try await browser.open(fresh.inspector.url + "&path=transfer&state=" + query)
+            try await browser.wait("the restored sheet", Self.visible("screen-transfer"))
+            #expect(fresh.session.history.last?.commands.first?.op == "restore")
+            #expect(fresh.session.withHost { $0.state.restorationString } == address.state)
+            #expect(fresh.session.withHost { $0.presentable("accounts/:account#2") } != nil)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     /// A child screen's row names only the parameters its screen does not give: on a
     /// transaction, "Dispute", not "Dispute (:account, :tx)" (no form is asked).
     @Test func aChildRowNamesOnlyWhatAFormWouldAsk() async throws {

@@ -25,7 +25,8 @@ const state = {
   // What each stack and sheet showed at the last render: a push, pop or new sheet is animated.
   shown: new Map(), sheets: new Set(),
   // `?path=…` of the URL the page was opened with (dispatched once); undefined once used.
-  openedPath: new URLSearchParams(location.search).get("path"), travelling: false,
+  openedPath: new URLSearchParams(location.search).get("path"),
+  openedState: new URLSearchParams(location.search).get("state"), travelling: false,
 };
 
 // MARK: Connection
@@ -142,16 +143,27 @@ function followAddress(snapshot) {
   if (prototype) return;
   const shown = snapshot.state ? snapshot.state.request : null;
   if (state.openedPath !== undefined) {
-    // The first snapshot: a link's path is dispatched once, unless it is already shown.
+    // The first snapshot: a link's state is restored (pushed screens, a sheet over any screen,
+    // a result: what its path alone cannot say), else its path is dispatched, once, unless it
+    // is already shown.
     const path = state.openedPath;
+    const saved = state.openedState;
     state.openedPath = undefined;
-    if (path && path !== shown) {
+    state.openedState = undefined;
+    const current = snapshot.state ? snapshot.state.restore : undefined;
+    if (saved && saved !== current) {
+      run("restore", { state: saved }, path || "restore");
+      return;
+    }
+    if (!saved && path && path !== shown) {
       run("dispatch", { request: path }, path);
       return;
     }
   }
   const url = new URL(location.href);
   if (shown) url.searchParams.set("path", shown); else url.searchParams.delete("path");
+  const restore = snapshot.state ? snapshot.state.restore : undefined;
+  if (restore) url.searchParams.set("state", restore); else url.searchParams.delete("state");
   const entry = snapshot.current === undefined ? null : snapshot.current;
   const held = history.state && "entry" in history.state ? history.state.entry : undefined;
   if (held === entry && url.href === location.href) return;

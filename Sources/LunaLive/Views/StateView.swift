@@ -20,6 +20,9 @@ package struct StateView: Sendable, Equatable {
     /// A gate waiting (`pending(…)`): the request it keeps, and the seconds before its timeout.
     package var waiting: String?
     package var secondsLeft: Double?
+    /// The restoration string, when the request alone cannot say what is shown (pushed
+    /// screens, a sheet over any screen, a result handed back): the page's address carries it.
+    package var restore: String?
 
     /// The pattern of the route on screen, as every view shows it.
     package static func route(of host: RouteScriptHost) -> String? {
@@ -44,6 +47,21 @@ package struct StateView: Sendable, Equatable {
         device = host.options.device
         flags = host.options.flags
         if let gate = host.waitingGate { (waiting, secondsLeft) = (gate.request, gate.secondsLeft) }
+        if state.presented.map({ Self.needsRestoration($0, tree: tree) }) == true {
+            restore = state.restorationString
+        }
+    }
+
+    /// Whether dispatching the request again would not show `presented`: it holds a pushed
+    /// screen, a container's sheet or a result.
+    static func needsRestoration(_ presented: Presented, tree: RouteTree) -> Bool {
+        var needs = false
+        presented.forEach { item in
+            guard !needs, case .screen(_, let activation, let modal) = item else { return }
+            if activation?.pushed == true || activation?.result != nil { needs = true }
+            if let modal, let node = tree[modal.node], tree.isContainerModal(node.index) { needs = true }
+        }
+        return needs
     }
 
     package var json: String {
@@ -60,7 +78,7 @@ package struct StateView: Sendable, Equatable {
             ]
                 + (waiting.map {
                     [("waiting", JSONWriter.quoted($0)), ("secondsLeft", secondsLeft.map { String($0) } ?? "null")]
-                } ?? []))
+                } ?? []) + (restore.map { [("restore", JSONWriter.quoted($0))] } ?? []))
     }
 
     package var lines: [String] {

@@ -36,6 +36,8 @@ package enum Command: Sendable, Equatable {
     case travel(Int)
     /// Back to where the app starts: nothing shown, then the script's `initial`.
     case reset
+    /// Show the state a restoration string describes (a page's address with `state=`).
+    case restore(String)
     /// Set (nil: clear) an app flag; the current request is resolved again.
     case flag(String, String?)
     /// Re-evaluate the script for another device, keeping the state.
@@ -85,6 +87,7 @@ package enum Command: Sendable, Equatable {
         case .redo: "redo"
         case .travel: "travel"
         case .reset: "reset"
+        case .restore: "restore"
         case .flag: "flag"
         case .device: "device"
         case .reload: "reload"
@@ -118,6 +121,7 @@ package enum Command: Sendable, Equatable {
             return [("node", .string(node))] + (params.isEmpty ? [] : [("params", pairs(params))])
                 + (keep ? [("keep", .bool(true))] : [])
         case .tap(let label): return [("label", .string(label))]
+        case .restore(let text): return [("state", .string(text))]
         case .returning(let result):
             let members = result.sorted { $0.key < $1.key }.map {
                 ($0.key, (try? JSONValue.parse($0.value.json)) ?? .null)
@@ -195,6 +199,7 @@ package enum Command: Sendable, Equatable {
         case "redo": self = .redo
         case "travel": self = .travel(try reader.integer("index"))
         case "reset": self = .reset
+        case "restore": self = .restore(try reader.text("state"))
         case "flag":
             let name = try reader.text("name")
             guard !name.contains("="), !name.contains(where: \.isWhitespace) else {

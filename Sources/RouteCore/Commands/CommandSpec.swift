@@ -163,6 +163,15 @@ package struct CommandSpec: Sendable {
                 surfaces: [.repl, .test],
                 luaHelp: "the app as `luna.open` made it: a fresh Lua state, at the script's initial request"),
             CommandSpec(
+                op: "restore", word: "restore", lua: "restore",
+                arguments: [A(key: "state", kind: .text, placeholder: "STRING")],
+                help:
+                    "show the state a restoration string describes (copy-state's restore, a page address's state=)",
+                surfaces: [.repl, .page, .test],
+                luaHelp:
+                    "show the state a restoration string describes (the state an app saved, a page address's `state=`)"
+            ),
+            CommandSpec(
                 op: "path", word: "path", lua: nil,
                 arguments: [
                     A(key: "name", kind: .word, placeholder: "NAME"),

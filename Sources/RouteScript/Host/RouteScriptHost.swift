@@ -419,6 +419,7 @@ public final class RouteScriptHost {
         if let dropped = judgement?.dropped, !dropped.isEmpty {
             outcome.reasons.append(Self.refusal(dropped, after: "the travel"))
         }
+        outcome.reasons += judgement?.warnings ?? []
         return outcome
     }
 
@@ -565,14 +566,17 @@ public final class RouteScriptHost {
             // stacks, screens under the top, sheets) a guard refuses now are dropped: Back, a
             // tab tap or Undo cannot reach them.
             var dropped: [NodeID] = []
+            var warnings: [String] = []
             var outcome = try run(current) { router in
                 guard let result = try router.recheckGuards() else {
                     throw RouteError(.invalidState, "nothing is shown")  // `current` is what is shown
                 }
                 dropped = result.dropped
+                warnings = result.warnings
                 return result
             }
             if !dropped.isEmpty { outcome.reasons.append(Self.refusal(dropped, after: "flag \(name)")) }
+            outcome.reasons += warnings
             return outcome
         } catch {
             options.flags[name] = previous
