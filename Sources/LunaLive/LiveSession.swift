@@ -345,7 +345,11 @@ final class SessionState {
         case .state: return .state(StateView(host))
         case .tree: return .tree(TreeView(host.tree, forms: forms))
         case .routes: return .routes(RouteRow.table(try loadedTree()))
-        case .flow: return .flow(try loadedTree().flowMap(display: displayPattern))
+        case .flow:
+            guard let map = host.flowMap(display: displayPattern) else {
+                throw RouteScriptError(.notLoaded, "no script is loaded")
+            }
+            return .flow(map)
         case .flags: return .flags(host.options.flags)
         case .history(let before):
             guard let before else { return .history(HistoryView(entries: entries, current: position)) }

@@ -259,7 +259,8 @@ private struct Explorer {
         let json = JSONWriter.object([
             "script": JSONWriter.quoted(script), "device": JSONWriter.quoted(host.options.device.rawValue),
             "routes": JSONWriter.array(routes.map(\.json)), "entries": JSONWriter.stringObject(entries),
-            "rows": rowsJSON, "flow": tree.flowMap(display: displayPattern).json,
+            "rows": rowsJSON,
+            "flow": (host.flowMap(display: displayPattern) ?? tree.flowMap(display: displayPattern)).json,
             "states": JSONWriter.array(statesJSON),
             "trees": JSONWriter.array(trees.items), "plans": JSONWriter.array(plans.items),
             "commands": JSONWriter.array(commands.items),

@@ -1,4 +1,5 @@
 import LunaLive
+import LunaTestSupport
 import RouteCore
 import RouteScript
 import Testing
@@ -72,5 +73,32 @@ import Testing
         #expect(
             json["controls"]?["shelf"]?["tap"] == .object([("op", .string("dispatch")), ("request", .string("books"))]))
         #expect(json["controls"]?["shelf"]?["back"]?["op"]?.string == "back")
+    }
+}
+
+/// The flow map of examples/bank.lua: the tab bar's transfer sheet (a modal edge from the
+/// container), the payee picker's result row (a result edge back to the form), and a stack's
+/// `pushes` list (push edges to the screens it takes from elsewhere).
+@Suite struct ScriptFlowMapTests {
+    @Test func theBankMapHasItsSheetResultAndPushWays() throws {
+        let host = try RouteScriptHost(contentsOf: repositoryRoot + "/examples/bank.lua")
+        let map = try #require(host.flowMap(display: { $0 }))
+        let edges = Set(map.edges.map { "\($0.kind.rawValue) \($0.from) → \($0.to)" })
+        #expect(edges.contains("modal tabs → transfer"))
+        #expect(edges.contains("result transfer/payee → transfer"))
+        #expect(
+            !edges.contains { $0.hasPrefix("push accounts/:account → accounts/:account") && $0.hasSuffix("account") })
+        let listed = RouteScriptHost()
+        try listed.load(
+            source: """
+                return junction {
+                  stack { id = "sa", pushes = { "a", "p" }, endpoint { "a" } },
+                  stack { id = "sb", endpoint { "b", children = { endpoint { "./:p", name = "p" } } } },
+                }
+                """, name: "listed.lua")
+        let listedEdges = try #require(listed.flowMap(display: { $0 })).edges.map {
+            "\($0.kind.rawValue) \($0.from) → \($0.to)"
+        }
+        #expect(listedEdges.contains("push a → b/:p"))
     }
 }

@@ -901,7 +901,7 @@ function renderMap() {
     if (edge.from === here || (edge.kind === "tab" && onPath.has(edge.from))) near.add(edge.to);
   }
   const drawing = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "flow map" });
-  drawing.append(svg("defs", {}, ...["push", "modal", "tab", "section", "guard"].map((kind) =>
+  drawing.append(svg("defs", {}, ...["push", "modal", "tab", "section", "guard", "result"].map((kind) =>
     svg("marker", { id: `arrow-${kind}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
       svg("path", { d: "M0,0 L10,5 L0,10 z", class: `arrow ${kind}` })))));
   for (const edge of flow.edges) {
@@ -951,7 +951,7 @@ function renderMap() {
     drawing.append(group);
   }
   const legend = element("div", { className: "legend" },
-    ...["push", "modal", "tab", "section", "guard"].map((kind) => element("span", { className: `key ${kind}` }, kind)),
+    ...["push", "modal", "tab", "section", "guard", "result"].map((kind) => element("span", { className: `key ${kind}` }, kind)),
     element("span", { className: "key here" }, "shown"), element("span", { className: "key near" }, "a tap away"),
     element("span", { className: "dim" }, "★ initial"),
     flow.total ? element("span", { className: "dim limit" }, `showing ${flow.nodes.length} of ${flow.total} nodes: those nearest the screen shown`) : null);

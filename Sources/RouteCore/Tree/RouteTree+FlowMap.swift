@@ -21,6 +21,8 @@ package struct FlowMap: Sendable, Equatable {
         case section
         /// Where a guard sends a request it refuses (`fallback = "…"`).
         case `guard`
+        /// A value handed back to the screen under (a row or action with `result = { … }`).
+        case result
     }
 
     package struct Node: Sendable, Equatable {
@@ -40,6 +42,12 @@ package struct FlowMap: Sendable, Equatable {
         package var from: String
         package var to: String
         package var kind: EdgeKind
+
+        package init(from: String, to: String, kind: EdgeKind) {
+            self.from = from
+            self.to = to
+            self.kind = kind
+        }
     }
 
     package var nodes: [Node]
@@ -120,6 +128,21 @@ extension RouteTree {
                 for section in node.children { for entry in entries(section) { add(node.id, entry, .section) } }
             case .stack:
                 break
+            }
+            // A container's sheets (over whatever it shows): from the container, or from a
+            // stack's screens (a stack is not drawn).
+            if node.kind != .endpoint {
+                let from = node.kind == .stack ? entries(node.index) : [node.id]
+                for modal in node.modals {
+                    for origin in from { for entry in entries(modal) { add(origin, entry, .modal) } }
+                }
+            }
+            // A stack's `pushes` list: its screens push the screens it names from elsewhere.
+            if node.kind == .stack, let list = pushLists[node.index] {
+                let own = Set(nodes.indices.filter { ownStack(of: $0) == node.index }.map { nodes[$0].id })
+                for target in list where !own.contains(nodes[target].id) {
+                    for origin in own.sorted() { add(origin, nodes[target].id, .push) }
+                }
             }
         }
         for node in nodes {
