@@ -111,6 +111,25 @@ import Testing
         try await Self.until("the pop") { link.presentables["accounts/:account#3"] == nil }
         #expect(served.session.withHost { $0.state.request?.original } == "accounts/5678")
         #expect(Self.rendered(link) == Self.sessionRendered(served))
+
+        // The tab bar's sheet over the pushed account; the app closes it (a Close button).
+        try served.session.dispatch("transfer")
+        try await Self.until("the sheet") { link.presentables["accounts/:account#2"]?.modal?.id == "transfer-flow" }
+        #expect(link.close())
+        try await Self.until("the sheet closed") { link.presentables["transfer-flow"] == nil }
+        #expect(served.session.withHost { $0.state.request?.original } == "accounts/5678")
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
+
+        // The picker: the app's user goes back handing the choice to the form, once.
+        try served.session.dispatch("transfer/payee")
+        try await Self.until("the picker") { link.presentables["transfer/payee"] != nil }
+        #expect(link.back(result: ["name": .string("Ada"), "payee": .string("ada")]))
+        try await Self.until("the result on the form") {
+            link.presentables["transfer"]?.activation?.result == ["name": .string("Ada"), "payee": .string("ada")]
+        }
+        #expect(link.presentables["transfer/payee"] == nil)
+        #expect(link.presentables["transfer"]?.title == "Transfer to Ada")
+        #expect(Self.rendered(link) == Self.sessionRendered(served))
     }
 
     /// A leave guard's question reaches the app (`asked`); the app answers it, and `canLeave`
