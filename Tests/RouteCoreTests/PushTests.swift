@@ -251,4 +251,20 @@ import Testing
         try router.push("payees/p9")
         #expect(Self.items(router).last == "payees/:payee#2")
     }
+
+    /// A UIKit app records its user's own Back with `sync` (the shown screen's request): a
+    /// pushed screen popped by a swipe keeps the pushes below it, as `back()` does.
+    @Test func aSyncAfterTheUIPoppedAPushedScreenKeepsTheStackBelow() throws {
+        let router = Self.router(try Self.tree())
+        try router.dispatch("accounts/1234")
+        try router.push("accounts/5678")
+        try router.push("accounts/9999")
+        let synced = try router.sync("accounts/5678")
+        #expect(Self.items(router) == ["accounts", "accounts/:account", "accounts/:account#2"])
+        #expect(synced.transition.reflected == [.setStack(id: "accounts-tab", items: Self.items(router))])
+        #expect(synced.plan.operations == [.unwind(id: "accounts/:account#3")])
+        // A sync elsewhere is a dispatch, as before.
+        try router.sync("accounts/1234")
+        #expect(Self.items(router) == ["accounts", "accounts/:account"])
+    }
 }

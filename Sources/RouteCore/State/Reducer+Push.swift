@@ -202,7 +202,7 @@ extension Presented {
     /// The requests that made the pushed screens on the shown path, in order: the request of
     /// the declared chain under the first pushed screen (`base`), then each push and each
     /// request that extended a pushed screen. Nil when nothing shown was pushed. Replaying them
-    /// (``Reducer/replaying(_:onto:resolve:)``) is how a flag change, a reload and a
+    /// (``Reducer/replaying(_:onto:dropped:resolve:)``) is how a flag change, a reload and a
     /// restoration resolve such a state again.
     public var pushSteps: PushSteps? {
         var entries: [PushSteps.Step] = []

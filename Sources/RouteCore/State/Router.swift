@@ -166,7 +166,8 @@ public final class Router<P: Presenter> {
         let asks = tree.hasLeaveGuards
         if asks, _pending != nil { throw pendingError() }
         let resolution = try tree.resolve(request, reresolving: false, flagsOf: { flags })
-        let transition = Reducer(tree: tree).sync(state, to: resolution)
+        let transition =
+            Self.uiStep(state, to: resolution, tree: tree) ?? Reducer(tree: tree).sync(state, to: resolution)
         if asks,
             let pending = try askLeaveGuards(
                 transition, to: resolution.request.original, change: .sync(request), confirmed: confirmed)
@@ -286,6 +287,28 @@ public final class Router<P: Presenter> {
         let request = try tree.request(showing: node, activation: activation)
         let resolution = try tree.resolve(request.original, reresolving: true, flagsOf: { flags })
         return (Reducer(tree: tree).sync(state, to: resolution), resolution)
+    }
+
+    /// The UI's own Back that a `sync` records, when it kept what a dispatch would not: a pushed
+    /// screen popped (the stack below stays, pushed screens too) or a sheet swiped down (what
+    /// it covered stays as it was) — the screen `resolution` shows is the one the pop or the
+    /// dismissal shows. Nil otherwise (the sync reduces as a dispatch).
+    @usableFromInline
+    static func uiStep(_ state: RouterState, to resolution: Resolution, tree: RouteTree) -> Transition? {
+        guard let presented = state.presented else { return nil }
+        let reducer = Reducer(tree: tree)
+        func shows(_ transition: Transition?) -> Transition? {
+            guard let transition, transition.to.route == resolution.route,
+                transition.to.request?.path == resolution.request.path
+            else { return nil }
+            return transition.syncing()
+        }
+        if let popped = shows(reducer.pop(state)) { return popped }
+        guard let modal = topModal(presented),
+            tree[modal.content.node].map({ tree.isContainerModal($0.index) }) == true
+                || presented.pushSteps != nil
+        else { return nil }
+        return shows(reducer.dismiss(state))
     }
 
     /// Closes the top sheet shown (the page's ×, `close`): what it covered shows as it was —
