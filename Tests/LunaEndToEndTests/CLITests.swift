@@ -434,6 +434,35 @@ import Testing
         #expect(!result.stdout.contains("'Amount'"))
         #expect(result.stdout.contains("4 routes, 0 errors, 2 warnings"), "\(result.stdout)")
     }
+
+    /// A row or action that pushes a screen its stack does not take is a warning (the push
+    /// would fail with `notPushable`); one it takes, or the same screen again, is not.
+    @Test func aPushToAScreenTheStackDoesNotTakeIsAWarning() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "push.lua",
+            """
+            return junction {
+              stack { id = "accounts",
+                endpoint { "accounts/:id",
+                  rows = { { "Again", push = "accounts/7" }, { "Payee", push = "payees/ada" } },
+                },
+              },
+              stack { id = "payees", endpoint { "payees/:payee", actions = { { "Account", push = "accounts/7" } } } },
+            }
+            """)
+        let result = try luna(["check", script])
+        #expect(
+            result.stdout.contains(
+                "push.lua:3: warning: row 'Payee' of endpoint 'accounts/:id' pushes 'payees/ada', which stack 'accounts' does not take (give it pushes = { … } naming 'payees/:payee')"
+            ), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "push.lua:7: warning: action 'Account' of endpoint 'payees/:payee' pushes 'accounts/7', which stack 'payees' does not take"
+            ), "\(result.stdout)")
+        #expect(!result.stdout.contains("'Again'"))
+        #expect(result.stdout.contains("0 errors, 2 warnings"), "\(result.stdout)")
+    }
 }
 
 /// Every load error names its place in text as in JSON: a tree's or a sample's error carries

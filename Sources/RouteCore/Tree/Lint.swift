@@ -305,14 +305,41 @@ package struct Lint {
     /// The rows' and actions' requests (a script's `rows = {…}` and `actions = {…}`, by node
     /// index, each with what names it: `row 'Dune'`), checked as fallbacks are: one that
     /// matches no route, or only the catch-all, is a warning at its screen's line.
-    package func targetFindings(_ targets: [(node: Int, what: String, request: String)]) -> [Finding] {
+    package func targetFindings(_ targets: [(node: Int, what: String, request: String, push: Bool)]) -> [Finding] {
         targets.compactMap { target in
             guard target.node < tree.nodes.count else { return nil }
             let node = tree.nodes[target.node]
-            return targetFinding(
+            if let finding = targetFinding(
                 target.request, node: target.node,
                 "\(target.what) of \(node.kind.rawValue) '\(node.id)' goes to '\(target.request)', which")
+            {
+                return finding
+            }
+            return target.push ? pushFinding(target, node: node) : nil
         }
+    }
+
+    /// A row or action that pushes (`push = "…"`) onto the stack its screen is in: a screen
+    /// that stack does not take (its `pushes` list, or its own screens), or a screen in no
+    /// stack, is a warning at its line (the push would fail with `notPushable`).
+    private func pushFinding(
+        _ target: (node: Int, what: String, request: String, push: Bool), node: RouteTree.Node
+    ) -> Finding? {
+        guard let request = try? tree.request(from: target.request),
+            let match = try? tree.matcher.match(request)
+        else { return nil }
+        let what = "\(target.what) of \(node.kind.rawValue) '\(node.id)' pushes '\(target.request)'"
+        guard let stack = tree.ownStack(of: target.node) else {
+            return Finding(
+                severity: .warning, location: node.location, message: what + ", but the screen is in no stack")
+        }
+        let pushed = tree.endpoints[match.route].node
+        guard !tree.pushes(pushed, onto: stack) else { return nil }
+        return Finding(
+            severity: .warning, location: node.location,
+            message: what
+                + ", which stack '\(tree.nodes[stack].id)' does not take (give it pushes = { … } naming '\(tree.nodes[pushed].id)')"
+        )
     }
 
     /// Links that can open nothing: `links` with no scheme and no host (every URL is then

@@ -201,14 +201,18 @@ public final class RouteScriptHost {
 
     /// Where each declared row and action goes, by node index, for `luna check`
     /// (``Lint/targetFindings(_:)``): `row 'Dune'`, `action 'Sign in'`.
-    package var declaredTargets: [(node: Int, what: String, request: String)] {
+    package var declaredTargets: [(node: Int, what: String, request: String, push: Bool)] {
         guard let script else { return [] }
-        var targets: [(node: Int, what: String, request: String)] = []
+        var targets: [(node: Int, what: String, request: String, push: Bool)] = []
         for (index, rows) in script.declaredRows.sorted(by: { $0.key < $1.key }) {
-            for row in rows where row.result == nil { targets.append((index, "row '\(row.label)'", row.go)) }
+            for row in rows where row.result == nil {
+                targets.append((index, "row '\(row.label)'", row.go, row.push))
+            }
         }
         for (index, actions) in script.declaredActions.sorted(by: { $0.key < $1.key }) {
-            for action in actions { if let go = action.go { targets.append((index, "action '\(action.label)'", go)) } }
+            for action in actions {
+                if let go = action.go { targets.append((index, "action '\(action.label)'", go, action.push)) }
+            }
         }
         return targets
     }
