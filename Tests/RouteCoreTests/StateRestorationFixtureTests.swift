@@ -47,8 +47,9 @@ import Testing
     }
 
     @Test func format2HasItsJourneys() {
-        #expect(Self.savedV2.count == 3)
-        #expect(Self.savedV2.allSatisfy { $0.string.contains("\"v\":2") && $0.string.contains("\"u\":true") })
+        #expect(Self.savedV2.count == 4)
+        #expect(Self.savedV2.allSatisfy { $0.string.contains("\"v\":2") })
+        #expect(Self.savedV2.contains { $0.string.contains("\"res\":{\"picked\":\"7\"}") })
     }
 
     @Test(arguments: savedV2)
@@ -59,6 +60,14 @@ import Testing
                 try expected.push(String(step.dropFirst(5)))
             } else if step == "back" {
                 try expected.back()
+            } else if step.hasPrefix("back ") {
+                // `back KEY=VALUE`: a result (strings).
+                var result: [String: AttributeValue] = [:]
+                for pair in step.dropFirst(5).split(separator: " ") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { result[parts[0]] = .string(parts[1]) }
+                }
+                try expected.back(result: result)
             } else {
                 try expected.dispatch(step)
             }
