@@ -267,4 +267,23 @@ import Testing
         try router.sync("accounts/1234")
         #expect(Self.items(router) == ["accounts", "accounts/:account"])
     }
+
+    /// Hostile or stale restoration strings (found by the reducer oracle's mutations): a name
+    /// given twice, an instance's name on a stack's first screen or on a screen pushed nowhere.
+    /// Each restores without two screens of one name, cutting the stack where it goes wrong.
+    @Test func aStringThatNamesAScreenTwiceOrMisplacesAnInstanceIsCut() throws {
+        let tree = try Self.tree()
+        let twice =
+            #"{"v":2,"r":"payees","p":["j","root",1,[["k","accounts-tab",[["s","accounts"],["s","accounts/:account",{"p":{"account":"1"},"r":"accounts/1"}],["s","accounts/:account#3",{"p":{"account":"2"},"r":"accounts/2","u":true}],["s","accounts/:account#3",{"p":{"account":"3"},"r":"accounts/3","u":true}]]],["k","payees-tab",[["s","payees",{"r":"payees"}]]]]]}"#
+        let restored = try tree.restoredState(twice).state
+        var names: [String] = []
+        restored.presented?.forEach { names.append($0.node.rawValue) }
+        #expect(names.filter { $0 == "accounts/:account#3" }.count == 1, "\(names)")
+        let first =
+            #"{"v":2,"r":"payees","p":["j","root",1,[["k","accounts-tab",[["s","accounts"],["s","accounts/:account#2",{"p":{"account":"2"},"r":"accounts/2"}]]],["k","payees-tab",[["s","payees",{"r":"payees"}]]]]]}"#
+        let cut = try tree.restoredState(first).state
+        #expect(cut.presented?.first(NodeID("accounts/:account#2")) == nil)
+        let router = Self.router(tree)
+        #expect(throws: Never.self) { try router.restore(restoring: twice) }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RouteCoreOracle
 import Testing
 
@@ -215,6 +216,18 @@ import Testing
                         && restored.state.request == router.state.request,
                     "\(journey.joined(separator: " ; "))\nsaved    \(router.state.restorationString)\nrestored \(restored.state.restorationString)"
                 )
+                // A hostile copy of the string (a pushed screen's name or flag moved, an item
+                // dropped): it restores to a state without two screens of one name, or is
+                // refused with a reason.
+                let mutated = Self.mutate(router.state.restorationString, &world)
+                if let hostile = try? tree.restoredState(mutated) {
+                    var seen = Set<NodeID>()
+                    hostile.state.presented?.forEach { item in
+                        #expect(seen.insert(item.node).inserted, "\(item.node) twice restoring \(mutated)")
+                    }
+                    let rebuilt = Router(tree: tree, presenter: HeadlessPresenter())
+                    #expect(throws: Never.self, "restoring \(mutated)") { try rebuilt.restore(hostile.state) }
+                }
                 let next = world.request()
                 if let resolution = try? tree.resolve(next) {
                     let reducer = Reducer(tree: tree)
@@ -229,6 +242,32 @@ import Testing
             pushed > 500 && sheeted > 100 && delivered > 100,
             "\(pushed) pushed, \(sheeted) sheets, \(delivered) results")
         #expect(failed > 100, "refusals are exercised too: \(failed)")
+    }
+
+    /// A restoration string changed the way a hostile or stale one would be: an instance
+    /// name given to another screen, a screen marked pushed, a pushed mark dropped, a number
+    /// out of range, or a stack item removed.
+    static func mutate(_ text: String, _ world: inout World) -> String {
+        var text = text
+        switch world.int(0...4) {
+        case 0:
+            if let range = text.range(of: #"["s",""#) {
+                let number = ["2", "3", "64", "65", "02"][world.int(0...4)]
+                if let end = text[range.upperBound...].firstIndex(of: "\"") {
+                    text.insert(contentsOf: "#" + number, at: end)
+                }
+            }
+        case 1: text = text.replacingOccurrences(of: #""r":"#, with: #""u":true,"r":"#)
+        case 2: text = text.replacingOccurrences(of: #","u":true"#, with: "")
+        case 3: text = text.replacingOccurrences(of: "#2", with: "#3")
+        default:
+            if let range = text.range(of: #",["s","#, options: .backwards),
+                let end = text[range.upperBound...].range(of: "]")
+            {
+                text.removeSubrange(range.lowerBound..<end.upperBound)
+            }
+        }
+        return text
     }
 
     /// What a restoration must give back: the same screens in the same places, each pushed

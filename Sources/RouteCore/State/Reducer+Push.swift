@@ -196,6 +196,37 @@ extension Presented {
         }
     }
 
+    /// This presentation with no name shown twice (a restoration string from elsewhere may say
+    /// so): a stack is cut at an item whose name came before, a modal with such a name dropped.
+    func uniquelyNamed() -> Presented {
+        var seen = Set<NodeID>()
+        func walk(_ presented: Presented) -> Presented? {
+            guard seen.insert(presented.node).inserted else { return nil }
+            switch presented {
+            case .switcher(let node, let section, let content):
+                guard let kept = walk(content) else { return nil }
+                return .switcher(node: node, section: section, content: kept)
+            case .junction(let node, let selected, let options):
+                var kept: [Presented] = []
+                for option in options {
+                    guard let walked = walk(option) else { return nil }
+                    kept.append(walked)
+                }
+                return .junction(node: node, selected: selected, options: kept)
+            case .stack(let node, let items):
+                var kept: [Presented] = []
+                for item in items {
+                    guard let walked = walk(item) else { break }
+                    kept.append(walked)
+                }
+                return .stack(node: node, items: kept)
+            case .screen(let node, let activation, let modal):
+                return .screen(node: node, activation: activation, modal: modal.flatMap(walk))
+            }
+        }
+        return walk(self) ?? self
+    }
+
     /// Whether any screen in it is named `id`.
     func contains(_ id: NodeID) -> Bool { first(id) != nil }
 

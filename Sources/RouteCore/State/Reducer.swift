@@ -387,11 +387,15 @@ public struct Reducer {
     /// itself is gone or changed kind, or is a switcher whose shown section is gone (a switcher
     /// has no unvisited state to fall back to).
     public func rebase(_ presented: Presented?) -> Presented? {
+        rebased(presented)?.uniquelyNamed()
+    }
+
+    private func rebased(_ presented: Presented?) -> Presented? {
         guard let presented, let node = tree[presented.node], node.kind == presented.kind else { return nil }
         switch presented {
         case .switcher(_, _, let content):
             guard let section = node.children.firstIndex(where: { tree.nodes[$0].nodeID == content.node }),
-                let kept = rebase(content)
+                let kept = rebased(content)
             else { return nil }
             return .switcher(node: node.nodeID, section: section, content: kept)
         case .junction(_, let selected, let options):
@@ -401,7 +405,7 @@ public struct Reducer {
             for (position, child) in node.children.enumerated() {
                 let id = tree.nodes[child].nodeID
                 if options.indices.contains(selected), options[selected].node == id { newSelected = position }
-                newOptions.append(rebase(options.first { $0.node == id }) ?? unvisited(child))
+                newOptions.append(rebased(options.first { $0.node == id }) ?? unvisited(child))
             }
             return .junction(node: node.nodeID, selected: newSelected, options: newOptions)
         case .stack(_, let items):
@@ -414,10 +418,12 @@ public struct Reducer {
                     ? tree[item.node].map { tree.pushes($0.index, onto: node.index) } ?? false
                     : tree[item.node].map { $0.parent == parent && $0.relation == (kept.isEmpty ? .member : .child) }
                         ?? false
-                guard placed, let itemNode = tree[item.node], !kept.isEmpty || !item.isPushed,
-                    let rebased = rebase(item)
+                // An instance's name (`ID#N`) is a pushed screen's, or one above a pushed screen.
+                let named = item.node.instance == nil || item.isPushed || kept.contains(where: \.isPushed)
+                guard placed, named, let itemNode = tree[item.node], !kept.isEmpty || !item.isPushed,
+                    let rebasedItem = rebased(item)
                 else { break }
-                kept.append(rebased)
+                kept.append(rebasedItem)
                 parent = itemNode.index
             }
             return .stack(node: node.nodeID, items: kept)
@@ -425,7 +431,7 @@ public struct Reducer {
             // Its own modal, or a container's sheet (presented over whatever screen it shows).
             let keptModal = modal.flatMap { modal in
                 node.modals.contains { tree.nodes[$0].nodeID == modal.node }
-                    || tree[modal.node].map { tree.isContainerModal($0.index) } == true ? rebase(modal) : nil
+                    || tree[modal.node].map { tree.isContainerModal($0.index) } == true ? rebased(modal) : nil
             }
             // A pushed screen keeps its instance's name (`books/:id#2`).
             return .screen(node: id.base == node.nodeID ? id : node.nodeID, activation: activation, modal: keptModal)
