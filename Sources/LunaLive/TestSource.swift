@@ -66,7 +66,8 @@ package enum TestSource {
         return "app:\(method)(" + values.joined(separator: ", ") + ")"
     }
 
-    /// A JSON value as a Lua literal (objects as tables with quoted keys).
+    /// A JSON value as a Lua literal (objects as tables; a key that is a Lua name bare,
+    /// `{ name = "Ada" }`, another quoted, `{ ["a b"] = 1 }`).
     private static func lua(_ value: JSONValue?) -> String {
         switch value {
         case nil, .null?: "nil"
@@ -75,8 +76,22 @@ package enum TestSource {
         case .string(let text)?: quoted(text)
         case .array(let items)?: "{ " + items.map { lua($0) }.joined(separator: ", ") + " }"
         case .object(let members)?:
-            "{ " + members.map { "[\(quoted($0.0))] = " + lua($0.1) }.joined(separator: ", ") + " }"
+            "{ " + members.map { key(of: $0.0) + " = " + lua($0.1) }.joined(separator: ", ") + " }"
         }
+    }
+
+    /// A table key as Lua writes it: a name bare, anything else (a keyword too) quoted.
+    private static func key(of text: String) -> String {
+        let keywords: Set<String> = [
+            "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in", "local",
+            "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+        ]
+        let bytes = Array(text.utf8)
+        func letter(_ byte: UInt8) -> Bool { (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 }
+        guard let first = bytes.first, letter(first), bytes.allSatisfy({ letter($0) || ($0 >= 48 && $0 <= 57) }),
+            !keywords.contains(text)
+        else { return "[\(quoted(text))]" }
+        return text
     }
 
     /// A Lua string literal for `text`: quotes and backslashes escaped, control characters as

@@ -298,9 +298,23 @@ func discardSession() throws -> (ScriptFolder, RouteScriptHost, Session) {
             session.execute("back").lines.first?.hasPrefix("back → accounts/:account (account)  account=5678") == true)
         #expect(session.live.history.last?.kind == .back)
         #expect(session.live.history.contains { $0.kind == .push && $0.commands == [.push("accounts/5678")] })
+        // The tab bar's sheet over the pushed account, closed back to it; a result handed back.
+        _ = session.execute("go transfer")
+        #expect(session.live.withHost { $0.tree?.rendered() }?.contains("modal stack transfer-flow") == true)
+        #expect(
+            session.execute("close").lines.first?.hasPrefix("close → accounts/:account (account)  account=5678") == true
+        )
+        _ = session.execute("go transfer/payee")
+        let handed = session.execute("back name=Ada payee=ada").lines.joined(separator: "\n")
+        #expect(handed.contains("deliver transfer {name=Ada, payee=ada}"), "\(handed)")
+        #expect(handed.contains(#"screen transfer "Transfer to Ada" result={name=Ada, payee=ada}"#), "\(handed)")
+        _ = session.execute("close")
         _ = session.execute("save-test pushed")
         let recorded = try String(contentsOfFile: folder.path + "/pushed_test.lua", encoding: .utf8)
         #expect(recorded.contains(#"app:push("accounts/5678")"#) && recorded.contains(#"app:push("accounts/1234")"#))
+        #expect(
+            recorded.contains(#"app:back({ name = "Ada", payee = "ada" })"#) && recorded.contains("app:close()"),
+            "\(recorded)")
         let result = TestRunner(options: .init()).run(file: folder.path + "/pushed_test.lua")
         #expect(result.cases.map(\.status) == [.passed], "\(result.cases.first?.message ?? "")\n\(recorded)")
     }
