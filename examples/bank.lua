@@ -7,6 +7,8 @@
 
 return switcher {
   initial = "accounts",
+  -- The flag values `luna verify` tries (flipped at any point).
+  flags = { signedIn = { "yes", "no" } },
   links = { schemes = { "lunabank" }, hosts = { "bank.example" } },
 
   endpoint { "signin", title = "Sign in", link = false,
@@ -44,6 +46,7 @@ return switcher {
 
     stack { title = "Accounts", id = "accounts-tab",
       endpoint { "accounts", title = "My accounts",
+        actions = { { "Transfer", go = "transfer" } },
         rows = {
           { "Everyday •1234", go = "accounts/1234" },
           { "Savings •5678", go = "accounts/5678" },

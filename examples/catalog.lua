@@ -33,9 +33,12 @@ return stack {
   },
 
   -- A status is required here; a request without one, or with another, goes on to the next route.
-  endpoint { "orders", title = "Orders", name = "orders", query = { status = { "open", "shipped" } } },
-  endpoint { "orders", id = "all-orders", title = "All orders" },
+  -- (A link opens these as the stack's root: each has a way to the products, which
+  -- `luna verify` checks.)
+  endpoint { "orders", title = "Orders", name = "orders", query = { status = { "open", "shipped" } },
+    actions = { { "All products", go = "products" } } },
+  endpoint { "orders", id = "all-orders", title = "All orders", actions = { { "All products", go = "products" } } },
 
   -- `:path+`: one folder or more (docs/a, docs/a/b), never docs alone.
-  endpoint { "docs/:path+", title = "Docs", name = "docs" },
+  endpoint { "docs/:path+", title = "Docs", name = "docs", actions = { { "All products", go = "products" } } },
 }

@@ -49,6 +49,37 @@ package struct Prototype: Sendable {
     }
 }
 
+extension RouteScriptHost {
+    /// Takes one step a user takes (a prototype's or `luna verify`'s): what the command does on
+    /// this host, unrecorded. The outcome of the change (nil when only flags moved).
+    package func take(_ step: Command) throws -> Outcome? {
+        switch step {
+        case .dispatch(let request, let keep): return try dispatch(request, keepStack: keep)
+        case .open(let node, let params, let keep):
+            return try dispatch(try request(opening: node, params: params), keepStack: keep)
+        case .back: return try back()
+        case .returning(let result): return try back(result: result)
+        case .close: return try close()
+        case .push(let request): return try push(request)
+        case .flag(let name, let value): return try setFlag(name, value)
+        case .tap(let label): return try tap(try action(label))
+        default: throw LiveSessionError("'\(step.op)' is not a step a user takes")
+        }
+    }
+
+    /// What the user can do on the screens shown now: the script's own rows on them, then what
+    /// the controls send (``Controls``: tabs, Back, a sheet's close, generated rows, actions).
+    package func userSteps(context: Controls.Context, rows: [String: [ScreenRow]]) -> [Command] {
+        let requests = SnapshotView.requests(tree, tree: routeTree)
+        let controls = Controls(host: self, context: context, requests: requests)
+        var result: [Command] = []
+        for id in controls.offers.keys.sorted() {
+            for row in rows[NodeID.nodeText(of: id)] ?? [] { result.append(row.command) }
+        }
+        return result + controls.commands
+    }
+}
+
 /// The breadth-first walk behind ``Prototype/explore(_:script:limit:)``.
 private struct Explorer {
     struct State {
@@ -182,17 +213,7 @@ private struct Explorer {
         try enter(from)
         var outcome: RouteScriptHost.Outcome?
         do {
-            switch step {
-            case .dispatch(let request, let keep): outcome = try host.dispatch(request, keepStack: keep)
-            case .open(let node, let params, let keep):
-                outcome = try host.dispatch(try host.request(opening: node, params: params), keepStack: keep)
-            case .back: outcome = try host.back()
-            case .close: outcome = try host.close()
-            case .push(let request): outcome = try host.push(request)
-            case .flag(let name, let value): outcome = try host.setFlag(name, value)
-            case .tap(let label): outcome = try host.tap(try host.action(label))
-            default: throw LiveSessionError("'\(step.op)' is not a step of a prototype")
-            }
+            outcome = try host.take(step)
         } catch {
             let failure = Failure(error)
             record(from, key, nil, JSONWriter.object(["error": failure.errorJSON]))
@@ -223,13 +244,7 @@ private struct Explorer {
     /// rules the page draws by) and the script's own rows on the screens shown.
     func steps(of index: Int) -> [Command] {
         do { try enter(index) } catch { return [] }
-        let requests = SnapshotView.requests(host.tree, tree: tree)
-        let controls = Controls(host: host, context: context, requests: requests)
-        var result: [Command] = []
-        for id in controls.offers.keys.sorted() {
-            for row in rows[NodeID.nodeText(of: id)] ?? [] { result.append(row.command) }
-        }
-        result += controls.commands
+        var result = host.userSteps(context: context, rows: rows)
         // The flow map's screens, from the start only (from every state it would be states ×
         // screens steps); elsewhere the page shows the state that first reached the screen.
         // With the parameters shown now when on screen, else the first sample.

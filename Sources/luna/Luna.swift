@@ -20,7 +20,8 @@ struct Luna: ParsableCommand {
             "luna 0.1.0 (Lua 5.4; JSON output format \(jsonFormat), live-link protocol \(LinkProtocol.version), "
             + "restoration strings v\(RouterState.restorationVersion), exported trees v\(RouteTree.exportFormat))",
         subcommands: [
-            Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Graph.self, Export.self,
+            Repl.self, Serve.self, TestCommand.self, Dispatch.self, Routes.self, Check.self, Verify.self, Graph.self,
+            Export.self,
             PathCommand.self, Go.self,
         ]
     )
@@ -270,6 +271,47 @@ struct Check: ParsableCommand {
             )
         }
         if errors > 0 { throw ExitCode(1) }
+    }
+}
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explore every state the app can reach and check it: links show what taps show, no dead ends, "
+            + "targets, guards, restoration.",
+        discussion: """
+            Every step a user takes (tabs, Back, close, rows, actions, pushes, results) and every value of the \
+            flags the root declares (flags = { signedIn = { "yes", "no" } }), breadth first from the initial \
+            request, up to --limit states. Each finding prints the shortest steps from the start that show it, \
+            as REPL lines and as a luna test case. Exit status: 0 no finding, 1 findings, 2 the script failed \
+            to load (docs/verify.md).
+            """)
+
+    @Argument(help: "The route script.") var script: String
+    @Option(help: "At most this many states are explored.") var limit: Int = 5_000
+    @Flag(help: "Print one JSON object: the summary and the findings with their steps.") var json = false
+    @OptionGroup var options: ScriptOptions
+
+    func run() throws {
+        let host = try options.load(script, json: json)
+        let verification = try Verification.run(host, limit: limit)
+        if json {
+            emitJSON(
+                verification.json(script: script) { location in
+                    let place = ScriptPaths.relocate(location, script: script)
+                    return (place.file, place.line)
+                })
+        } else {
+            for line in verification.text(
+                script: ScriptPaths.display(script),
+                relocate: { location in
+                    let place = ScriptPaths.relocate(location, script: script)
+                    return "\(place.file):\(place.line)"
+                })
+            {
+                emit(line)
+            }
+        }
+        if !verification.findings.isEmpty { throw ExitCode(1) }
     }
 }
 

@@ -510,3 +510,34 @@ import Testing
         #expect(session.execute("help").lines.contains { $0.contains("clear") })
     }
 }
+
+/// `luna verify`: a finding prints its place, check and counterexample (REPL lines and a
+/// `luna test` case) and exits 1; a clean script exits 0; `--json` prints one object.
+@Suite struct VerifyCommandTests {
+    @Test func aDeadEndIsReportedWithItsCounterexample() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "kiosk.lua",
+            """
+            return switcher { initial = "home",
+              stack { endpoint { "home", rows = { { "Kiosk", go = "kiosk" } } } },
+              endpoint { "kiosk", title = "Kiosk" },
+            }
+            """)
+        let result = try luna(["verify", script])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "kiosk.lua:3: dead_end: no way back to home from kiosk (Back, a sheet's close, the tabs, its actions and the flags lead elsewhere)\n  counterexample (the REPL):\n    go kiosk\n  as a luna test case:\n    app:go(\"kiosk\")"
+            ), "\(result.stdout)")
+        #expect(result.stdout.contains("kiosk.lua: 1 finding"))
+        let json = try luna(["verify", script, "--json"])
+        #expect(json.status == 1)
+        #expect(
+            json.stdout.contains(#""check":"dead_end""#)
+                && json.stdout.contains(#""steps":[{"op":"dispatch","request":"kiosk"}]"#))
+        let clean = try luna(["verify", example("shop.lua")])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("shop.lua: 0 findings"))
+    }
+}

@@ -844,7 +844,7 @@ extension Presented {
     }
 
     /// Whether it is a pushed screen (``Activation/pushed``).
-    var isPushed: Bool {
+    package var isPushed: Bool {
         if case .screen(_, let activation?, _) = self { return activation.pushed }
         return false
     }

@@ -152,6 +152,11 @@ struct Builders {
             case "fallback": node.fallback = text
             case "regex": node.declaration.regex = text
             case "initial": node.declaration.initial = text
+            case "reach":
+                guard text == "app" else {
+                    throw failure(builder, "reach is \"app\" (a screen only the app opens), not '\(text)'")
+                }
+                node.reachedByApp = true
             default: break
             }
         case .function:
@@ -286,26 +291,44 @@ struct Builders {
                 node.actions.append(action)
             }
         case .samples:
+            // `sample = { id = { "42", "7" } }`, or the root's `flags = { signedIn = { "yes", "no" } }`.
             guard case .table = value else { throw typeError() }
+            let shape =
+                name == "flags"
+                ? "flags maps flag names to lists of values (flags = { signedIn = { \"yes\", \"no\" } })"
+                : "sample maps parameter names to lists of values (sample = { id = { \"42\" } })"
+            var lists: [(name: String, values: [String])] = []
             for (key, list) in try vm.entries(value) {
-                guard case .string(let parameter) = key, case .table = list else {
-                    throw failure(
-                        builder, "sample maps parameter names to lists of values (sample = { id = { \"42\" } })")
-                }
+                guard case .string(let parameter) = key, case .table = list else { throw failure(builder, shape) }
                 var values: [String] = []
-                for (offset, item) in try items(list, builder, "sample.\(parameter) must be a list of strings")
+                for (offset, item) in try items(list, builder, "\(name).\(parameter) must be a list of strings")
                     .enumerated()
                 {
                     switch item {
                     case .string(let text): values.append(text)
                     case .integer(let number): values.append(String(number))
-                    default: throw failure(builder, "sample.\(parameter)[\(offset + 1)] must be a string")
+                    default: throw failure(builder, "\(name).\(parameter)[\(offset + 1)] must be a string")
                     }
                 }
-                guard !values.isEmpty else { throw failure(builder, "sample.\(parameter) has no values") }
-                node.samples.append((parameter, values))
+                guard !values.isEmpty else { throw failure(builder, "\(name).\(parameter) has no values") }
+                lists.append((parameter, values))
             }
-            node.samples.sort { $0.name < $1.name }
+            lists.sort { $0.name < $1.name }
+            if name == "flags" { node.flagValues = lists } else { node.samples = lists }
+        case .reasons:
+            // `verify = { dead_end = "a kiosk screen" }`: a check switched off, with the reason.
+            guard case .table = value else { throw typeError() }
+            for (key, item) in try vm.entries(value) {
+                guard case .string(let check) = key, case .string(let reason) = item, !reason.isEmpty else {
+                    throw failure(builder, "verify maps check names to reasons (verify = { dead_end = \"why\" })")
+                }
+                guard VerifyCheck(rawValue: check) != nil else {
+                    let known = VerifyCheck.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw failure(builder, "verify names no check '\(check)' (checks: \(known))")
+                }
+                node.verifyReasons.append((check, reason))
+            }
+            node.verifyReasons.sort { $0.check < $1.check }
         case .links:
             guard case .table = value else { throw typeError() }
             var links: (schemes: [String], hosts: [String], http: Bool) = ([], [], false)

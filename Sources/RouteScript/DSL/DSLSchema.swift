@@ -14,6 +14,7 @@ enum DSLSchema {
         case samples = "table of sample values { param = { \"value\", … } }"
         case boolean
         case strings = "list of strings"
+        case reasons = "table of check names to reasons { dead_end = \"why\" }"
     }
 
     static let builders: [(name: String, kind: NodeKind)] = [
@@ -27,6 +28,7 @@ enum DSLSchema {
         "leave": .function, "regex": .string, "attributes": .attributes, "links": .links, "link": .boolean,
         "initial": .string,
         "rows": .rows, "actions": .actions, "sample": .samples, "query": .query, "on_result": .function,
+        "flags": .samples, "verify": .reasons, "reach": .string,
     ]
 
     /// The type names of a query key (`"int"`, `"string?"` for an optional one).
@@ -40,7 +42,7 @@ enum DSLSchema {
     static let containerFields: [String: FieldType] = [
         "presenter": .presenter, "title": .string, "id": .string, "enabled": .function, "fallback": .string,
         "redirect": .function, "leave": .function, "attributes": .attributes, "links": .links, "initial": .string,
-        "pushes": .strings, "modals": .nodes,
+        "pushes": .strings, "modals": .nodes, "flags": .samples, "verify": .reasons,
     ]
 
     static func fields(of kind: NodeKind) -> [String: FieldType] {

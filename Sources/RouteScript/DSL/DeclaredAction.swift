@@ -44,3 +44,19 @@ package struct ScreenRow: Sendable {
         return push ? .push(go) : .dispatch(go)
     }
 }
+
+/// The checks of `luna verify` (docs/verify.md), by the names a node's `verify = { … }`
+/// switches one off with.
+package enum VerifyCheck: String, CaseIterable, Sendable {
+    /// A cold-start link shows what the shortest taps show.
+    case link_taps
+    /// The start is reachable again from every state; every screen is reachable.
+    case dead_end
+    case unreachable
+    /// Every row, action, fallback, `initial` and push goes to a real route.
+    case targets
+    /// No state shows or keeps a screen its guard refuses.
+    case guards
+    /// Every state restores from its restoration string.
+    case restoration
+}

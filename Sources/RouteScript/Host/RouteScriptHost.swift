@@ -156,6 +156,26 @@ public final class RouteScriptHost {
         return result
     }
 
+    /// The root's `flags = { signedIn = { "yes", "no" } }`: the values `luna verify` tries, by
+    /// flag name in name order.
+    package var declaredFlagValues: [(name: String, values: [String])] { script?.flagValues ?? [] }
+
+    /// `verify = { dead_end = "why" }` by node id: the checks switched off there, and why.
+    package var verifyReasons: [String: [String: String]] {
+        guard let script else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for (index, reasons) in script.verifyReasons where index < script.tree.nodes.count {
+            result[script.tree.nodes[index].id] = Dictionary(reasons.map { ($0.check, $0.reason) }) { $1 }
+        }
+        return result
+    }
+
+    /// The screens declared `reach = "app"` (only the app opens them), by node id.
+    package var appOnlyScreens: Set<String> {
+        guard let script else { return [] }
+        return Set(script.appOnly.filter { $0 < script.tree.nodes.count }.map { script.tree.nodes[$0].id })
+    }
+
     /// The most parameter sets one endpoint's samples give (the first ones, in order).
     package static let sampleLimit = 24
 

@@ -16,6 +16,11 @@ final class LoadedScript {
     let declaredAttributes: [Int: [(String, AttributeValue)]]
     /// `on_result` functions, by node index.
     let resultHooks: [Int: LuaValue]
+    /// The root's `flags = { … }`: the values `luna verify` tries, by flag name.
+    let flagValues: [(name: String, values: [String])]
+    /// `verify = { check = "reason" }` and `reach = "app"`, by node index.
+    let verifyReasons: [Int: [(check: String, reason: String)]]
+    let appOnly: Set<Int>
     /// Rows declared on screens (`rows = {…}`), by node index.
     let declaredRows: [Int: [ScreenRow]]
     /// Actions declared on screens (`actions = {…}`), by node index.
@@ -118,6 +123,9 @@ final class LoadedScript {
         self.presenters = presenters
         self.declaredAttributes = Dictionary(preparer.attributes, uniquingKeysWith: { $1 })
         self.resultHooks = Dictionary(preparer.resultHooks, uniquingKeysWith: { $1 })
+        self.flagValues = preparer.flagValues
+        self.verifyReasons = Dictionary(preparer.verifyReasons, uniquingKeysWith: { $1 })
+        self.appOnly = Set(preparer.appOnly)
         self.declaredRows = Dictionary(preparer.rows, uniquingKeysWith: { $1 })
         self.declaredActions = Dictionary(preparer.actions, uniquingKeysWith: { $1 })
         self.declaredSamples = try Self.samples(preparer.samples, in: tree)

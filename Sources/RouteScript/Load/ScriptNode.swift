@@ -97,6 +97,12 @@ final class ScriptNode {
     /// `sample = { id = { "42", "7" } }`: values a prototype offers for the endpoint's
     /// parameters (rows on the screen that opens it, instead of a form), by parameter name.
     var samples: [(name: String, values: [String])] = []
+    /// The root's `flags = { signedIn = { "yes", "no" } }`: the values `luna verify` tries.
+    var flagValues: [(name: String, values: [String])] = []
+    /// `verify = { dead_end = "why" }`: the checks of `luna verify` switched off here.
+    var verifyReasons: [(check: String, reason: String)] = []
+    /// `reach = "app"`: a screen only the app opens (no tap, no link reaches it).
+    var reachedByApp = false
     /// Set once a load's preparation pass met the node: a node the script placed more than
     /// once (one local in two stacks) is met again, and its other places get copies.
     var isPrepared = false

@@ -17,6 +17,11 @@ struct ScriptNodePreparer {
     private(set) var choices: [(Int, PresenterChoice)] = []
     /// Declared attributes (`attributes = {…}`) by node index.
     private(set) var attributes: [(Int, [(String, AttributeValue)])] = []
+    /// The root's declared flag values (`flags = { … }`), for `luna verify`.
+    private(set) var flagValues: [(name: String, values: [String])] = []
+    /// `verify = { … }` reasons and `reach = "app"`, by node index.
+    private(set) var verifyReasons: [(Int, [(check: String, reason: String)])] = []
+    private(set) var appOnly: [Int] = []
     /// `on_result` functions by node index.
     private(set) var resultHooks: [(Int, LuaValue)] = []
     /// Declared rows (`rows = {…}`) by node index.
@@ -61,6 +66,16 @@ struct ScriptNodePreparer {
         if !node.attributes.isEmpty { attributes.append((index, node.attributes)) }
         if !node.rows.isEmpty { rows.append((index, node.rows)) }
         if let onResult = node.onResult { resultHooks.append((index, onResult)) }
+        if !node.flagValues.isEmpty {
+            guard index == 0 else {
+                throw RouteScriptError(
+                    .load, prefix(node) + "'flags' (the flag values luna verify tries) is declared on the root node",
+                    location: node.location)
+            }
+            flagValues = node.flagValues
+        }
+        if !node.verifyReasons.isEmpty { verifyReasons.append((index, node.verifyReasons)) }
+        if node.reachedByApp { appOnly.append(index) }
         if !node.actions.isEmpty { actions.append((index, node.actions)) }
         if !node.samples.isEmpty { samples.append((index, node.samples, node.location)) }
         if let declared = node.declaredLinks {

@@ -1,0 +1,586 @@
+import RouteCore
+import RouteScript
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `luna verify` (docs/verify.md): every state the app can reach from its start, through every
+/// step a user takes — tabs, Back, a sheet's close, rows, actions, pushes, results — and every
+/// flag value the root declares (`flags = { signedIn = { "yes", "no" } }`, flipped at any point),
+/// explored breadth first with the engine itself, up to a bound. Then the checks, each failure
+/// with the shortest steps from the start that show it (a counterexample the REPL and
+/// `luna test` replay):
+///
+/// - `link_taps`: a cold-start link shows the chain the shortest taps to its screen show;
+/// - `dead_end`: the start's screen is reachable again from every state (Back, close, tabs);
+/// - `unreachable`: every screen is reached by taps or a link, or declared `reach = "app"`;
+/// - `targets`: every row, action, fallback, `initial` and push goes to a real route under
+///   some flag values;
+/// - `guards`: no state shows or keeps a screen its guard refuses under its flags;
+/// - `restoration`: every state restores from its restoration string.
+///
+/// A node's `verify = { dead_end = "why" }` switches a check off there (the report says so).
+package struct Verification: Sendable {
+    package struct Finding: Sendable {
+        package var check: VerifyCheck
+        package var message: String
+        package var location: SourceLocation?
+        /// The steps from the start that show it (nil: a finding about a declaration).
+        package var steps: [Command]?
+        /// The flags the app starts the counterexample with (none: the app's own start).
+        package var node: String?
+    }
+
+    package var findings: [Finding] = []
+    package var states = 0
+    package var transitions = 0
+    /// The declared flags and their values.
+    package var flags: [(name: String, values: [String])] = []
+    package var limit = 0
+    /// Whether the bound cut the exploration short (then `dead_end` and `unreachable` are not
+    /// complete, and are not reported).
+    package var bounded = false
+    package var seconds = 0.0
+    /// Checks switched off on a node: (node, check, reason).
+    package var skipped: [(node: String, check: String, reason: String)] = []
+    /// Linkable routes `link_taps` could not fill (a parameter with no sample) or no tap reached.
+    package var notChecked: [String] = []
+    package var linksChecked = 0
+
+    /// The checks that ran to completion.
+    package var complete: [VerifyCheck] {
+        VerifyCheck.allCases.filter { !bounded || ($0 != .dead_end && $0 != .unreachable) }
+    }
+}
+
+extension Verification {
+    /// Explores `host` (a freshly loaded script) and runs the checks.
+    package static func run(_ host: RouteScriptHost, limit: Int = 5_000) throws -> Verification {
+        guard let tree = host.routeTree else { throw LiveSessionError("no script is loaded") }
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let started = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+        var walk = Walk(host: host, tree: tree, limit: max(1, limit))
+        try walk.explore()
+        var result = Verification()
+        result.flags = host.declaredFlagValues
+        result.limit = limit
+        result.states = walk.states.count
+        result.transitions = walk.transitions
+        result.bounded = walk.bounded
+        for (node, reasons) in host.verifyReasons.sorted(by: { $0.key < $1.key }) {
+            for (check, reason) in reasons.sorted(by: { $0.key < $1.key }) {
+                result.skipped.append((node, check, reason))
+            }
+        }
+        try walk.checkRestorationAndGuards(into: &result)
+        if !walk.bounded {
+            walk.checkDeadEnds(into: &result)
+            walk.checkUnreachable(into: &result)
+        }
+        try walk.checkLinks(into: &result)
+        try walk.checkTargets(into: &result)
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        result.seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - started
+        return result
+    }
+}
+
+extension Verification {
+    /// The report as text: the summary, then each finding with its place, its counterexample
+    /// as REPL lines and as a `luna test` case.
+    package func text(script: String, relocate: (SourceLocation) -> String) -> [String] {
+        var lines: [String] = []
+        let flagText =
+            flags.isEmpty
+            ? "no flags declared"
+            : flags.map { "\($0.name) ∈ {\($0.values.joined(separator: ", "))}" }.joined(separator: ", ")
+        let bound =
+            bounded
+            ? "the bound (--limit \(limit)) cut it short: dead_end and unreachable were not checked"
+            : "every reachable state (bound \(limit))"
+        lines.append(
+            "explored \(states) states and \(transitions) steps (\(flagText)) in \(Self.decimal(seconds)) s; \(bound)")
+        for finding in findings {
+            let place = finding.location.map { relocate($0) + ": " } ?? ""
+            lines.append("\(place)\(finding.check.rawValue): \(finding.message)")
+            guard let steps = finding.steps else { continue }
+            if steps.isEmpty {
+                lines.append("  at the start")
+                continue
+            }
+            lines.append("  counterexample (the REPL):")
+            for step in steps { lines.append("    " + CommandSpec.line(step)) }
+            lines.append("  as a luna test case:")
+            for step in steps { lines.append("    " + (TestSource.luaCall(step) ?? CommandSpec.line(step))) }
+        }
+        for (node, check, reason) in skipped { lines.append("skipped \(check) on \(node): \(reason)") }
+        if !notChecked.isEmpty { lines.append("link_taps not checked: " + notChecked.joined(separator: ", ")) }
+        lines.append(
+            "\(script): \(findings.count) finding\(findings.count == 1 ? "" : "s"), \(linksChecked) link\(linksChecked == 1 ? "" : "s") "
+                + "compared with taps, checks: \(complete.map(\.rawValue).joined(separator: ", "))")
+        return lines
+    }
+
+    /// `1.25`: seconds to the hundredth.
+    static func decimal(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// The report as one JSON object.
+    package func json(script: String, relocate: (SourceLocation) -> (file: String, line: Int)) -> String {
+        let items = findings.map { finding in
+            let place = finding.location.map(relocate)
+            return JSONWriter.object([
+                "check": JSONWriter.quoted(finding.check.rawValue), "message": JSONWriter.quoted(finding.message),
+                "file": place.map { JSONWriter.quoted($0.file) } ?? "null",
+                "line": place.map { String($0.line) } ?? "null",
+                "node": finding.node.map(JSONWriter.quoted) ?? "null",
+                "steps": finding.steps.map { JSONWriter.array($0.map(\.json)) } ?? "null",
+            ])
+        }
+        return JSONWriter.object([
+            "script": JSONWriter.quoted(script), "states": String(states), "steps": String(transitions),
+            "bounded": bounded ? "true" : "false", "limit": String(limit),
+            "seconds": Self.decimal(seconds),
+            "flags": JSONWriter.object(
+                Dictionary(flags.map { ($0.name, JSONWriter.array($0.values.map(JSONWriter.quoted))) }) { $1 }),
+            "checks": JSONWriter.array(complete.map { JSONWriter.quoted($0.rawValue) }),
+            "linksChecked": String(linksChecked),
+            "notChecked": JSONWriter.array(notChecked.map(JSONWriter.quoted)),
+            "skipped": JSONWriter.array(
+                skipped.map {
+                    JSONWriter.object([
+                        "node": JSONWriter.quoted($0.node), "check": JSONWriter.quoted($0.check),
+                        "reason": JSONWriter.quoted($0.reason),
+                    ])
+                }),
+            "findings": JSONWriter.array(items),
+        ])
+    }
+}
+
+/// The breadth-first walk over states: each a restoration string and the flags, with the
+/// step that first reached it (so the shortest way there is the chain of those steps).
+private struct Walk {
+    struct State {
+        var router: RouterState
+        var flags: [String: String]
+        /// The state it was first reached from, and the step (nil for the start).
+        var parent: (state: Int, step: Command)?
+        var edges: [(step: Command, to: Int)] = []
+        /// The screen on top.
+        var top: NodeID?
+        /// Reached from the app's start (not only from a cold-start link).
+        var fromStart = true
+    }
+
+    /// How many pushed screens a stack holds at most while exploring: a third push of the same
+    /// way adds no way the second has not (an app's "related item" chain is unbounded).
+    static let pushDepth = 2
+
+    let host: RouteScriptHost
+    let tree: RouteTree
+    let limit: Int
+    let context: Controls.Context
+    let rows: [String: [ScreenRow]]
+    let reasons: [String: [String: String]]
+    var states: [State] = []
+    var index: [String: Int] = [:]
+    var transitions = 0
+    var bounded = false
+
+    init(host: RouteScriptHost, tree: RouteTree, limit: Int) {
+        self.host = host
+        self.tree = tree
+        self.limit = limit
+        context = Controls.Context(host: host, rows: RouteRow.table(tree))
+        rows = host.declaredRows
+        reasons = host.verifyReasons
+    }
+
+    func identity() -> String {
+        host.state.restorationString + "\n"
+            + host.options.flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+    }
+
+    /// The app's start first (the `initial` request, or nothing shown), every state it
+    /// reaches; then every linkable screen's cold start (a link opening the app, filled from
+    /// its samples) and what those reach.
+    mutating func explore() throws {
+        if let initial = tree.initial { _ = try host.dispatch(initial) }
+        _ = remember(parent: nil)
+        try expand(from: 0)
+        let fromStart = states.count
+        for request in coldStarts() {
+            for (name, _) in host.options.flags { _ = try? host.setFlag(name, nil) }
+            _ = try host.restore(.initial)
+            guard (try? host.dispatch(request)) != nil else { continue }
+            if let seed = remember(parent: nil), seed >= fromStart, coldStartSeeds[seed] == nil {
+                coldStartSeeds[seed] = request
+            }
+        }
+        for state in fromStart..<states.count { states[state].fromStart = false }
+        try expand(from: fromStart)
+        for state in fromStart..<states.count { states[state].fromStart = false }
+    }
+
+    /// The cold-start links this walk seeds: each linkable screen with its first sample's values.
+    var coldStartSeeds: [Int: String] = [:]
+
+    func coldStarts() -> [String] {
+        let samples = host.declaredSamples
+        return tree.endpoints.compactMap { endpoint in
+            let node = tree.nodes[endpoint.node]
+            guard endpoint.linkable, endpoint.definition.pattern?.isBareCatchAll != true else { return nil }
+            let names = node.route.map { Array(tree.matcher.parameterNames[$0]) } ?? []
+            guard let params = names.isEmpty ? [:] : samples[node.id]?.first else { return nil }
+            return try? tree.request(for: node.nodeID, params: params).original
+        }
+    }
+
+    mutating func expand(from first: Int) throws {
+        var next = first
+        while next < states.count {
+            for step in steps(of: next) {
+                try enter(next)
+                do { _ = try host.take(step) } catch { continue }
+                transitions += 1
+                guard let to = remember(parent: (next, step)) else { continue }
+                states[next].edges.append((step, to))
+            }
+            next += 1
+        }
+    }
+
+    mutating func remember(parent: (state: Int, step: Command)?) -> Int? {
+        let key = identity()
+        if let known = index[key] { return known }
+        guard states.count < limit else {
+            bounded = true
+            return nil
+        }
+        states.append(
+            State(
+                router: host.state, flags: host.options.flags, parent: parent,
+                top: host.state.presented?.topScreen?.node))
+        index[key] = states.count - 1
+        return states.count - 1
+    }
+
+    func enter(_ state: Int) throws {
+        let target = states[state]
+        for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
+        for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
+        if host.state != target.router { _ = try host.restore(target.router) }
+    }
+
+    /// The user's steps on state `index`, then every declared flag flipped to each other value.
+    func steps(of state: Int) -> [Command] {
+        do { try enter(state) } catch { return [] }
+        var result = host.userSteps(context: context, rows: rows)
+        // Pushes two deep at most on the stack shown.
+        let pushed = states[state].router.presented?.topStack?.items.filter(\.isPushed).count ?? 0
+        if pushed >= Self.pushDepth {
+            result.removeAll {
+                if case .push = $0 { return true }
+                return false
+            }
+        }
+        for (name, values) in host.declaredFlagValues {
+            for value in values where states[state].flags[name] != value { result.append(.flag(name, value)) }
+        }
+        return result
+    }
+
+    /// The shortest steps from the start to `state` (from a cold-start link: that link first).
+    func path(to state: Int) -> [Command] {
+        var steps: [Command] = []
+        var current = state
+        while let (from, step) = states[current].parent {
+            steps.append(step)
+            current = from
+        }
+        if let link = coldStartSeeds[current] { steps.append(.dispatch(link)) }
+        return steps.reversed()
+    }
+
+    func reason(_ node: String?, _ check: VerifyCheck) -> String? {
+        node.flatMap { reasons[NodeID.nodeText(of: $0)]?[check.rawValue] }
+    }
+
+    func location(_ node: String?) -> SourceLocation? {
+        node.flatMap { tree.index(of: $0) }.flatMap { tree.nodes[$0].location }
+    }
+
+    // MARK: Checks
+
+    /// Every state restores from its string to the same screens; no state shows or keeps a
+    /// screen its guard refuses under its flags.
+    mutating func checkRestorationAndGuards(into result: inout Verification) throws {
+        for state in states.indices {
+            try enter(state)
+            let shown = states[state].router
+            let top = states[state].top?.rawValue
+            if reason(top, .restoration) == nil {
+                let restored = try? tree.restoredState(shown.restorationString, flags: host.options.flags)
+                if let restored, Self.signature(restored.state.presented) != Self.signature(shown.presented) {
+                    result.findings.append(
+                        Verification.Finding(
+                            check: .restoration,
+                            message:
+                                "the state showing \(top ?? "nothing") does not restore from its restoration string"
+                                + (restored.warning.map { " (\($0))" } ?? ""),
+                            location: location(top), steps: path(to: state), node: top))
+                } else if restored == nil {
+                    result.findings.append(
+                        Verification.Finding(
+                            check: .restoration,
+                            message:
+                                "the state showing \(top ?? "nothing") cannot be read back from its restoration string",
+                            location: location(top), steps: path(to: state), node: top))
+                }
+            }
+            if let presented = shown.presented, let admitted = try? Reducer(tree: tree).admitted(presented),
+                let refused = admitted.dropped.first(where: { reason($0.rawValue, .guards) == nil })
+            {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .guards,
+                        message: "\(refused.rawValue) is kept though its guard refuses it under "
+                            + Self.flagsText(states[state].flags),
+                        location: location(refused.rawValue), steps: path(to: state), node: refused.rawValue))
+            }
+        }
+    }
+
+    /// From every state the start's screen shows again through Back, a sheet's close and tabs.
+    func checkDeadEnds(into result: inout Verification) {
+        guard let home = states.first?.top else { return }
+        // Backwards from the states showing the start's screen, over the ways out.
+        var reverse: [[Int]] = Array(repeating: [], count: states.count)
+        for (from, state) in states.enumerated() {
+            for edge in state.edges where Self.isWayOut(edge.step) { reverse[edge.to].append(from) }
+        }
+        var reaches = Set(states.indices.filter { states[$0].top == home })
+        var queue = Array(reaches)
+        while let state = queue.popLast() {
+            for from in reverse[state] where reaches.insert(from).inserted { queue.append(from) }
+        }
+        var reported = Set<NodeID>()
+        for state in states.indices where !reaches.contains(state) {
+            guard let top = states[state].top, reported.insert(top).inserted, reason(top.rawValue, .dead_end) == nil
+            else { continue }
+            result.findings.append(
+                Verification.Finding(
+                    check: .dead_end,
+                    message: "no way back to \(home.rawValue) from \(top.rawValue) (Back, a sheet's close, the tabs, "
+                        + "its actions and the flags lead elsewhere)",
+                    location: location(top.rawValue), steps: path(to: state), node: top.rawValue))
+        }
+    }
+
+    /// What a user does to leave a screen without picking new content: Back, a close, a tab,
+    /// the screen's own buttons (`actions`: a sign-in screen's "Sign in") and a flag the app
+    /// learns (signing in).
+    static func isWayOut(_ step: Command) -> Bool {
+        switch step {
+        case .back, .close, .returning, .tap, .flag: true
+        case .dispatch(_, let keep): keep
+        default: false
+        }
+    }
+
+    /// Every screen is shown in some state, opened by a link, or declared `reach = "app"`.
+    func checkUnreachable(into result: inout Verification) {
+        var shown = Set<NodeID>()
+        for state in states { state.router.presented?.forEach { shown.insert($0.node.base) } }
+        let appOnly = host.appOnlyScreens
+        for endpoint in tree.endpoints {
+            let node = tree.nodes[endpoint.node]
+            guard !shown.contains(node.nodeID), !endpoint.linkable, !appOnly.contains(node.id),
+                endpoint.definition.pattern?.isBareCatchAll != true, reason(node.id, .unreachable) == nil
+            else { continue }
+            result.findings.append(
+                Verification.Finding(
+                    check: .unreachable,
+                    message: "\(node.id) is reached by no tap\(endpoint.linkable ? "" : " and no link (link = false)")"
+                        + "; declare reach = \"app\" if only the app opens it",
+                    location: node.location, steps: nil, node: node.id))
+        }
+    }
+
+    /// A cold-start link to each linkable screen (filled from its samples) shows the chain the
+    /// shortest taps to the same screen, with the same parameters, show.
+    mutating func checkLinks(into result: inout Verification) throws {
+        let samples = host.declaredSamples
+        var firstByScreen: [String: Int] = [:]
+        for state in states.indices where states[state].fromStart && !Self.usesPushOrResult(path(to: state)) {
+            guard let top = states[state].router.presented?.topScreen, let route = tree[top.node]?.route else {
+                continue
+            }
+            let key = Self.key(route: route.index, params: top.activation.params)
+            if firstByScreen[key] == nil { firstByScreen[key] = state }
+        }
+        for endpoint in tree.endpoints where endpoint.linkable {
+            let node = tree.nodes[endpoint.node]
+            guard reason(node.id, .link_taps) == nil, endpoint.definition.pattern?.isBareCatchAll != true else {
+                continue
+            }
+            let names = node.route.map { Array(tree.matcher.parameterNames[$0]) } ?? []
+            let sets = names.isEmpty ? [[:]] : (samples[node.id] ?? [])
+            guard let params = sets.first, let request = try? tree.request(for: node.nodeID, params: params) else {
+                result.notChecked.append("\(node.id) (no sample for its parameters)")
+                continue
+            }
+            let route = endpoint.node
+            guard let tapped = firstByScreen[Self.key(route: tree.nodes[route].route?.index ?? -1, params: params)]
+            else {
+                result.notChecked.append("\(node.id) (no tap shows it)")
+                continue
+            }
+            // Cold: nothing shown, the tapped state's flags, then the link.
+            for (name, _) in host.options.flags where states[tapped].flags[name] == nil {
+                _ = try? host.setFlag(name, nil)
+            }
+            for (name, value) in states[tapped].flags { _ = try? host.setFlag(name, value) }
+            _ = try host.restore(.initial)
+            guard (try? host.dispatch(request.original)) != nil else { continue }
+            result.linksChecked += 1
+            let linked = Self.chain(host.state.presented)
+            let taps = Self.chain(states[tapped].router.presented)
+            guard linked != taps else { continue }
+            let differs =
+                zip(linked, taps).first(where: { $0.0 != $0.1 }).map { "\($0.0) where the taps show \($0.1)" }
+                ?? (linked.count > taps.count
+                    ? "\(linked[taps.count]) more" : "no \(taps[linked.count]) (the taps show it)")
+            result.findings.append(
+                Verification.Finding(
+                    check: .link_taps,
+                    message: "a link to \(request.original) shows \(linked.joined(separator: " > ")); the taps show "
+                        + "\(taps.joined(separator: " > ")): \(differs)",
+                    location: node.location, steps: path(to: tapped), node: node.id))
+        }
+    }
+
+    static func usesPushOrResult(_ steps: [Command]) -> Bool {
+        steps.contains {
+            switch $0 {
+            case .push, .returning: true
+            default: false
+            }
+        }
+    }
+
+    static func key(route: Int, params: [String: String]) -> String {
+        String(route) + "?" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+    }
+
+    /// What is on screen as a user sees it: the shown section and tab, the shown stack's items
+    /// and the sheets over its top (unselected tabs' stacks left out).
+    static func chain(_ presented: Presented?) -> [String] {
+        guard let presented else { return [] }
+        var result: [String] = []
+        func walk(_ item: Presented) {
+            switch item {
+            case .switcher(let node, _, let content):
+                result.append(node.rawValue)
+                walk(content)
+            case .junction(let node, let selected, let options):
+                result.append(node.rawValue)
+                walk(options[selected])
+            case .stack(let node, let items):
+                result.append(node.rawValue)
+                for item in items { walk(item) }
+            case .screen(let node, _, let modal):
+                result.append(node.rawValue)
+                if let modal { walk(modal) }
+            }
+        }
+        walk(presented)
+        return result
+    }
+
+    /// Every declared way somewhere — rows, actions, fallbacks, `initial`, tab initials, pushes —
+    /// resolves to a real route (not only the catch-all) under some declared flag values.
+    func checkTargets(into result: inout Verification) throws {
+        var targets: [(node: Int, what: String, request: String)] = host.declaredTargets.map {
+            ($0.node, $0.what, $0.request)
+        }
+        var guarded = Set<Int>()
+        for endpoint in tree.endpoints {
+            for guardian in endpoint.guards where guarded.insert(guardian.node).inserted {
+                if let fallback = guardian.fallback { targets.append((guardian.node, "fallback", fallback)) }
+            }
+        }
+        if let initial = tree.initial { targets.append((0, "initial", initial)) }
+        let combinations = Self.combinations(host.declaredFlagValues)
+        for target in targets {
+            let id = tree.nodes[target.node].id
+            guard reason(id, .targets) == nil else { continue }
+            var reached = false
+            for flags in combinations {
+                for (name, _) in host.options.flags where flags[name] == nil { _ = try? host.setFlag(name, nil) }
+                for (name, value) in flags { _ = try? host.setFlag(name, value) }
+                guard let resolution = try? tree.resolve(target.request, flags: flags) else { continue }
+                if tree[resolution.route].definition.pattern?.isBareCatchAll != true {
+                    reached = true
+                    break
+                }
+            }
+            if !reached {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .targets,
+                        message: "\(target.what) of \(id) goes to '\(target.request)', which reaches no screen but the "
+                            + "catch-all under any declared flag values",
+                        location: tree.nodes[target.node].location, steps: nil, node: id))
+            }
+        }
+    }
+
+    /// Every combination of the declared flag values (and none set), at most 64.
+    static func combinations(_ flags: [(name: String, values: [String])]) -> [[String: String]] {
+        var result: [[String: String]] = [[:]]
+        for (name, values) in flags {
+            result = result.flatMap { set in [set] + values.map { set.merging([name: $0]) { $1 } } }
+            if result.count > 64 { result = Array(result.prefix(64)) }
+        }
+        return result
+    }
+
+    static func flagsText(_ flags: [String: String]) -> String {
+        flags.isEmpty
+            ? "no flags" : flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// The screens in their places, each pushed screen and the top one with its activation
+    /// (a lower declared screen's parameters are those its request gives: a restoration
+    /// resolves them again).
+    static func signature(_ presented: Presented?) -> String {
+        guard let presented else { return "-" }
+        let top = presented.topScreen?.node
+        func text(_ item: Presented) -> String {
+            switch item {
+            case .switcher(let node, let section, let content): return "w(\(node) \(section) \(text(content)))"
+            case .junction(let node, let selected, let options):
+                return "j(\(node) \(selected) \(options.map(text).joined(separator: " ")))"
+            case .stack(let node, let items): return "k(\(node) \(items.map(text).joined(separator: " ")))"
+            case .screen(let node, let activation, let modal):
+                var line = "s(\(node)"
+                if let activation, activation.pushed || node == top {
+                    line +=
+                        " \(activation.params.sorted { $0.key < $1.key }) \(activation.query.sorted { $0.key < $1.key })"
+                }
+                if let result = activation?.result { line += " " + PlanOperation.text(result) }
+                return line + (modal.map { " " + text($0) } ?? "") + ")"
+            }
+        }
+        return text(presented)
+    }
+}
