@@ -61,7 +61,8 @@ package final class TestRunner {
 
     package init(options: Options) { self.options = options }
 
-    /// The `*_test.lua` files and link corpora (`*.links`) under `paths` (files as given,
+    /// The `*_test.lua` files, link corpora (`*.links`) and `luna verify` files (`*.verify`)
+    /// under `paths` (files as given,
     /// folders recursively), sorted.
     package static func discover(_ paths: [String]) -> [String] {
         var found: [String] = []
@@ -84,7 +85,9 @@ package final class TestRunner {
                 guard stat(path, &info) == 0 else { continue }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
                     if firstVisit(info) { walk(path) }
-                } else if name.hasSuffix("_test.lua") || name.hasSuffix(".links"), (info.st_mode & S_IFMT) == S_IFREG {
+                } else if name.hasSuffix("_test.lua") || name.hasSuffix(".links") || name.hasSuffix(".verify"),
+                    (info.st_mode & S_IFMT) == S_IFREG
+                {
                     found.append(path)
                 }
             }
@@ -104,6 +107,7 @@ package final class TestRunner {
     /// Runs one test file.
     package func run(file: String) -> FileResult {
         if file.hasSuffix(".links") { return LinkCorpus.run(file, runner: self) }
+        if file.hasSuffix(".verify") { return VerifyFile.run(file, runner: self) }
         let source: String
         do { source = try readText(file) } catch {
             return FileResult(file: file, loadError: "\(error)", cases: [])

@@ -536,6 +536,14 @@ import Testing
         #expect(
             json.stdout.contains(#""check":"dead_end""#)
                 && json.stdout.contains(#""steps":[{"op":"dispatch","request":"kiosk"}]"#))
+        // A `.verify` file beside it: `luna test` runs the walk, each finding a failed case.
+        folder.write("kiosk.verify", "# every state of kiosk.lua\nlimit 100\n")
+        let tested = try luna(["test", folder.path])
+        #expect(tested.status == 1, "\(tested.stdout)")
+        #expect(tested.stdout.contains("✗ verify dead_end kiosk"), "\(tested.stdout)")
+        #expect(tested.stdout.contains("counterexample: go kiosk"), "\(tested.stdout)")
+        folder.write("kiosk.verify", "limit many\n")
+        #expect(try luna(["test", folder.path + "/kiosk.verify"]).status == 2)
         let clean = try luna(["verify", example("shop.lua")])
         #expect(clean.status == 0, "\(clean.stdout)")
         #expect(clean.stdout.contains("shop.lua: 0 findings"))
