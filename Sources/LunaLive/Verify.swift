@@ -81,6 +81,7 @@ extension Verification {
             walk.checkDeadEnds(into: &result)
             walk.checkUnreachable(into: &result)
         }
+        walk.checkResults(into: &result)
         try walk.checkLinks(into: &result)
         try walk.checkTargets(into: &result)
         clock_gettime(CLOCK_MONOTONIC, &clock)
@@ -412,6 +413,44 @@ private struct Walk {
                     message: "\(node.id) is reached by no tap\(endpoint.linkable ? "" : " and no link (link = false)")"
                         + "; declare reach = \"app\" if only the app opens it",
                     location: node.location, steps: nil, node: node.id))
+        }
+    }
+
+    /// A result handed back (`back` with a value) goes to the screen that opened the one
+    /// handing it back: the screen on top when the step that showed the picker was taken.
+    func checkResults(into result: inout Verification) {
+        var reported = Set<String>()
+        for (from, state) in states.enumerated() {
+            for edge in state.edges {
+                guard case .returning = edge.step, let picker = state.top, let receiver = states[edge.to].top else {
+                    continue
+                }
+                // Up the way here to the step that showed the picker: the screen before it opened
+                // it. A screen shown in between because a flag changed (a sign-out, then a sign-in
+                // that continues to the picker) is an interruption, not an opener.
+                var current = from
+                var opener: NodeID?
+                while let (parent, _) = states[current].parent {
+                    let interrupted: Bool
+                    if case .flag? = states[parent].parent?.step { interrupted = true } else { interrupted = false }
+                    if states[parent].top != picker, !interrupted {
+                        opener = states[parent].top
+                        break
+                    }
+                    current = parent
+                }
+                guard let opener, opener != receiver, reason(picker.rawValue, .results) == nil,
+                    reported.insert(picker.rawValue + ">" + opener.rawValue).inserted
+                else { continue }
+                result.findings.append(
+                    Verification.Finding(
+                        check: .results,
+                        message:
+                            "a result from \(picker.rawValue) goes to \(receiver.rawValue), not to \(opener.rawValue), "
+                            + "which opened it",
+                        location: location(picker.rawValue), steps: path(to: from) + [edge.step],
+                        node: picker.rawValue))
+            }
         }
     }
 

@@ -76,6 +76,22 @@ import Testing
         #expect(unreachable.location?.line == 4)
     }
 
+    @Test func aResultThatMissesTheScreenThatOpenedThePickerIsFound() throws {
+        // The row on `a` opens b's picker by its declared chain: Back hands the value to `b`.
+        let result = try Self.verify(
+            """
+            return stack { initial = "a",
+              endpoint { "a", rows = { { "Pick", go = "b/picker" } } },
+              endpoint { "b", verify = { dead_end = "planted" },
+                children = { endpoint { "./picker", verify = { dead_end = "planted" }, rows = { { "One", result = { n = 1 } } } } } },
+            }
+            """)
+        let finding = try #require(result.findings.first { $0.check == .results })
+        #expect(finding.message == "a result from b/picker goes to b, not to a, which opened it")
+        #expect(Self.lines(finding.steps) == ["go b/picker", "back n=1"])
+        #expect(result.findings.count == 1, "\(result.findings.map(\.message))")
+    }
+
     @Test func everyFlagValueIsTriedAndAGuardedScreenIsNeverKept() throws {
         let result = try Self.verify(
             """

@@ -59,4 +59,6 @@ package enum VerifyCheck: String, CaseIterable, Sendable {
     case guards
     /// Every state restores from its restoration string.
     case restoration
+    /// A result reaches the screen that opened the one handing it back.
+    case results
 }
