@@ -82,6 +82,7 @@ extension Verification {
             walk.checkUnreachable(into: &result)
         }
         walk.checkResults(into: &result)
+        try walk.checkRestoreCorpus(into: &result)
         try walk.checkLinks(into: &result)
         try walk.checkTargets(into: &result)
         clock_gettime(CLOCK_MONOTONIC, &clock)
@@ -413,6 +414,59 @@ private struct Walk {
                     message: "\(node.id) is reached by no tap\(endpoint.linkable ? "" : " and no link (link = false)")"
                         + "; declare reach = \"app\" if only the app opens it",
                     location: node.location, steps: nil, node: node.id))
+        }
+    }
+
+    /// `NAME.restore` beside the script: restoration strings saved by earlier builds, one per
+    /// line after the route each must show (`accounts/:account {"v":2,…}`), and optionally the
+    /// warning it falls back with (`books 'books/42' no longer matches`). Each must restore so.
+    func checkRestoreCorpus(into result: inout Verification) throws {
+        guard let path = host.path, path.hasSuffix(".lua") else { return }
+        let corpus = String(path.dropLast(4)) + ".restore"
+        guard let text = try? ScriptFiles.readText(corpus) else { return }
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw).trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let place = SourceLocation(file: corpus, line: offset + 1)
+            let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+            guard words.count >= 2 else {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .restoration, message: "a .restore line is ROUTE STRING [WARNING]", location: place,
+                        steps: nil, node: nil))
+                continue
+            }
+            let (expected, string) = (words[0], words[1])
+            let warning = words.count > 2 ? words[2].trimmingSpaces : nil
+            let restored: (state: RouterState, warning: String?)
+            do { restored = try tree.restoredState(string) } catch {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .restoration, message: "the saved string no longer restores: \(Failure(error).message)",
+                        location: place, steps: nil, node: nil))
+                continue
+            }
+            let shown = restored.state.route.map { displayPattern(tree[$0].definition.displayText) } ?? "-"
+            if shown != expected {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .restoration, message: "the saved string shows \(shown), not \(expected)",
+                        location: place,
+                        steps: nil, node: nil))
+            } else if let warning, restored.warning?.contains(warning) != true {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .restoration,
+                        message: "the saved string restores without the warning \"\(warning)\""
+                            + (restored.warning.map { " (it says \"\($0)\")" } ?? ""), location: place, steps: nil,
+                        node: nil))
+            } else if warning == nil, let said = restored.warning {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .restoration, message: "the saved string falls back: \(said)", location: place,
+                        steps: nil,
+                        node: nil))
+            }
         }
     }
 

@@ -92,6 +92,32 @@ import Testing
         #expect(result.findings.count == 1, "\(result.findings.map(\.message))")
     }
 
+    @Test func aSavedStringThatNoLongerRestoresAsItSaysIsFound() throws {
+        let folder = ScriptFolder()
+        let script = folder.write(
+            "saved.lua",
+            #"return stack { initial = "books", endpoint { "books", children = { endpoint { "./:id", where = { id = "[0-9]+" } } } } }"#
+        )
+        folder.write(
+            "saved.restore",
+            """
+            # route  string  [warning]
+            books/:id {"v":1,"r":"books/42","p":["k","root",[["s","books"],["s","books/:id",{"p":{"id":"42"},"r":"books/42"}]]]}
+            books/:id {"v":1,"r":"books/x","p":["k","root",[["s","books"]]]}
+            books {"v":1,"r":"books/x","p":["k","root",[["s","books"]]]} no longer matches
+            books {"v":9}
+            """)
+        let result = try Verification.run(try RouteScriptHost(contentsOf: script))
+        let lines = result.findings.filter { $0.check == .restoration }.map {
+            "\($0.location?.line ?? 0) \($0.message)"
+        }
+        #expect(
+            lines == [
+                "3 the saved string shows books, not books/:id",
+                "5 the saved string no longer restores: the restoration string has version 9; this Luna reads versions 1 to 2",
+            ], "\(lines)")
+    }
+
     @Test func everyFlagValueIsTriedAndAGuardedScreenIsNeverKept() throws {
         let result = try Self.verify(
             """
