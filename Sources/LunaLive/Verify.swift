@@ -49,6 +49,8 @@ package struct Verification: Sendable {
     /// Linkable routes `link_taps` could not fill (a parameter with no sample) or no tap reached.
     package var notChecked: [String] = []
     package var linksChecked = 0
+    /// Undo steps taken (a history travel after a flag changed, judged by the guards).
+    package var undos = 0
 
     /// The checks that ran to completion.
     package var complete: [VerifyCheck] {
@@ -70,6 +72,9 @@ extension Verification {
         result.limit = limit
         result.states = walk.states.count
         result.transitions = walk.transitions
+        result.undos = walk.states.reduce(0) { count, state in
+            count + state.edges.filter { if case .undo = $0.step { true } else { false } }.count
+        }
         result.bounded = walk.bounded
         for (node, reasons) in host.verifyReasons.sorted(by: { $0.key < $1.key }) {
             for (check, reason) in reasons.sorted(by: { $0.key < $1.key }) {
@@ -251,7 +256,16 @@ private struct Walk {
         while next < states.count {
             for step in steps(of: next) {
                 try enter(next)
-                do { _ = try host.take(step) } catch { continue }
+                do {
+                    if case .undo = step {
+                        // Undo: the state before the last step on the way here, as the guards
+                        // judge it under this state's flags (a history travel).
+                        guard let (parent, _) = states[next].parent else { continue }
+                        _ = try host.restore(states[parent].router)
+                    } else {
+                        _ = try host.take(step)
+                    }
+                } catch { continue }
                 transitions += 1
                 guard let to = remember(parent: (next, step)) else { continue }
                 states[next].edges.append((step, to))
@@ -296,6 +310,11 @@ private struct Walk {
         }
         for (name, values) in host.declaredFlagValues {
             for value in values where states[state].flags[name] != value { result.append(.flag(name, value)) }
+        }
+        // Undo, when a flag changed since the step before: the history travel the guards judge
+        // (with the same flags it is the state before, already known).
+        if let (parent, _) = states[state].parent, states[parent].flags != states[state].flags {
+            result.append(.undo)
         }
         return result
     }
