@@ -289,6 +289,19 @@ final class SessionState {
                     "device": JSONWriter.quoted(host.options.device.rawValue),
                     "script": host.path.map { JSONWriter.quoted(ScriptPaths.display($0)) } ?? "null",
                 ]))
+        case .verify:
+            // A fresh host of the same script and device, without the session's flags: the
+            // walk starts where the app starts and the session's state is not touched.
+            guard let path = host.path else { throw RouteScriptError(.notLoaded, "no script file is loaded") }
+            var options = host.options
+            options.flags = [:]
+            let verification = try Verification.run(try RouteScriptHost(contentsOf: path, options: options))
+            return .document(
+                name: "verify",
+                json: verification.json(script: ScriptPaths.display(path)) { location in
+                    let place = ScriptPaths.relocate(location, script: path)
+                    return (place.file, place.line)
+                })
         case .canLeave(let node, let request):
             return .leave(node: node, answer: try host.leaveAnswer(for: node, to: request))
         case .undo: return try undo(origin)

@@ -30,8 +30,10 @@ package struct Verification: Sendable {
         package var location: SourceLocation?
         /// The steps from the start that show it (nil: a finding about a declaration).
         package var steps: [Command]?
-        /// The flags the app starts the counterexample with (none: the app's own start).
+        /// The screen it is about.
         package var node: String?
+        /// The steps start from nothing shown (a cold-start link) rather than the app's start.
+        package var cold = false
     }
 
     package var findings: [Finding] = []
@@ -51,6 +53,8 @@ package struct Verification: Sendable {
     package var linksChecked = 0
     /// Undo steps taken (a history travel after a flag changed, judged by the guards).
     package var undos = 0
+    /// The app's start (its restoration string): where the steps of a counterexample begin.
+    package var start = RouterState.initial.restorationString
 
     /// The checks that ran to completion.
     package var complete: [VerifyCheck] {
@@ -72,6 +76,7 @@ extension Verification {
         result.limit = limit
         result.states = walk.states.count
         result.transitions = walk.transitions
+        if let first = walk.states.first { result.start = first.router.restorationString }
         result.undos = walk.states.reduce(0) { count, state in
             count + state.edges.filter { if case .undo = $0.step { true } else { false } }.count
         }
@@ -90,6 +95,9 @@ extension Verification {
         try walk.checkRestoreCorpus(into: &result)
         try walk.checkLinks(into: &result)
         try walk.checkTargets(into: &result)
+        for index in result.findings.indices {
+            result.findings[index].cold = result.findings[index].steps.map { walk.isCold($0) } ?? false
+        }
         clock_gettime(CLOCK_MONOTONIC, &clock)
         result.seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - started
         return result
@@ -149,6 +157,7 @@ extension Verification {
                 "line": place.map { String($0.line) } ?? "null",
                 "node": finding.node.map(JSONWriter.quoted) ?? "null",
                 "steps": finding.steps.map { JSONWriter.array($0.map(\.json)) } ?? "null",
+                "cold": finding.cold ? "true" : "false",
             ])
         }
         return JSONWriter.object([
@@ -168,6 +177,7 @@ extension Verification {
                     ])
                 }),
             "findings": JSONWriter.array(items),
+            "start": JSONWriter.quoted(start), "nothing": JSONWriter.quoted(RouterState.initial.restorationString),
         ])
     }
 }
@@ -317,6 +327,14 @@ private struct Walk {
             result.append(.undo)
         }
         return result
+    }
+
+    /// Whether `steps` (a finding's) begin at a cold-start link rather than the app's start.
+    func isCold(_ steps: [Command]) -> Bool {
+        guard case .dispatch(let request, _)? = steps.first, coldStartSeeds.values.contains(request) else {
+            return false
+        }
+        return !(states.first?.edges.contains { $0.step == steps[0] } ?? false)
     }
 
     /// The shortest steps from the start to `state` (from a cold-start link: that link first).

@@ -537,6 +537,36 @@ struct BrowserTests {
         await browser.quit()
     }
 
+    /// The menu's verify: `luna verify` on the session's script, its findings listed with their
+    /// counterexamples; Replay plays one on the session from the app's start.
+    @Test func theChecksWindowListsFindingsAndReplaysOne() async throws {
+        let served = try ServedScript(
+            example: "kiosk.lua",
+            source: """
+                return switcher { initial = "home",
+                  stack { endpoint { "home", rows = { { "Kiosk", go = "kiosk" } }, children = { endpoint { "./about" } } } },
+                  endpoint { "kiosk", title = "Kiosk" },
+                }
+                """)
+        defer { served.stop() }
+        try served.session.dispatch("home/about")
+        try await WebDriver.withPage(served) { browser in
+            try await browser.wait("the menu", Self.visible("menu-verify"))
+            try await browser.click("menu-verify")
+            try await browser.wait("the finding", Self.visible("finding-0"))
+            let text =
+                try await browser.script(
+                    "return document.querySelector('[data-testid=\"finding-0\"]').textContent;") as? String ?? ""
+            #expect(text.contains("dead_end") && text.contains("kiosk.lua:3") && text.contains("go kiosk"), "\(text)")
+            // The walk did not touch the session.
+            #expect(served.session.withHost { $0.state.request?.original } == "home/about")
+            try await browser.click("replay-0")
+            try await browser.wait("the kiosk", Self.visible("screen-kiosk"))
+            #expect(served.session.withHost { $0.state.request?.original } == "kiosk")
+            #expect(served.session.history.suffix(2).map { $0.commands.first?.op } == ["restore", "dispatch"])
+        }
+    }
+
     /// A child screen's row names only the parameters its screen does not give: on a
     /// transaction, "Dispute", not "Dispute (:account, :tx)" (no form is asked).
     @Test func aChildRowNamesOnlyWhatAFormWouldAsk() async throws {

@@ -19,6 +19,7 @@ import Testing
         .path("search", ["tags": "b"], lists: ["tags": ["a", "b"]]),
         .recording("books_flow"), .recording("x", force: true), .evaluate("return 1"), .snapshot(routes: true),
         .canLeave(node: "transfer", request: "accounts"), .canLeave(node: "transfer", request: nil), .copyState,
+        .verify,
     ]
 
     @Test func theSamplesCoverEveryOperation() {

@@ -726,7 +726,8 @@ function renderMenu(menu) {
     button.onclick = async () => {
       try {
         const reply = await send(item.op);
-        if (reply.document) showDocument(JSON.stringify(reply.document.value, null, 2));
+        if (reply.document && reply.document.name === "verify") showChecks(reply.document.value);
+        else if (reply.document) showDocument(JSON.stringify(reply.document.value, null, 2));
       } catch (failure) {
         const error = failure.error || failure;
         showResult(`${item.label}: ${error.kind}: ${error.message}`, true);
@@ -734,6 +735,63 @@ function renderMenu(menu) {
     };
     return button;
   }));
+}
+
+/** `luna verify`'s report (the menu's verify): the summary, then each finding with its place
+ *  and its counterexample, which Replay plays on the session from the app's start. */
+function showChecks(report) {
+  const list = $("checks-list");
+  const summary = `${report.states} states, ${report.steps} steps` + (report.bounded ? ` (the bound ${report.limit} cut it short)` : "")
+    + ` in ${report.seconds} s: ${report.findings.length} finding${report.findings.length === 1 ? "" : "s"}`;
+  const items = report.findings.map((finding, index) => {
+    const where = finding.file ? `${finding.file}:${finding.line} ` : "";
+    const item = element("div", { className: "finding" },
+      element("span", { className: "check" }, finding.check), `${where}${finding.message}`);
+    item.dataset.testid = `finding-${index}`;
+    if (finding.steps && finding.steps.length) {
+      item.append(element("ol", {}, ...finding.steps.map((step) => element("li", {}, commandText(step)))));
+      const replay = element("button", { type: "button" }, "Replay");
+      replay.dataset.testid = `replay-${index}`;
+      replay.onclick = () => replayFinding(report, finding);
+      item.append(replay);
+    }
+    return item;
+  });
+  list.replaceChildren(element("p", {}, summary), ...items);
+  const dialog = $("checks");
+  if (!dialog.open) dialog.showModal();
+}
+
+/** A command as the REPL types it (`go books/42`, `tap Sign in`, `flag signedIn=no`). */
+function commandText(command) {
+  const { op, ...fields } = command;
+  const words = { dispatch: "go", travel: "goto" }[op] || op;
+  const rest = Object.entries(fields).map(([key, value]) => {
+    if (key === "keep") return value ? "--keep" : "";
+    if (key === "name" && op === "flag") return `${value}=${fields.value ?? ""}`;
+    if (key === "value" && op === "flag") return "";
+    if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}=${v}`).join(" ");
+    return String(value);
+  }).filter(Boolean);
+  return [words, ...rest].join(" ");
+}
+
+/** Plays a counterexample on the session: flags cleared, the app's start (or nothing shown,
+ *  for a cold-start link), then each step. */
+async function replayFinding(report, finding) {
+  $("checks").close();
+  try {
+    for (const name of Object.keys((state.snapshot && state.snapshot.flags) || {})) await send("flag", { name, value: null });
+    await send("restore", { state: finding.cold ? report.nothing : report.start });
+    for (const step of finding.steps) {
+      const { op, ...fields } = step;
+      await send(op, fields);
+    }
+    showResult(`replayed: ${finding.check} ${finding.node || ""}`, false);
+  } catch (failure) {
+    const error = failure.error || failure;
+    showResult(`replay: ${error.kind}: ${error.message}`, true);
+  }
 }
 
 /** A document to read or copy (selected, so Ctrl-C copies it where the clipboard API is not allowed). */

@@ -69,6 +69,8 @@ package enum Command: Sendable, Equatable {
     /// The state as JSON, to paste into a report or a test: the request, the restoration
     /// string, the flags and the device.
     case copyState
+    /// `luna verify` on the session's script (a fresh walk, the session's state untouched).
+    case verify
 
     /// The operation's name in its JSON form (the table's ``CommandSpec/op``).
     package var op: String {
@@ -104,6 +106,7 @@ package enum Command: Sendable, Equatable {
         case .snapshot: "snapshot"
         case .canLeave: "canLeave"
         case .copyState: "copy-state"
+        case .verify: "verify"
         }
     }
 
@@ -145,7 +148,7 @@ package enum Command: Sendable, Equatable {
         case .canLeave(let node, let request):
             return [("node", .string(node))] + (request.map { [("request", .string($0))] } ?? [])
         case .back, .close, .confirm, .cancel, .undo, .redo, .reset, .reload, .state, .tree, .routes, .flow, .flags,
-            .copyState:
+            .copyState, .verify:
             return []
         }
     }
@@ -236,6 +239,7 @@ package enum Command: Sendable, Equatable {
         case "snapshot": self = .snapshot(routes: true)
         case "canLeave": self = .canLeave(node: try reader.text("node"), request: try reader.optionalText("request"))
         case "copy-state": self = .copyState
+        case "verify": self = .verify
         default: throw CommandError("'\(spec.word)' is one of the REPL's own commands, not a session operation")
         }
     }

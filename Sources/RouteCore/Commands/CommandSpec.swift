@@ -209,6 +209,10 @@ package struct CommandSpec: Sendable {
                 help: "the state as JSON to paste into a report: request, restoration string, flags and device",
                 surfaces: views, menu: true),
             CommandSpec(
+                op: "verify", word: "verify", lua: nil, arguments: [],
+                help: "luna verify on the script: every reachable state checked, each finding with its counterexample",
+                surfaces: .page, menu: true),
+            CommandSpec(
                 op: "=", word: "=", lua: nil, arguments: [A(key: "expression", kind: .raw, placeholder: "EXPR")],
                 help: "evaluate a Lua expression in the script's environment", surfaces: .repl),
             CommandSpec(
