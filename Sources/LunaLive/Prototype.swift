@@ -63,6 +63,8 @@ extension RouteScriptHost {
         case .push(let request): return try push(request)
         case .flag(let name, let value): return try setFlag(name, value)
         case .tap(let label): return try tap(try action(label))
+        case .wait(let seconds): return try advanceClock(by: seconds)
+        case .confirm: return try confirm()
         default: throw LiveSessionError("'\(step.op)' is not a step a user takes")
         }
     }

@@ -195,6 +195,8 @@ private struct Walk {
         var top: NodeID?
         /// Reached from the app's start (not only from a cold-start link).
         var fromStart = true
+        /// The step into this state asked a leave guard's question, answered yes (`confirm`).
+        var confirmed = false
     }
 
     /// How many pushed screens a stack holds at most while exploring: a third push of the same
@@ -266,6 +268,7 @@ private struct Walk {
         while next < states.count {
             for step in steps(of: next) {
                 try enter(next)
+                var asked = false
                 do {
                     if case .undo = step {
                         // Undo: the state before the last step on the way here, as the guards
@@ -275,9 +278,17 @@ private struct Walk {
                     } else {
                         _ = try host.take(step)
                     }
-                } catch { continue }
+                    // A leave guard asked: the user answers yes (a no changes nothing).
+                    asked = host.pendingQuestion != nil
+                    if asked { _ = try host.confirm() }
+                } catch {
+                    host.cancel()
+                    continue
+                }
                 transitions += 1
+                let known = states.count
                 guard let to = remember(parent: (next, step)) else { continue }
+                if asked, to >= known { states[to].confirmed = true }
                 states[next].edges.append((step, to))
             }
             next += 1
@@ -300,6 +311,8 @@ private struct Walk {
     }
 
     func enter(_ state: Int) throws {
+        // A question left pending is dropped: each state starts without one.
+        host.cancel()
         let target = states[state]
         for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
         for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
@@ -321,6 +334,8 @@ private struct Walk {
         for (name, values) in host.declaredFlagValues {
             for value in values where states[state].flags[name] != value { result.append(.flag(name, value)) }
         }
+        // A gate waiting with a timeout: the time passing (`wait`), to its fallback.
+        if let gate = host.waitingGate, let left = gate.secondsLeft { result.append(.wait(left)) }
         // Undo, when a flag changed since the step before: the history travel the guards judge
         // (with the same flags it is the state before, already known).
         if let (parent, _) = states[state].parent, states[parent].flags != states[state].flags {
@@ -342,6 +357,8 @@ private struct Walk {
         var steps: [Command] = []
         var current = state
         while let (from, step) = states[current].parent {
+            // A step a leave guard asked about, answered yes.
+            if states[current].confirmed { steps.append(.confirm) }
             steps.append(step)
             current = from
         }
@@ -385,6 +402,13 @@ private struct Walk {
                             location: location(top), steps: path(to: state), node: top))
                 }
             }
+            // A gate that waits always shows a screen (its splash).
+            if let gate = host.waitingGate, shown.presented?.topScreen == nil {
+                result.findings.append(
+                    Verification.Finding(
+                        check: .guards, message: "a gate waits for \(gate.request) with no screen shown",
+                        location: nil, steps: path(to: state), node: nil))
+            }
             if let presented = shown.presented, let admitted = try? Reducer(tree: tree).admitted(presented),
                 let refused = admitted.dropped.first(where: { reason($0.rawValue, .guards) == nil })
             {
@@ -400,7 +424,11 @@ private struct Walk {
 
     /// From every state the start's screen shows again through Back, a sheet's close and tabs.
     func checkDeadEnds(into result: inout Verification) {
-        guard let home = states.first?.top else { return }
+        // The screen the app starts on: its `initial` request's (a gate may show a splash first).
+        let initialScreen = tree.initial.flatMap { try? tree.routeMatched(by: $0) }.map {
+            tree.nodes[tree[$0].node].nodeID
+        }
+        guard let home = initialScreen ?? states.first?.top else { return }
         // Backwards from the states showing the start's screen, over the ways out.
         var reverse: [[Int]] = Array(repeating: [], count: states.count)
         for (from, state) in states.enumerated() {

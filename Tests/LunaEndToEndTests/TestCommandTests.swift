@@ -16,7 +16,7 @@ import Testing
         #expect(result.stdout.contains("PASS examples/catalog.links (10 cases)\n  links reach 6 of 6 linkable routes"))
         #expect(result.stdout.contains("PASS examples/bank_test.lua (10 cases)"))
         #expect(result.stdout.contains("PASS examples/bank.verify (1 cases)"))
-        #expect(result.stdout.hasSuffix("82 passed, 0 failed\n"))
+        #expect(result.stdout.hasSuffix("83 passed, 0 failed\n"))
     }
 
     @Test func exitCodesSayPassedFailedAndDidNotLoad() throws {

@@ -148,7 +148,13 @@ import Testing
         #expect(!result.complete.contains(.dead_end) && !result.complete.contains(.unreachable))
     }
 
-    @Test(arguments: ["shop.lua", "bank.lua", "books.lua", "catalog.lua", "routerservice.lua"])
+    /// Every example, the recipes too: a gate's timeout (splash.lua) and a leave guard's question
+    /// (discard.lua, answered yes) are explored, not dead ends.
+    @Test(arguments: [
+        "shop.lua", "bank.lua", "books.lua", "catalog.lua", "routerservice.lua", "animals.lua", "device.lua",
+        "featherweight.lua", "recipes/splash.lua", "recipes/discard.lua", "recipes/signin-continue.lua",
+        "recipes/sheet-stack.lua", "recipes/split.lua",
+    ])
     func theExamplesHaveNoFinding(script: String) throws {
         let host = try RouteScriptHost(contentsOf: example(script))
         let result = try Verification.run(host)

@@ -1,8 +1,10 @@
 -- examples/recipes/splash.lua: a splash while the session is checked, then where the user was going.
 return switcher { initial = "home",
+  -- The values `luna verify` tries for the session (unset: not checked yet).
+  flags = { session = { "valid", "expired" } },
   endpoint { "splash", title = "Loading…", link = false },
   endpoint { "signin", title = "Sign in", link = false,
-    actions = { { "Sign in", flag = { session = "valid" }, continue = true } },
+    actions = { { "Sign in", flag = { session = "valid" }, continue = true, go = "home" } },
   },
   junction { title = "App",
     -- The app sets `session` once it has checked its token; until then the answer is not known:
