@@ -379,13 +379,16 @@ private struct Walk {
     /// Every state restores from its string to the same screens; no state shows or keeps a
     /// screen its guard refuses under its flags.
     mutating func checkRestorationAndGuards(into result: inout Verification) throws {
+        // Each screen once, at its shortest way (states are in breadth-first order).
+        var reported = Set<String>()
         for state in states.indices {
             try enter(state)
             let shown = states[state].router
             let top = states[state].top?.rawValue
-            if reason(top, .restoration) == nil {
+            if reason(top, .restoration) == nil, !reported.contains("restoration " + (top ?? "")) {
                 let restored = try? tree.restoredState(shown.restorationString, flags: host.options.flags)
                 if let restored, Self.signature(restored.state.presented) != Self.signature(shown.presented) {
+                    reported.insert("restoration " + (top ?? ""))
                     result.findings.append(
                         Verification.Finding(
                             check: .restoration,
@@ -394,6 +397,7 @@ private struct Walk {
                                 + (restored.warning.map { " (\($0))" } ?? ""),
                             location: location(top), steps: path(to: state), node: top))
                 } else if restored == nil {
+                    reported.insert("restoration " + (top ?? ""))
                     result.findings.append(
                         Verification.Finding(
                             check: .restoration,
@@ -410,7 +414,8 @@ private struct Walk {
                         location: nil, steps: path(to: state), node: nil))
             }
             if let presented = shown.presented, let admitted = try? Reducer(tree: tree).admitted(presented),
-                let refused = admitted.dropped.first(where: { reason($0.rawValue, .guards) == nil })
+                let refused = admitted.dropped.first(where: { reason($0.rawValue, .guards) == nil }),
+                reported.insert("guards " + refused.rawValue).inserted
             {
                 result.findings.append(
                     Verification.Finding(

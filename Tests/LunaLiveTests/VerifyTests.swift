@@ -136,6 +136,27 @@ import Testing
         #expect(result.states > 4)
     }
 
+    /// A guard that reads state other than the flags (a hook sets a Lua global) lets a refused
+    /// screen stay below the top: Back would reach it. The walk finds it kept.
+    @Test func aGuardBypassedByAScreenKeptBelowIsFound() throws {
+        let result = try Self.verify(
+            """
+            locked = false
+            return stack { initial = "home",
+              endpoint { "home", rows = { { "Secret", go = "home/secret" } }, children = {
+                endpoint { "./secret", enabled = function() return not locked end, fallback = "home",
+                  verify = { restoration = "planted" },
+                  rows = { { "Lock", go = "home/secret/lock" } },
+                  children = { endpoint { "./lock", verify = { restoration = "planted" },
+                    presenter = { update = function() locked = true end } } } },
+              } },
+            }
+            """)
+        let guards = result.findings.filter { $0.check == .guards }
+        #expect(guards.map(\.node) == ["home/secret"], "\(result.findings.map(\.message))")
+        #expect(guards.first?.message == "home/secret is kept though its guard refuses it under no flags")
+    }
+
     @Test func aBoundThatCutsTheWalkShortSaysWhichChecksAreIncomplete() throws {
         let result = try Self.verify(
             """
