@@ -131,6 +131,7 @@ extension Verification {
             for step in steps { lines.append("    " + CommandSpec.line(step)) }
             lines.append("  as a luna test case:")
             for step in steps { lines.append("    " + (TestSource.luaCall(step) ?? CommandSpec.line(step))) }
+            lines.append("  on the page (luna serve): add to its address &" + replayQuery(finding))
         }
         for (node, check, reason) in skipped { lines.append("skipped \(check) on \(node): \(reason)") }
         if !notChecked.isEmpty { lines.append("link_taps not checked: " + notChecked.joined(separator: ", ")) }
@@ -138,6 +139,17 @@ extension Verification {
             "\(script): \(findings.count) finding\(findings.count == 1 ? "" : "s"), \(linksChecked) link\(linksChecked == 1 ? "" : "s") "
                 + "compared with taps, checks: \(complete.map(\.rawValue).joined(separator: ", "))")
         return lines
+    }
+
+    /// `replay=…`: the query item that makes an inspector page play the finding's steps on its
+    /// session when it opens (from the app's start, or nothing shown for a cold-start link).
+    package func replayQuery(_ finding: Finding) -> String {
+        let value = JSONWriter.object([
+            "start": JSONWriter.quoted(finding.cold ? RouterState.initial.restorationString : start),
+            "steps": JSONWriter.array((finding.steps ?? []).map(\.json)),
+            "check": JSONWriter.quoted(finding.check.rawValue),
+        ])
+        return String(Request.format(segments: [], query: ["replay": value], fragment: nil).dropFirst())
     }
 
     /// `1.25`: seconds to the hundredth.
@@ -158,6 +170,7 @@ extension Verification {
                 "node": finding.node.map(JSONWriter.quoted) ?? "null",
                 "steps": finding.steps.map { JSONWriter.array($0.map(\.json)) } ?? "null",
                 "cold": finding.cold ? "true" : "false",
+                "replay": JSONWriter.quoted(replayQuery(finding)),
             ])
         }
         return JSONWriter.object([

@@ -565,6 +565,21 @@ struct BrowserTests {
             #expect(served.session.withHost { $0.state.request?.original } == "kiosk")
             #expect(served.session.history.suffix(2).map { $0.commands.first?.op } == ["restore", "dispatch"])
         }
+        // `luna verify`'s link: a page opened with `&replay=…` plays the counterexample.
+        try served.session.dispatch("home/about")
+        let verification = try Verification.run(try RouteScriptHost(contentsOf: served.script))
+        let finding = try #require(verification.findings.first)
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(served.inspector.url + "&" + verification.replayQuery(finding))
+            try await browser.wait("the replayed kiosk", Self.visible("screen-kiosk"))
+            #expect(served.session.withHost { $0.state.request?.original } == "kiosk")
+            #expect(try await browser.script("return location.search.includes('replay=');") as? Bool == false)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
     }
 
     /// A child screen's row names only the parameters its screen does not give: on a

@@ -26,7 +26,8 @@ const state = {
   shown: new Map(), sheets: new Set(),
   // `?path=…` of the URL the page was opened with (dispatched once); undefined once used.
   openedPath: new URLSearchParams(location.search).get("path"),
-  openedState: new URLSearchParams(location.search).get("state"), travelling: false,
+  openedState: new URLSearchParams(location.search).get("state"),
+  openedReplay: new URLSearchParams(location.search).get("replay"), travelling: false,
 };
 
 // MARK: Connection
@@ -148,8 +149,23 @@ function followAddress(snapshot) {
     // is already shown.
     const path = state.openedPath;
     const saved = state.openedState;
+    const replay = state.openedReplay;
     state.openedPath = undefined;
     state.openedState = undefined;
+    state.openedReplay = undefined;
+    if (replay) {
+      // A `luna verify` counterexample (`&replay=…`): played once, then the address is the state's.
+      const url = new URL(location.href);
+      url.searchParams.delete("replay");
+      history.replaceState(history.state, "", url);
+      try {
+        const { start, steps, check } = JSON.parse(replay);
+        replayFinding({ start, nothing: start }, { cold: false, steps, check });
+      } catch (error) {
+        showResult(`replay: ${error.message}`, true);
+      }
+      return;
+    }
     const current = snapshot.state ? snapshot.state.restore : undefined;
     if (saved && saved !== current) {
       run("restore", { state: saved }, path || "restore");
