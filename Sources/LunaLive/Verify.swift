@@ -400,7 +400,8 @@ private struct Walk {
             let top = states[state].top?.rawValue
             if reason(top, .restoration) == nil, !reported.contains("restoration " + (top ?? "")) {
                 let restored = try? tree.restoredState(shown.restorationString, flags: host.options.flags)
-                if let restored, Self.signature(restored.state.presented) != Self.signature(shown.presented) {
+                if let restored, restored.state.presented?.restorationSignature != shown.presented?.restorationSignature
+                {
                     reported.insert("restoration " + (top ?? ""))
                     result.findings.append(
                         Verification.Finding(
@@ -735,28 +736,4 @@ private struct Walk {
             ? "no flags" : flags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
-    /// The screens in their places, each pushed screen and the top one with its activation
-    /// (a lower declared screen's parameters are those its request gives: a restoration
-    /// resolves them again).
-    static func signature(_ presented: Presented?) -> String {
-        guard let presented else { return "-" }
-        let top = presented.topScreen?.node
-        func text(_ item: Presented) -> String {
-            switch item {
-            case .switcher(let node, let section, let content): return "w(\(node) \(section) \(text(content)))"
-            case .junction(let node, let selected, let options):
-                return "j(\(node) \(selected) \(options.map(text).joined(separator: " ")))"
-            case .stack(let node, let items): return "k(\(node) \(items.map(text).joined(separator: " ")))"
-            case .screen(let node, let activation, let modal):
-                var line = "s(\(node)"
-                if let activation, activation.pushed || node == top {
-                    line +=
-                        " \(activation.params.sorted { $0.key < $1.key }) \(activation.query.sorted { $0.key < $1.key })"
-                }
-                if let result = activation?.result { line += " " + PlanOperation.text(result) }
-                return line + (modal.map { " " + text($0) } ?? "") + ")"
-            }
-        }
-        return text(presented)
-    }
 }

@@ -212,7 +212,7 @@ import Testing
                 let restored = try tree.restoredState(router.state.restorationString)
                 #expect(restored.warning == nil, "\(restored.warning ?? "")")
                 #expect(
-                    Self.signature(restored.state.presented) == Self.signature(router.state.presented)
+                    restored.state.presented?.restorationSignature == router.state.presented?.restorationSignature
                         && restored.state.request == router.state.request,
                     "\(journey.joined(separator: " ; "))\nsaved    \(router.state.restorationString)\nrestored \(restored.state.restorationString)"
                 )
@@ -268,35 +268,6 @@ import Testing
             }
         }
         return text
-    }
-
-    /// What a restoration must give back: the same screens in the same places, each pushed
-    /// screen and the top one with its activation, every result where it was. (A lower
-    /// declared screen's parameters are those its request gives: a restoration resolves them
-    /// again.)
-    static func signature(_ presented: Presented?) -> String {
-        guard let presented else { return "-" }
-        let top = presented.topScreen?.node
-        func text(_ item: Presented) -> String {
-            switch item {
-            case .switcher(let node, let section, let content): return "w(\(node) \(section) \(text(content)))"
-            case .junction(let node, let selected, let options):
-                return "j(\(node) \(selected) \(options.map(text).joined(separator: " ")))"
-            case .stack(let node, let items): return "k(\(node) \(items.map(text).joined(separator: " ")))"
-            case .screen(let node, let activation, let modal):
-                var line = "s(\(node)"
-                if let activation {
-                    if activation.pushed || node == top {
-                        line +=
-                            " \(activation.params.sorted { $0.key < $1.key }) \(activation.query) \(activation.fragment ?? "")"
-                    }
-                    if activation.pushed { line += " pushed" }
-                    if let result = activation.result { line += " " + PlanOperation.text(result) }
-                }
-                return line + (modal.map { " " + text($0) } ?? "") + ")"
-            }
-        }
-        return text(presented)
     }
 
     /// Shapes the patch must not take: each is a dispatch that changes more than an activation.

@@ -118,12 +118,22 @@ extension Presented {
 
     /// This presentation with the modal `id` (wherever it is presented) replaced by `modal`.
     func replacingModal(_ id: NodeID, with modal: Presented) -> Presented? {
+        replacingFirst { presented in
+            guard case .screen(let node, let activation, let shown?) = presented, shown.node == id else { return nil }
+            return .screen(node: node, activation: activation, modal: modal)
+        }
+    }
+
+    /// This presentation with the first subtree (in pre-order) that `replace` gives a
+    /// replacement for replaced by it; nil when it gives none.
+    func replacingFirst(_ replace: (Presented) -> Presented?) -> Presented? {
+        if let replaced = replace(self) { return replaced }
         switch self {
         case .switcher(let node, let section, let content):
-            return content.replacingModal(id, with: modal).map { .switcher(node: node, section: section, content: $0) }
+            return content.replacingFirst(replace).map { .switcher(node: node, section: section, content: $0) }
         case .junction(let node, let selected, let options):
             for position in options.indices {
-                guard let replaced = options[position].replacingModal(id, with: modal) else { continue }
+                guard let replaced = options[position].replacingFirst(replace) else { continue }
                 var copy = options
                 copy[position] = replaced
                 return .junction(node: node, selected: selected, options: copy)
@@ -131,18 +141,14 @@ extension Presented {
             return nil
         case .stack(let node, let items):
             for position in items.indices {
-                guard let replaced = items[position].replacingModal(id, with: modal) else { continue }
+                guard let replaced = items[position].replacingFirst(replace) else { continue }
                 var copy = items
                 copy[position] = replaced
                 return .stack(node: node, items: copy)
             }
             return nil
-        case .screen(let node, let activation, let existing):
-            guard let existing else { return nil }
-            if existing.node == id { return .screen(node: node, activation: activation, modal: modal) }
-            return existing.replacingModal(id, with: modal).map {
-                .screen(node: node, activation: activation, modal: $0)
-            }
+        case .screen(let node, let activation, let modal):
+            return modal?.replacingFirst(replace).map { .screen(node: node, activation: activation, modal: $0) }
         }
     }
 
@@ -225,6 +231,33 @@ extension Presented {
             }
         }
         return walk(self) ?? self
+    }
+
+    /// What a restoration must give back of it: the screens in their places, each pushed screen
+    /// and the top one with its activation, every result where it was (a lower declared
+    /// screen's parameters are those its request gives: a restoration resolves them again).
+    /// `luna verify` and the reducer's oracle compare states by it.
+    package var restorationSignature: String {
+        let top = topScreen?.node
+        func text(_ item: Presented) -> String {
+            switch item {
+            case .switcher(let node, let section, let content): return "w(\(node) \(section) \(text(content)))"
+            case .junction(let node, let selected, let options):
+                return "j(\(node) \(selected) \(options.map(text).joined(separator: " ")))"
+            case .stack(let node, let items): return "k(\(node) \(items.map(text).joined(separator: " ")))"
+            case .screen(let node, let activation, let modal):
+                var line = "s(\(node)"
+                if let activation, activation.pushed || node == top {
+                    line +=
+                        " \(activation.params.sorted { $0.key < $1.key }) \(activation.query.sorted { $0.key < $1.key })"
+                    line += " \(activation.fragment ?? "")"
+                }
+                if activation?.pushed == true { line += " pushed" }
+                if let result = activation?.result { line += " " + PlanOperation.text(result) }
+                return line + (modal.map { " " + text($0) } ?? "") + ")"
+            }
+        }
+        return text(self)
     }
 
     /// Whether any screen in it is named `id`.
@@ -429,35 +462,10 @@ extension Transition {
 extension Presented {
     /// This presentation with the activation of the screen `id` changed by `change`.
     func replacingActivation(of id: NodeID, with change: (inout Activation?) -> Void) -> Presented? {
-        switch self {
-        case .switcher(let node, let section, let content):
-            return content.replacingActivation(of: id, with: change).map {
-                .switcher(node: node, section: section, content: $0)
-            }
-        case .junction(let node, let selected, let options):
-            for position in options.indices {
-                guard let replaced = options[position].replacingActivation(of: id, with: change) else { continue }
-                var copy = options
-                copy[position] = replaced
-                return .junction(node: node, selected: selected, options: copy)
-            }
-            return nil
-        case .stack(let node, let items):
-            for position in items.indices {
-                guard let replaced = items[position].replacingActivation(of: id, with: change) else { continue }
-                var copy = items
-                copy[position] = replaced
-                return .stack(node: node, items: copy)
-            }
-            return nil
-        case .screen(let node, var activation, let modal):
-            if node == id {
-                change(&activation)
-                return .screen(node: node, activation: activation, modal: modal)
-            }
-            return modal?.replacingActivation(of: id, with: change).map {
-                .screen(node: node, activation: activation, modal: $0)
-            }
+        replacingFirst { presented in
+            guard case .screen(let node, var activation, let modal) = presented, node == id else { return nil }
+            change(&activation)
+            return .screen(node: node, activation: activation, modal: modal)
         }
     }
 }

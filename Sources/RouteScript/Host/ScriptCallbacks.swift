@@ -96,19 +96,7 @@ final class ScriptCallbacks {
         if let slot = contextSlot, case .screen(node.index, let cached)? = slotHolds, cached == activation {
             return try call(function, first, slot)
         }
-        let endpoint = node.route.map { tree[$0] }
-        let result = try call(function, first) { ctx in
-            let path =
-                activation?.request?.path
-                ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
-            let query = activation?.query ?? [:]
-            let typed = node.route.map { tree.typedQuery(of: $0, query, request: activation?.request) } ?? [:]
-            write(
-                &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
-                parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
-                fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
-                id: node.id, from: activation?.from, result: activation?.result)
-        }
+        let result = try call(function, first) { ctx in write(&ctx, screen: node, activation: activation, in: tree) }
         slotHolds = .screen(node: node.index, activation: activation)
         return result
     }
@@ -119,19 +107,7 @@ final class ScriptCallbacks {
         _ function: LuaValue, _ first: LuaValue, screen node: RouteTree.Node, activation: Activation?,
         in tree: RouteTree, then last: LuaValue
     ) throws(RouteError) -> [LuaValue] {
-        let endpoint = node.route.map { tree[$0] }
-        let ctx = vm.makeTable(fieldCapacity: 10) { ctx in
-            let path =
-                activation?.request?.path
-                ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
-            let query = activation?.query ?? [:]
-            let typed = node.route.map { tree.typedQuery(of: $0, query, request: activation?.request) } ?? [:]
-            write(
-                &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
-                parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
-                fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
-                id: node.id, from: activation?.from, result: activation?.result)
-        }
+        let ctx = vm.makeTable(fieldCapacity: 10) { ctx in write(&ctx, screen: node, activation: activation, in: tree) }
         do { return try vm.call(function, [first, ctx, last]) } catch { throw Self.scriptError(error) }
     }
 
@@ -154,6 +130,23 @@ final class ScriptCallbacks {
         } catch {
             throw Self.scriptError(error)
         }
+    }
+
+    /// The fields of a screen's `ctx`, written from the node and the activation directly.
+    private func write(
+        _ ctx: inout LuaTableWriter, screen node: RouteTree.Node, activation: Activation?, in tree: RouteTree
+    ) {
+        let endpoint = node.route.map { tree[$0] }
+        let path =
+            activation?.request?.path
+            ?? (try? tree.request(for: node.nodeID, params: activation?.params ?? [:]))?.path ?? ""
+        let query = activation?.query ?? [:]
+        let typed = node.route.map { tree.typedQuery(of: $0, query, request: activation?.request) } ?? [:]
+        write(
+            &ctx, path: path, parameterCount: activation?.parameterCount ?? 0,
+            parameters: { body in activation?.forEachParameter(body) }, query: query, typedQuery: typed,
+            fragment: activation?.fragment, route: endpoint?.definition.displayText ?? "", name: endpoint?.name,
+            id: node.id, from: activation?.from, result: activation?.result)
     }
 
     /// The fields of `ctx` (docs/dsl.md, "The context (`ctx`)").
