@@ -53,7 +53,7 @@
 ---@field fallback string?
 ---@field redirect fun(ctx: luna.Context): string? A returned path is dispatched instead.
 ---@field flags table<string, string[]>? On the root: the values of the app's flags `luna verify` tries (`{ signedIn = { "yes", "no" } }`).
----@field verify table<"link_taps"|"dead_end"|"unreachable"|"targets"|"guards"|"restoration"|"results", string>? Checks of `luna verify` switched off on this screen, each with its reason.
+---@field verify table<"link_taps"|"dead_end"|"unreachable"|"targets"|"guards"|"leave"|"restoration"|"results", string>? Checks of `luna verify` switched off on this screen, each with its reason.
 ---@field reach "app"? Only the app's code opens this screen: `luna verify` does not report it unreachable.
 ---@field on_result fun(view: luna.View, ctx: luna.Context, value: table<string, string|number|boolean>)? Called once when a value is handed back to this screen (`back` with a result); `ctx.result` holds it in later hooks too.
 ---@field leave fun(ctx: luna.Context, to: string?): (boolean|string)? Asked before a change removes this screen (a dispatch, a link, back, a sheet closed, sync): `true` or nil goes, `false` stays, a string is a question the user answers (`confirm` / `cancel`).
@@ -79,7 +79,7 @@
 ---@field links luna.Links? On the root only: the link hosts and URL schemes the app answers.
 ---@field initial string? On the root: the request the app starts on (`luna serve`, the REPL, `luna.open`, linked apps); on a tab (a junction's option): what it shows before it is ever visited.
 ---@field flags table<string, string[]>? On the root: the values of the app's flags `luna verify` tries (`{ signedIn = { "yes", "no" } }`).
----@field verify table<"link_taps"|"dead_end"|"unreachable"|"targets"|"guards"|"restoration"|"results", string>? Checks of `luna verify` switched off on this node, each with its reason.
+---@field verify table<"link_taps"|"dead_end"|"unreachable"|"targets"|"guards"|"leave"|"restoration"|"results", string>? Checks of `luna verify` switched off on this node, each with its reason.
 ---@field modals luna.Node[]? Sheets presented over whatever screen the container shows (its tab stacks and pushed screens kept); closing one returns there.
 ---@field pushes string[]? On a stack: the screens (endpoint ids or route names) that may be pushed onto it (`push`); without it, the stack's own screens.
 

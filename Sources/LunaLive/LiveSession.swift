@@ -293,7 +293,7 @@ final class SessionState {
             // A fresh host of the same script and device, without the session's flags: the
             // walk starts where the app starts and the session's state is not touched.
             guard let path = host.path else { throw RouteScriptError(.notLoaded, "no script file is loaded") }
-            var options = host.options
+            var options = Verification.options(host.options)
             options.flags = [:]
             let verification = try Verification.run(try RouteScriptHost(contentsOf: path, options: options))
             return .document(

@@ -53,6 +53,8 @@ package struct Verification: Sendable {
     package var linksChecked = 0
     /// Undo steps taken (a history travel after a flag changed, judged by the guards).
     package var undos = 0
+    /// Steps that removed a node with a leave guard and asked it, as the table says.
+    package var leavesAsked = 0
     /// The app's start (its restoration string): where the steps of a counterexample begin.
     package var start = RouterState.initial.restorationString
 
@@ -63,6 +65,14 @@ package struct Verification: Sendable {
 }
 
 extension Verification {
+    /// Options for a host `luna verify` walks: a probe records which leave guards each step
+    /// asks (the `leave` check).
+    package static func options(_ base: RouteScriptOptions = RouteScriptOptions()) -> RouteScriptOptions {
+        var options = base
+        options.probe = ScriptProbe()
+        return options
+    }
+
     /// Explores `host` (a freshly loaded script) and runs the checks.
     package static func run(_ host: RouteScriptHost, limit: Int = 5_000) throws -> Verification {
         guard let tree = host.routeTree else { throw LiveSessionError("no script is loaded") }
@@ -76,6 +86,7 @@ extension Verification {
         result.limit = limit
         result.states = walk.states.count
         result.transitions = walk.transitions
+        result.leavesAsked = walk.leavesAsked
         if let first = walk.states.first { result.start = first.router.restorationString }
         result.undos = walk.states.reduce(0) { count, state in
             count + state.edges.filter { if case .undo = $0.step { true } else { false } }.count
@@ -92,6 +103,14 @@ extension Verification {
             walk.checkUnreachable(into: &result)
         }
         walk.checkResults(into: &result)
+        var leaveReported = Set<String>()
+        for finding in walk.leaveFindings
+        where walk.reason(finding.node, .leave) == nil && leaveReported.insert(finding.message).inserted {
+            result.findings.append(
+                Finding(
+                    check: .leave, message: finding.message, location: walk.location(finding.node),
+                    steps: walk.path(to: finding.state) + [finding.step], node: finding.node))
+        }
         try walk.checkRestoreCorpus(into: &result)
         try walk.checkLinks(into: &result)
         try walk.checkTargets(into: &result)
@@ -276,11 +295,47 @@ private struct Walk {
         }
     }
 
+    /// Steps whose leave guards were not asked as docs/dsl.md's table says (found while
+    /// walking): the step, the state it was taken from, and what went wrong.
+    var leaveFindings: [(state: Int, step: Command, message: String, node: String)] = []
+    var leavesAsked = 0
+
+    /// The leave guards `step` must ask: of the nodes it removes, for a dispatch, a row, Back,
+    /// a close, a result or a sync; none for a tab switch, a flag, the clock, a push (which
+    /// removes nothing) or Undo (nil: a tap, which sets flags then dispatches, is not judged).
+    func mustAsk(_ step: Command, from old: Presented?, to new: Presented?) -> Set<Int>? {
+        let asks: Bool
+        switch step {
+        case .dispatch(_, let keep): asks = !keep
+        case .open(_, _, let keep): asks = !keep
+        case .back, .close, .returning, .sync: asks = true
+        case .tap: return nil
+        default: asks = false
+        }
+        switch asks {
+        case true:
+            var kept = Set<NodeID>()
+            new?.forEach { kept.insert($0.node) }
+            var removed = Set<Int>()
+            old?.forEach { item in
+                if !kept.contains(item.node), let index = tree.index(of: item.node.rawValue),
+                    tree.leaveGuards[index] != nil
+                {
+                    removed.insert(index)
+                }
+            }
+            return removed
+        case false: return []
+        }
+    }
+
     mutating func expand(from first: Int) throws {
         var next = first
+        let probe = host.options.probe
         while next < states.count {
             for step in steps(of: next) {
                 try enter(next)
+                _ = probe?.drain()
                 var asked = false
                 do {
                     if case .undo = step {
@@ -299,6 +354,25 @@ private struct Walk {
                     continue
                 }
                 transitions += 1
+                if let probe,
+                    let expected = mustAsk(step, from: states[next].router.presented, to: host.state.presented)
+                {
+                    var leaves = Set<Int>()
+                    for event in probe.drain() {
+                        if case .guardRan(let node, "leave", _) = event { leaves.insert(node) }
+                    }
+                    if !expected.isEmpty, leaves == expected { leavesAsked += 1 }
+                    if leaves != expected {
+                        let extra = leaves.subtracting(expected).map { tree.nodes[$0].id }.sorted()
+                        let missing = expected.subtracting(leaves).map { tree.nodes[$0].id }.sorted()
+                        let message =
+                            extra.isEmpty
+                            ? "\(CommandSpec.line(step)) removed \(missing.joined(separator: ", ")) without asking its leave guard"
+                            : "\(CommandSpec.line(step)) asked the leave guard of \(extra.joined(separator: ", ")), which "
+                                + "docs/dsl.md's table says it does not ask"
+                        leaveFindings.append((next, step, message, (extra + missing).first ?? ""))
+                    }
+                }
                 let known = states.count
                 guard let to = remember(parent: (next, step)) else { continue }
                 if asked, to >= known { states[to].confirmed = true }

@@ -30,7 +30,8 @@ enum VerifyFile {
         let start = clock.now
         let verification: Verification
         do {
-            let host = try RouteScriptHost(contentsOf: script, options: runner.options.scriptOptions)
+            let host = try RouteScriptHost(
+                contentsOf: script, options: Verification.options(runner.options.scriptOptions))
             verification = try Verification.run(host, limit: limit)
         } catch {
             return TestRunner.FileResult(file: file, loadError: Failure(error).message, cases: [])

@@ -120,13 +120,14 @@ struct ScriptOptions: ParsableArguments {
     /// Loads the script or exits with status 2 and the error.
     func load(
         _ path: String, output: (@Sendable (String) -> Void)? = nil, json: Bool = false,
-        lintErrorsFailTheLoad: Bool = true
+        lintErrorsFailTheLoad: Bool = true, probe: ScriptProbe? = nil
     ) throws
         -> RouteScriptHost
     {
         do {
             var options = routeScriptOptions(output: output)
             options.lintErrorsFailTheLoad = lintErrorsFailTheLoad
+            options.probe = probe
             let host = try RouteScriptHost(contentsOf: path, options: options)
             noteHeadlessPresenters(host)
             return host
@@ -292,7 +293,8 @@ struct Verify: ParsableCommand {
     @OptionGroup var options: ScriptOptions
 
     func run() throws {
-        let host = try options.load(script, json: json)
+        // A probe records the leave guards each step asks (the `leave` check).
+        let host = try options.load(script, json: json, probe: ScriptProbe())
         let verification = try Verification.run(host, limit: limit)
         if json {
             emitJSON(

@@ -61,4 +61,6 @@ package enum VerifyCheck: String, CaseIterable, Sendable {
     case restoration
     /// A result reaches the screen that opened the one handing it back.
     case results
+    /// Leave guards are asked on exactly the changes docs/dsl.md's table names.
+    case leave
 }
