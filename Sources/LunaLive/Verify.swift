@@ -343,6 +343,11 @@ private struct Walk {
                         // judge it under this state's flags (a history travel).
                         guard let (parent, _) = states[next].parent else { continue }
                         _ = try host.restore(states[parent].router)
+                    } else if case .travel(let entry) = step {
+                        // A travel to an earlier entry of the way here (`goto N`), judged alike.
+                        let way = ancestors(of: next)
+                        guard way.indices.contains(entry) else { continue }
+                        _ = try host.restore(states[way[entry]].router)
                     } else {
                         _ = try host.take(step)
                     }
@@ -425,10 +430,30 @@ private struct Walk {
         if let gate = host.waitingGate, let left = gate.secondsLeft { result.append(.wait(left)) }
         // Undo, when a flag changed since the step before: the history travel the guards judge
         // (with the same flags it is the state before, already known).
-        if let (parent, _) = states[state].parent, states[parent].flags != states[state].flags {
-            result.append(.undo)
+        // Right after a flag changed (a sign-out): Undo, and a travel to each earlier entry of
+        // the way here whose flags differ from now (`goto N`: entry 0 the start), each judged by
+        // the guards under the flags now. (Redo after Undo goes back to a state already known.)
+        guard case .flag? = states[state].parent?.step else { return result }
+        result.append(.undo)
+        let way = ancestors(of: state)
+        if way.count > 2 {
+            for entry in 0..<(way.count - 2) where states[way[entry]].flags != states[state].flags {
+                result.append(.travel(entry))
+            }
         }
         return result
+    }
+
+    /// The states of the way from the start to `state`, the start first and `state` last (a
+    /// cold start's link: not an entry of its own).
+    func ancestors(of state: Int) -> [Int] {
+        var way = [state]
+        var current = state
+        while let (parent, _) = states[current].parent {
+            way.append(parent)
+            current = parent
+        }
+        return way.reversed()
     }
 
     /// Whether `steps` (a finding's) begin at a cold-start link rather than the app's start.
