@@ -331,7 +331,8 @@ private struct Walk {
 
     mutating func expand(from first: Int) throws {
         var next = first
-        let probe = host.options.probe
+        // Only a tree with leave guards has something to check (and to record).
+        let probe = tree.leaveGuards.isEmpty ? nil : host.options.probe
         while next < states.count {
             for step in steps(of: next) {
                 try enter(next)
