@@ -409,7 +409,8 @@ private struct Walk {
         let target = states[state]
         for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
         for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
-        if host.state != target.router { _ = try host.restore(target.router) }
+        // A state the walk reached under these flags: shown as it was, not judged again.
+        if host.state != target.router { _ = try host.show(target.router) }
     }
 
     /// The user's steps on state `index`, then every declared flag flipped to each other value.

@@ -397,6 +397,13 @@ public final class RouteScriptHost {
         return (outcome, warning)
     }
 
+    /// Shows `target`, a state this host's tree showed under the flags it has now, without
+    /// judging it by the guards again (`luna verify` going back to a state it reached).
+    @discardableResult
+    package func show(_ target: RouterState) throws -> Outcome? {
+        try exclusive { try restoring(judging: false) { _ in target } }
+    }
+
     private func restoring(_ target: RouterState) throws -> Outcome? {
         try restoring { _ in target }
     }
