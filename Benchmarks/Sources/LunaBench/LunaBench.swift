@@ -206,7 +206,7 @@ struct Bench {
     var parts: [String] {
         sizes.map(String.init) + [
             "adversarial", "regex", "limits", "calls", "dispatch", "reload1000", "reload10000", "testcases", "repl",
-            "save", "link",
+            "save", "link", "verify",
             "hostmemory",
         ]
     }
@@ -258,6 +258,7 @@ struct Bench {
         if wanted("calls") { try measureCalls() }
         if wanted("dispatch") { try measureDispatch() }
         if wanted("reload1000") { try measureReload(1000) }
+        if wanted("verify") { try measureVerify() }
         if wanted("reload10000") { try measureReload(10000) }
         if wanted("testcases") { try measureTestCases() }
         if wanted("repl") { try measureRepl() }

@@ -115,6 +115,15 @@ extension Bench {
                 "save → linked app's presenter, \(key) (ms)", f(link, 1),
                 repl.map { "save → REPL notice: \(f($0, 1))" } ?? "", repl.map { link / max($0, 1e-9) })
         }
+        for key in ["shop", "bank", "1k"] {
+            guard let seconds = s["verify_\(key)_s"], let states = s["verify_\(key)_states"] else { continue }
+            let anchor = key == "shop" ? nil : s["verify_shop_states_per_s"]
+            let perState = s["verify_\(key)_bytes_per_state"].map { ", \(f($0)) bytes per state over shop's" } ?? ""
+            row(
+                "luna verify, \(key): \(Int(states)) states (s)", f(seconds, 2),
+                "\(f(s["verify_\(key)_states_per_s"] ?? 0)) states/s, peak \(f(s["verify_\(key)_peak_mb"] ?? 0, 1)) MB\(perState)",
+                anchor.map { (s["verify_\(key)_states_per_s"] ?? 0) / max($0, 1e-9) })
+        }
         row(
             "a loaded host at 10k routes: bytes per route", f(s["host_bytes_per_route_10k"] ?? 0),
             "its Lua state's share: \(f(s["host_lua_bytes_per_route_10k"] ?? 0))")
