@@ -70,6 +70,17 @@ import Testing
         #expect(
             try Command(message: try JSONValue.parse(#"{"op":"flag","name":"beta","value":""}"#), from: .page)
                 == .flag("beta", nil))
+        // A key given twice is a list only where the argument takes lists (`path`'s query lists):
+        // `open` says its parameters are strings.
+        let open = try #require(CommandSpec.named("open"))
+        let twice = #expect(throws: CommandError.self) {
+            try Command(op: "open", fields: try open.fields(typed: "books/:id id=1 id=2"))
+        }
+        #expect(twice?.message == #"open's "params" are strings"#)
+        let path = try #require(CommandSpec.named("path"))
+        #expect(
+            try Command(op: "path", fields: try path.fields(typed: "search tags=a tags=b"))
+                == .path("search", ["tags": "b"], lists: ["tags": ["a", "b"]]))
         // A name with "=" is refused by the decoder for everyone.
         #expect(throws: CommandError.self) {
             try Command(op: "flag", fields: try flag.fields(positional: [.string("a=b"), .string("c")]))

@@ -337,7 +337,7 @@ private struct FieldReader {
             for (name, value) in members {
                 switch value {
                 case .string(let text): values[name] = text
-                case .array(let items) where spec.op == "path":
+                case .array(let items) where spec.arguments.contains(where: { $0.key == key && $0.lists }):
                     var texts: [String] = []
                     for item in items {
                         guard let text = item.string else { throw CommandError("\(spec.op)'s \"\(key)\" are strings") }

@@ -175,7 +175,7 @@ package struct CommandSpec: Sendable {
                 op: "path", word: "path", lua: nil,
                 arguments: [
                     A(key: "name", kind: .word, placeholder: "NAME"),
-                    A(key: "params", kind: .pairs, placeholder: "KEY=VALUE", optional: true),
+                    A(key: "params", kind: .pairs, placeholder: "KEY=VALUE", optional: true, lists: true),
                 ],
                 help: "the path of a named route: its parameters fill the pattern, the rest the query",
                 surfaces: .repl),
@@ -270,6 +270,9 @@ package struct CommandArgument: Sendable {
     package var kind: Kind
     package var placeholder: String
     package var optional = false
+    /// For `pairs`: a key given twice is a list of its values (a query list, `tags=a tags=b`);
+    /// otherwise a pair's value is one string.
+    package var lists = false
 
     /// `PATH`, `[--keep]`, `[KEY=VALUE]...`.
     var usage: String {
