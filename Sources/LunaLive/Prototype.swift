@@ -69,6 +69,16 @@ extension RouteScriptHost {
         }
     }
 
+    /// Puts this host back on a state it reached under `flags` (a prototype's or `luna verify`'s
+    /// walk): any leave guard's question dropped, the flags set, then the state shown as it
+    /// was — not judged by the guards again (they let it be under these flags).
+    package func enter(_ state: RouterState, flags: [String: String]) throws {
+        cancel()
+        for (name, _) in options.flags where flags[name] == nil { _ = try? setFlag(name, nil) }
+        for (name, value) in flags where options.flags[name] != value { _ = try? setFlag(name, value) }
+        if self.state != state { _ = try show(state) }
+    }
+
     /// What the user can do on the screens shown now: the script's own rows on them, then what
     /// the controls send (``Controls``: tabs, Back, a sheet's close, generated rows, actions).
     package func userSteps(context: Controls.Context, rows: [String: [ScreenRow]]) -> [Command] {
@@ -193,10 +203,7 @@ private struct Explorer {
 
     /// Puts the host back on state `index`: its flags, then its router state.
     func enter(_ index: Int) throws {
-        let target = states[index]
-        for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
-        for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
-        if host.state != target.router { _ = try host.restore(target.router) }
+        try host.enter(states[index].router, flags: states[index].flags)
     }
 
     /// Takes `step` from state `from`, recording the move; the state reached, or nil when the

@@ -30,6 +30,8 @@ package struct Verification: Sendable {
         package var location: SourceLocation?
         /// The steps from the start that show it (nil: a finding about a declaration).
         package var steps: [Command]?
+        /// The walk's state the steps lead to (or start the last step from).
+        var state: Int? = nil
         /// The screen it is about.
         package var node: String?
         /// The steps start from nothing shown (a cold-start link) rather than the app's start.
@@ -109,13 +111,13 @@ extension Verification {
             result.findings.append(
                 Finding(
                     check: .leave, message: finding.message, location: walk.location(finding.node),
-                    steps: walk.path(to: finding.state) + [finding.step], node: finding.node))
+                    steps: walk.path(to: finding.state) + [finding.step], state: finding.state, node: finding.node))
         }
         try walk.checkRestoreCorpus(into: &result)
         try walk.checkLinks(into: &result)
         try walk.checkTargets(into: &result)
         for index in result.findings.indices {
-            result.findings[index].cold = result.findings[index].steps.map { walk.isCold($0) } ?? false
+            if let state = result.findings[index].state { result.findings[index].cold = walk.isColdStart(state) }
         }
         clock_gettime(CLOCK_MONOTONIC, &clock)
         result.seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - started
@@ -229,6 +231,8 @@ private struct Walk {
         var fromStart = true
         /// The step into this state asked a leave guard's question, answered yes (`confirm`).
         var confirmed = false
+        /// The way here has a push or a result (`link_taps` compares with taps without them).
+        var viaPushOrResult = false
     }
 
     /// How many pushed screens a stack holds at most while exploring: a third push of the same
@@ -395,22 +399,18 @@ private struct Walk {
             bounded = true
             return nil
         }
-        states.append(
-            State(
-                router: host.state, flags: host.options.flags, parent: parent,
-                top: host.state.presented?.topScreen?.node))
+        var state = State(
+            router: host.state, flags: host.options.flags, parent: parent, top: host.state.presented?.topScreen?.node)
+        if let (from, step) = parent {
+            state.viaPushOrResult = states[from].viaPushOrResult || Self.isPushOrResult(step)
+        }
+        states.append(state)
         index[key] = states.count - 1
         return states.count - 1
     }
 
     func enter(_ state: Int) throws {
-        // A question left pending is dropped: each state starts without one.
-        host.cancel()
-        let target = states[state]
-        for (name, _) in host.options.flags where target.flags[name] == nil { _ = try? host.setFlag(name, nil) }
-        for (name, value) in target.flags where host.options.flags[name] != value { _ = try? host.setFlag(name, value) }
-        // A state the walk reached under these flags: shown as it was, not judged again.
-        if host.state != target.router { _ = try host.show(target.router) }
+        try host.enter(states[state].router, flags: states[state].flags)
     }
 
     /// The user's steps on state `index`, then every declared flag flipped to each other value.
@@ -458,13 +458,8 @@ private struct Walk {
         return way.reversed()
     }
 
-    /// Whether `steps` (a finding's) begin at a cold-start link rather than the app's start.
-    func isCold(_ steps: [Command]) -> Bool {
-        guard case .dispatch(let request, _)? = steps.first, coldStartSeeds.values.contains(request) else {
-            return false
-        }
-        return !(states.first?.edges.contains { $0.step == steps[0] } ?? false)
-    }
+    /// Whether the way to `state` begins at a cold-start link rather than the app's start.
+    func isColdStart(_ state: Int) -> Bool { coldStartSeeds[ancestors(of: state)[0]] != nil }
 
     /// The shortest steps from the start to `state` (from a cold-start link: that link first).
     func path(to state: Int) -> [Command] {
@@ -510,7 +505,7 @@ private struct Walk {
                             message:
                                 "the state showing \(top ?? "nothing") does not restore from its restoration string"
                                 + (restored.warning.map { " (\($0))" } ?? ""),
-                            location: location(top), steps: path(to: state), node: top))
+                            location: location(top), steps: path(to: state), state: state, node: top))
                 } else if restored == nil {
                     reported.insert("restoration " + (top ?? ""))
                     result.findings.append(
@@ -518,7 +513,7 @@ private struct Walk {
                             check: .restoration,
                             message:
                                 "the state showing \(top ?? "nothing") cannot be read back from its restoration string",
-                            location: location(top), steps: path(to: state), node: top))
+                            location: location(top), steps: path(to: state), state: state, node: top))
                 }
             }
             // A gate that waits always shows a screen (its splash).
@@ -526,7 +521,7 @@ private struct Walk {
                 result.findings.append(
                     Verification.Finding(
                         check: .guards, message: "a gate waits for \(gate.request) with no screen shown",
-                        location: nil, steps: path(to: state), node: nil))
+                        location: nil, steps: path(to: state), state: state, node: nil))
             }
             if let presented = shown.presented, let admitted = try? Reducer(tree: tree).admitted(presented),
                 let refused = admitted.dropped.first(where: { reason($0.rawValue, .guards) == nil }),
@@ -537,7 +532,8 @@ private struct Walk {
                         check: .guards,
                         message: "\(refused.rawValue) is kept though its guard refuses it under "
                             + Self.flagsText(states[state].flags),
-                        location: location(refused.rawValue), steps: path(to: state), node: refused.rawValue))
+                        location: location(refused.rawValue), steps: path(to: state), state: state,
+                        node: refused.rawValue))
             }
         }
     }
@@ -568,7 +564,7 @@ private struct Walk {
                     check: .dead_end,
                     message: "no way back to \(home.rawValue) from \(top.rawValue) (Back, a sheet's close, the tabs, "
                         + "its actions and the flags lead elsewhere)",
-                    location: location(top.rawValue), steps: path(to: state), node: top.rawValue))
+                    location: location(top.rawValue), steps: path(to: state), state: state, node: top.rawValue))
         }
     }
 
@@ -687,7 +683,7 @@ private struct Walk {
                         message:
                             "a result from \(picker.rawValue) goes to \(receiver.rawValue), not to \(opener.rawValue), "
                             + "which opened it",
-                        location: location(picker.rawValue), steps: path(to: from) + [edge.step],
+                        location: location(picker.rawValue), steps: path(to: from) + [edge.step], state: from,
                         node: picker.rawValue))
             }
         }
@@ -698,7 +694,7 @@ private struct Walk {
     mutating func checkLinks(into result: inout Verification) throws {
         let samples = host.declaredSamples
         var firstByScreen: [String: Int] = [:]
-        for state in states.indices where states[state].fromStart && !Self.usesPushOrResult(path(to: state)) {
+        for state in states.indices where states[state].fromStart && !states[state].viaPushOrResult {
             guard let top = states[state].router.presented?.topScreen, let route = tree[top.node]?.route else {
                 continue
             }
@@ -742,16 +738,14 @@ private struct Walk {
                     check: .link_taps,
                     message: "a link to \(request.original) shows \(linked.joined(separator: " > ")); the taps show "
                         + "\(taps.joined(separator: " > ")): \(differs)",
-                    location: node.location, steps: path(to: tapped), node: node.id))
+                    location: node.location, steps: path(to: tapped), state: tapped, node: node.id))
         }
     }
 
-    static func usesPushOrResult(_ steps: [Command]) -> Bool {
-        steps.contains {
-            switch $0 {
-            case .push, .returning: true
-            default: false
-            }
+    static func isPushOrResult(_ step: Command) -> Bool {
+        switch step {
+        case .push, .returning: true
+        default: false
         }
     }
 

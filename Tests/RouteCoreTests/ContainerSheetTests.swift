@@ -64,10 +64,8 @@ import Testing
     }
 
     @Test func closeReturnsToAPushedScreenAsItWas() throws {
-        var tree = try Self.tree()
         // The accounts stack takes pushes of accounts (its own screens).
-        tree = try Self.tree()
-        let router = Self.router(tree)
+        let router = Self.router(try Self.tree())
         try router.dispatch("accounts/1234")
         try router.push("accounts/5678")
         try router.dispatch("transfer/amount")

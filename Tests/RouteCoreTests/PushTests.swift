@@ -130,13 +130,12 @@ import Testing
         try router.dispatch("accounts/5678/transactions/t2")
         #expect(Self.items(router).count == 4)
         #expect(Self.param(router, "accounts/:account/transactions/:tx", "tx") == "t2")
-        // The sheet of the pushed account is presented over the instance.
-        try router.dispatch("accounts/5678/transactions/t2")
+        // Back from the transaction: the pushed account again.
         try router.back()
         #expect(Self.items(router).last == "accounts/:account#2")
+        // `note` is a modal of accounts/:account whose pattern carries no account: it does not
+        // extend the pushed 5678, so the declared chain replaces the pushes.
         try router.dispatch("note?account=5678")
-        // `note` is a modal of accounts/:account but not a child of the instance's params: a go
-        // that does not extend it builds the declared chain.
         #expect(Self.items(router) == ["accounts", "accounts/:account"])
 
         // Another account (not the pushed one's): the declared chain replaces the pushes.

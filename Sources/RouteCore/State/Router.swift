@@ -262,7 +262,8 @@ public final class Router<P: Presenter> {
             return (popped.syncing(), resolution, .pop(stack: stack, items: items))
         }
         let modal = Self.topModal(presented)
-        if let (stack, items) = Self.topStack(modal?.content ?? presented), items.count >= 2,
+        // (The top modal's content has no sheet over it: its top stack is the one shown.)
+        if let (stack, items) = (modal?.content ?? presented).topStack, items.count >= 2,
             case .screen(let node, let activation, _) = items[items.count - 2]
         {
             let (transition, resolution) = try syncing(to: node, activation)
@@ -334,20 +335,6 @@ public final class Router<P: Presenter> {
         }
         try apply(transition)
         return Result(resolution: resolution, transition: transition)
-    }
-
-    /// The deepest stack on screen (following selections, stack tops and modals).
-    static func topStack(_ presented: Presented) -> (NodeID, [Presented])? {
-        switch presented {
-        case .switcher(_, _, let content): return topStack(content)
-        case .junction(_, let selected, let options): return topStack(options[selected])
-        case .stack(let node, let items):
-            if let top = items.last, let deeper = topStack(top) { return deeper }
-            return (node, items)
-        case .screen(_, _, let modal):
-            guard let modal else { return nil }
-            return topStack(modal)
-        }
     }
 
     /// The deepest modal on screen: the screen presenting it and what it presents.
